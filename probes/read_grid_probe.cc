@@ -1,0 +1,159 @@
+#include "probes/read_grid_probe.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <fmt/format.h>
+#include <unordered_set>
+
+#include "core/block_math.h"
+#include "core/random.h"
+#include "probe/runner.h"
+
+namespace ssdprobe {
+namespace {
+
+// Picks slots at random, never one of the recently used ones, so a read never
+// lands where the drive's buffers may still hold data from a recent read.
+class FreshSlots {
+ public:
+  FreshSlots(uint64_t slot_count, Random& random)
+      : slot_count_(slot_count), memory_(std::min<uint64_t>(64, slot_count / 2)), random_(random) {}
+
+  uint64_t next() {
+    uint64_t slot = random_.below(slot_count_);
+    while (recent_set_.count(slot)) slot = random_.below(slot_count_);
+    recent_.push_back(slot);
+    recent_set_.insert(slot);
+    if (recent_.size() > memory_) {
+      recent_set_.erase(recent_.front());
+      recent_.pop_front();
+    }
+    return slot;
+  }
+
+ private:
+  uint64_t slot_count_;
+  uint64_t memory_;
+  Random& random_;
+  std::deque<uint64_t> recent_;
+  std::unordered_set<uint64_t> recent_set_;
+};
+
+// How much each cell can tell the contenders apart: the summed deviation of
+// its block counts from the row mean. Crossing cells score high.
+std::vector<double> cell_interest(const LatencyGrid& grid, const std::vector<uint64_t>& contenders) {
+  std::vector<double> interest(grid.cell_count(), 0.0);
+  for (uint64_t unit : contenders) {
+    for (size_t row = 0; row < grid.sizes.size(); ++row) {
+      double mean = 0.0;
+      for (size_t j = 0; j < grid.offsets.size(); ++j) {
+        mean += static_cast<double>(units_touched(grid.offsets[j], grid.sizes[row], unit));
+      }
+      mean /= static_cast<double>(grid.offsets.size());
+      for (size_t j = 0; j < grid.offsets.size(); ++j) {
+        const double count = static_cast<double>(units_touched(grid.offsets[j], grid.sizes[row], unit));
+        interest[grid.cell_index(row, j)] += std::fabs(count - mean);
+      }
+    }
+  }
+  return interest;
+}
+
+// Cells to sample this round: `uniform_per_cell` everywhere, then `targeted`
+// more spread over the cells in proportion to their interest.
+std::vector<size_t> round_cells(const LatencyGrid& grid, uint32_t uniform_per_cell, uint64_t targeted,
+                                const std::vector<uint64_t>& contenders, Random& random) {
+  std::vector<size_t> cells;
+  for (uint32_t k = 0; k < uniform_per_cell; ++k) {
+    for (size_t cell = 0; cell < grid.cell_count(); ++cell) cells.push_back(cell);
+  }
+  const std::vector<double> interest = cell_interest(grid, contenders);
+  double total = 0.0;
+  for (double v : interest) total += v;
+  if (total > 0.0 && targeted > 0) {
+    double carry = 0.0;  // systematic allocation: exact totals, no randomness needed
+    for (size_t cell = 0; cell < grid.cell_count(); ++cell) {
+      carry += static_cast<double>(targeted) * interest[cell] / total;
+      while (carry >= 1.0) {
+        cells.push_back(cell);
+        carry -= 1.0;
+      }
+    }
+  }
+  for (size_t i = cells.size(); i > 1; --i) std::swap(cells[i - 1], cells[random.below(i)]);
+  return cells;
+}
+
+std::vector<PlannedIo> reads_for(const GridPlan& plan, const LatencyGrid& grid, const std::vector<size_t>& cells,
+                                 FreshSlots& slots) {
+  std::vector<PlannedIo> ios;
+  ios.reserve(cells.size());
+  for (size_t cell : cells) {
+    const size_t row = cell / grid.offsets.size(), column = cell % grid.offsets.size();
+    ios.push_back(PlannedIo{IoOp::read, plan.location(slots.next(), column), static_cast<uint32_t>(grid.sizes[row])});
+  }
+  return ios;
+}
+
+}  // namespace
+
+ReadProbeResult run_read_probe(Device& device, const GridPlan& plan, const ReadProbeOptions& options) {
+  ReadProbeResult result;
+  result.plan = plan;
+  result.grid = LatencyGrid(plan.sizes, plan.offsets);
+  Random random(options.seed);
+  FreshSlots slots(plan.slot_count, random);
+  ProbeRunner runner(device, options.queue_depth, static_cast<uint32_t>(plan.sizes.back()));
+  const uint64_t start_ns = runner.now_ns();
+  auto elapsed_s = [&] { return static_cast<double>(runner.now_ns() - start_ns) / 1e9; };
+
+  // Warm-up: the first IOs pay for ring setup, page faults and idle power states.
+  std::vector<size_t> warm(options.warmup_ios);
+  for (auto& cell : warm) cell = random.below(result.grid.cell_count());
+  runner.run(reads_for(plan, result.grid, warm, slots));
+
+  ReadPageOptions analysis;
+  analysis.candidates = plan.candidates;
+  analysis.seed = options.seed;
+  std::vector<uint64_t> contenders = plan.candidates;
+  uint64_t next_round_ios = static_cast<uint64_t>(options.initial_samples_per_cell) * result.grid.cell_count();
+  result.stop_reason = "round limit";
+  for (int round = 1; round <= options.max_rounds; ++round) {
+    const bool first = round == 1;
+    const uint32_t uniform = first ? options.initial_samples_per_cell : 1;
+    const uint64_t uniform_ios = uniform * result.grid.cell_count();
+    const uint64_t targeted = next_round_ios > uniform_ios ? next_round_ios - uniform_ios : 0;
+    const auto cells = round_cells(result.grid, uniform, targeted, contenders, random);
+    const auto ios = reads_for(plan, result.grid, cells, slots);
+    const auto latencies = runner.run(ios);
+    for (size_t i = 0; i < cells.size(); ++i) result.grid.samples[cells[i]].push_back(latencies[i]);
+    result.ios += ios.size();
+    result.rounds = round;
+
+    analysis.bootstrap_replicates = 100;
+    result.verdict = infer_read_page(result.grid, analysis);
+    contenders = result.verdict.contenders.empty() ? plan.candidates : result.verdict.contenders;
+    result.elapsed_s = elapsed_s();
+    if (options.progress) options.progress({round, result.ios, result.elapsed_s, options.budget_s, &result.verdict});
+    if (result.verdict.settled) {
+      result.stop_reason = "settled";
+      break;
+    }
+    // Double the sample count each round, but stay inside the budget.
+    const double per_io_s = result.elapsed_s / static_cast<double>(result.ios + options.warmup_ios);
+    const double remaining_s = options.budget_s - result.elapsed_s;
+    const uint64_t affordable = per_io_s > 0 ? static_cast<uint64_t>(remaining_s / per_io_s) : result.ios;
+    next_round_ios = std::min<uint64_t>(result.grid.total_samples(), affordable);
+    if (remaining_s <= 0 || next_round_ios < result.grid.cell_count()) {
+      result.stop_reason = "budget";
+      break;
+    }
+  }
+  analysis.bootstrap_replicates = 200;
+  result.verdict = infer_read_page(result.grid, analysis);
+  result.elapsed_s = elapsed_s();
+  return result;
+}
+
+}  // namespace ssdprobe

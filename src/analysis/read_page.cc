@@ -1,0 +1,212 @@
+#include "analysis/read_page.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+#include "analysis/stats.h"
+#include "core/random.h"
+#include "core/units.h"
+
+namespace ssdprobe {
+namespace {
+
+constexpr double kMedianVarianceFactor = M_PI / 2.0;  // var(median) ~ (pi/2) sigma^2 / n
+
+std::vector<double> cell_medians(const LatencyGrid& grid) {
+  std::vector<double> medians(grid.cell_count(), 0.0);
+  for (size_t cell = 0; cell < grid.cell_count(); ++cell) medians[cell] = median(grid.samples[cell]);
+  return medians;
+}
+
+// Noise per row: the median of the cells' robust sigmas. Pooling over the row
+// makes it stable with only a few samples per cell.
+std::vector<double> row_sigmas(const LatencyGrid& grid, const std::vector<double>& medians) {
+  std::vector<double> sigmas(grid.sizes.size(), 0.0);
+  for (size_t row = 0; row < grid.sizes.size(); ++row) {
+    std::vector<double> cell_sigmas, row_medians;
+    for (size_t j = 0; j < grid.offsets.size(); ++j) {
+      const auto& samples = grid.cell(row, j);
+      if (samples.size() >= 3) cell_sigmas.push_back(robust_sigma(samples));
+      if (!samples.empty()) row_medians.push_back(medians[grid.cell_index(row, j)]);
+    }
+    const double level = row_medians.empty() ? 1.0 : median(row_medians);
+    const double sigma = cell_sigmas.empty() ? 0.05 * level : median(cell_sigmas);
+    sigmas[row] = std::max(sigma, 1e-3 * level + 1e-6);
+  }
+  return sigmas;
+}
+
+// A copy of the grid with every sample clamped to its cell median +/- 8 row
+// sigmas. Clamping keeps each cell's median (the fence lies beyond it) but
+// stops a multi-millisecond hiccup from becoming a resampled median in the
+// bootstrap, where it would be mistaken for a level.
+LatencyGrid clamp_outliers(const LatencyGrid& grid, const std::vector<double>& medians,
+                           const std::vector<double>& sigmas) {
+  constexpr double kFenceSigmas = 8.0;
+  LatencyGrid clamped = grid;
+  for (size_t cell = 0; cell < clamped.cell_count(); ++cell) {
+    const double fence = kFenceSigmas * sigmas[cell / grid.offsets.size()];
+    for (double& value : clamped.samples[cell]) {
+      value = std::clamp(value, medians[cell] - fence, medians[cell] + fence);
+    }
+  }
+  return clamped;
+}
+
+std::vector<double> cell_weights(const LatencyGrid& grid, const std::vector<double>& sigmas) {
+  std::vector<double> weights(grid.cell_count(), 0.0);
+  for (size_t cell = 0; cell < grid.cell_count(); ++cell) {
+    const double n = static_cast<double>(grid.samples[cell].size());
+    const double sigma = sigmas[cell / grid.offsets.size()];
+    if (n > 0) weights[cell] = n / (kMedianVarianceFactor * sigma * sigma);
+  }
+  return weights;
+}
+
+double typical_latency(const LatencyGrid& grid, const std::vector<double>& medians) {
+  std::vector<double> first_row;
+  for (size_t j = 0; j < grid.offsets.size(); ++j) {
+    if (!grid.cell(0, j).empty()) first_row.push_back(medians[j]);
+  }
+  return first_row.empty() ? 0.0 : median(first_row);
+}
+
+std::optional<uint64_t> page_of(const std::vector<LevelEstimate>& levels) {
+  if (levels.empty()) return std::nullopt;
+  auto most_expensive = std::max_element(levels.begin(), levels.end(), [](const auto& a, const auto& b) {
+    return a.step_us < b.step_us;
+  });
+  return most_expensive->unit_bytes;
+}
+
+// Medians of one bootstrap replicate: every cell's samples redrawn with
+// replacement, so cells keep their sample counts (and the model its weights).
+std::vector<double> resampled_medians(const LatencyGrid& grid, Random& random) {
+  std::vector<double> medians(grid.cell_count(), 0.0);
+  std::vector<double> draw;
+  for (size_t cell = 0; cell < grid.cell_count(); ++cell) {
+    const auto& samples = grid.samples[cell];
+    if (samples.empty()) continue;
+    draw.resize(samples.size());
+    for (auto& value : draw) value = samples[random.below(samples.size())];
+    auto middle = draw.begin() + static_cast<long>(draw.size() / 2);
+    std::nth_element(draw.begin(), middle, draw.end());
+    double value = *middle;
+    if (draw.size() % 2 == 0) value = (value + *std::max_element(draw.begin(), middle)) / 2.0;
+    medians[cell] = value;
+  }
+  return medians;
+}
+
+std::string describe_levels(const std::vector<LevelEstimate>& levels, uint64_t page) {
+  std::string text;
+  for (const auto& level : levels) {
+    if (level.unit_bytes == page) continue;
+    text += fmt::format("{}{} (+{:.2f} us, {})", text.empty() ? "" : ", ", format_size(level.unit_bytes),
+                        level.step_us, level.unit_bytes < page ? "smaller level, e.g. mapping unit" : "larger level");
+  }
+  return text;
+}
+
+std::string found_evidence(const ReadPageVerdict& v, const LatencyGrid& grid, int replicates) {
+  const auto& page = *std::find_if(v.levels.begin(), v.levels.end(),
+                                   [&](const auto& l) { return l.unit_bytes == *v.leading; });
+  std::string text = fmt::format(
+      "reading across a {} boundary adds {:.2f} us (+/- {:.2f}, z = {:.1f}) to a {:.1f} us read; "
+      "{} picks {} in {:.0f}% of {} bootstrap resamples of {} reads",
+      format_size(page.unit_bytes), page.step_us, page.stderr_us, page.z, v.typical_read_us,
+      "the step model", format_size(page.unit_bytes), 100.0 * v.leading_support, replicates,
+      grid.total_samples());
+  const std::string others = describe_levels(v.levels, page.unit_bytes);
+  if (!others.empty()) text += "; other levels: " + others;
+  return text;
+}
+
+std::string absent_evidence(const ReadPageVerdict& v, const ReadPageOptions& options, const LatencyGrid& grid) {
+  const uint64_t smallest = options.candidates.empty() ? 0 : options.candidates.front();
+  const uint64_t largest = options.candidates.empty() ? 0 : options.candidates.back();
+  if (v.leading) {
+    return fmt::format(
+        "not determined: {} is the best candidate but only {:.0f}% of bootstrap resamples agree "
+        "(needed {:.0f}%) after {} reads",
+        format_size(*v.leading), 100.0 * v.leading_support, 100.0 * options.report_confidence,
+        grid.total_samples());
+  }
+  return fmt::format(
+      "no boundary from {} to {} costs a significant step: the largest step the data allow is {:.2f} us "
+      "({:.1f}% of a {:.1f} us read; a level must exceed {:.2f} us); {} reads",
+      format_size(smallest), format_size(largest), v.largest_plausible_step_us,
+      v.typical_read_us > 0 ? 100.0 * v.largest_plausible_step_us / v.typical_read_us : 0.0, v.typical_read_us,
+      v.min_effect_us, grid.total_samples());
+}
+
+// Units worth spending the next samples on: the levels found and the
+// candidates that explain most on their own.
+std::vector<uint64_t> contenders_of(const StepModel& model, const std::vector<double>& medians,
+                                    const std::vector<LevelEstimate>& levels) {
+  std::vector<std::pair<double, uint64_t>> ranked;
+  for (size_t c = 0; c < model.candidates().size(); ++c) {
+    auto fit = model.fit(medians, {c});
+    if (fit) ranked.emplace_back(fit->front().z, model.candidates()[c]);
+  }
+  std::sort(ranked.rbegin(), ranked.rend());
+  std::vector<uint64_t> units;
+  for (const auto& level : levels) units.push_back(level.unit_bytes);
+  for (size_t i = 0; i < ranked.size() && i < 3; ++i) {
+    if (std::find(units.begin(), units.end(), ranked[i].second) == units.end()) units.push_back(ranked[i].second);
+  }
+  return units;
+}
+
+}  // namespace
+
+std::vector<uint64_t> default_read_candidates(uint64_t offset_step, uint64_t window) {
+  std::vector<uint64_t> units;
+  for (uint64_t unit = 2 * offset_step; unit <= window; unit *= 2) units.push_back(unit);
+  for (uint64_t unit = 12288; unit <= window; unit *= 2) {
+    if (unit >= 2 * offset_step && unit % offset_step == 0) units.push_back(unit);
+  }
+  std::sort(units.begin(), units.end());
+  return units;
+}
+
+ReadPageVerdict infer_read_page(const LatencyGrid& grid, const ReadPageOptions& options) {
+  ReadPageVerdict verdict;
+  const std::vector<double> medians = cell_medians(grid);
+  const std::vector<double> sigmas = row_sigmas(grid, medians);
+  const StepModel model(grid, options.candidates, cell_weights(grid, sigmas));
+  const LatencyGrid clamped = clamp_outliers(grid, medians, sigmas);
+  verdict.typical_read_us = typical_latency(grid, medians);
+  verdict.min_effect_us = options.min_relative_effect * verdict.typical_read_us;
+  const SelectionRules rules{options.z_critical, verdict.min_effect_us};
+
+  verdict.levels = model.select(medians, rules);
+  verdict.leading = page_of(verdict.levels);
+  verdict.largest_plausible_step_us = model.largest_plausible_step(medians);
+  verdict.contenders = contenders_of(model, medians, verdict.levels);
+
+  Random random(options.seed * 0x9e3779b97f4a7c15ull + grid.total_samples());
+  std::map<uint64_t, int> votes;  // page size -> replicates; 0 = no page
+  for (int r = 0; r < options.bootstrap_replicates; ++r) {
+    const auto levels = model.select(resampled_medians(clamped, random), rules);
+    ++votes[page_of(levels).value_or(0)];
+  }
+  const int replicates = std::max(1, options.bootstrap_replicates);
+  const uint64_t key = verdict.leading.value_or(0);
+  verdict.leading_support = (votes[key] + 0.5) / (replicates + 1.0);
+
+  if (verdict.leading && verdict.leading_support >= options.report_confidence) {
+    verdict.bytes = verdict.leading;
+    verdict.confidence = verdict.leading_support;
+    verdict.evidence = found_evidence(verdict, grid, replicates);
+    verdict.settled = verdict.leading_support >= options.settle_confidence;
+  } else {
+    verdict.evidence = absent_evidence(verdict, options, grid);
+    verdict.settled = !verdict.leading && verdict.largest_plausible_step_us < verdict.min_effect_us;
+  }
+  return verdict;
+}
+
+}  // namespace ssdprobe

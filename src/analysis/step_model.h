@@ -1,0 +1,73 @@
+// The boundary-crossing model of read latency, fitted by weighted least
+// squares on per-cell medians:
+//
+//   median(size_i, offset_j) = alpha_i + sum over levels L of beta_L * touched_L(i, j)
+//
+// touched_L is the number of L-sized blocks the read [offset, offset+size)
+// overlaps. alpha_i absorbs everything that depends on the size alone
+// (transfer time, command overhead), so only the offset-dependent part, a
+// crossing of an L boundary, can make beta_L non-zero. beta_L is then "what
+// one more L-block costs". Levels are chosen by forward selection with a
+// z-test (standard errors inflated by the fit's own dispersion, so a model
+// that fits badly cannot claim significance it does not have).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "analysis/latency_grid.h"
+
+namespace ssdprobe {
+
+struct LevelEstimate {
+  uint64_t unit_bytes = 0;
+  double step_us = 0.0;    // beta: added latency per extra block touched
+  double stderr_us = 0.0;  // dispersion-corrected standard error of beta
+  double z = 0.0;          // step / stderr
+};
+
+struct SelectionRules {
+  double z_critical = 5.0;     // a level must be this many standard errors above zero
+  double min_effect_us = 0.0;  // ... and at least this large to matter
+};
+
+class StepModel {
+ public:
+  // `weights[cell]` are inverse variances of the cell medians (0 = no data).
+  // The geometry (sizes, offsets) comes from the grid; candidates whose
+  // column does not vary inside any row (unidentifiable) are dropped.
+  StepModel(const LatencyGrid& grid, std::vector<uint64_t> candidates, std::vector<double> weights);
+
+  const std::vector<uint64_t>& candidates() const { return candidates_; }
+
+  // Fits exactly these levels (indices into candidates()); nullopt when the
+  // design is singular or has no residual degrees of freedom.
+  std::optional<std::vector<LevelEstimate>> fit(std::span<const double> medians,
+                                                const std::vector<size_t>& chosen) const;
+  // Forward selection (with backward pruning) of significant levels.
+  std::vector<LevelEstimate> select(std::span<const double> medians, const SelectionRules& rules) const;
+  // For each candidate fitted alone: step + 2 stderr, the largest step the
+  // data cannot rule out (about 97.5% one-sided).
+  double largest_plausible_step(std::span<const double> medians) const;
+
+ private:
+  struct Moments {
+    std::vector<double> cross;  // X'Wy per candidate
+    double total_ss = 0.0;      // row-centred y'Wy
+  };
+  Moments moments(std::span<const double> medians) const;
+  std::optional<std::vector<LevelEstimate>> fit_moments(const Moments& m, const std::vector<size_t>& chosen,
+                                                        double* rss) const;
+
+  std::vector<uint64_t> candidates_;
+  std::vector<double> weights_;
+  std::vector<std::vector<double>> centred_columns_;  // [candidate][cell], row-centred with weights
+  std::vector<std::vector<double>> gram_;             // X'WX over all candidates
+  std::vector<size_t> row_of_cell_;
+  size_t rows_ = 0;
+  size_t used_cells_ = 0;
+};
+
+}  // namespace ssdprobe

@@ -1,0 +1,80 @@
+#include "cli/commands.h"
+
+#include <fmt/format.h>
+#include <iostream>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "device/sim_profile.h"
+#include "ssdprobe_version.h"
+
+namespace ssdprobe {
+namespace {
+
+constexpr const char* kDescription =
+    "ssdprobe: find out how a drive really wants to be addressed.\n\n"
+    "Times O_DIRECT reads over an offset x size grid to find the effective NAND read page (with a\n"
+    "confidence, or 'not determined'), compares it with what the kernel reports, and recommends\n"
+    "partition offsets and mkfs/LVM commands. Read-only: nothing is ever written.\n\n"
+    "TARGET is a block device (/dev/nvme0n1), a partition (/dev/sda2), a regular file on a filesystem\n"
+    "that supports O_DIRECT, or a simulated drive sim:NAME (see --list-sims). Without TARGET the\n"
+    "built-in simulated drive is used.\n";
+
+constexpr const char* kFooter =
+    "\nExit codes: 0 ok, 2 bad usage (option, size or region), 3 unusable target (missing, directory,\n"
+    "character device, too small, unknown sim:), 4 permission denied, 5 not supported (O_DIRECT,\n"
+    "io_uring), 6 IO error while probing, 7 refused for safety, 1 internal error.\n"
+    "Sizes accept 4096, 4k, 16KiB, 1M, 2GiB (binary units).\n";
+
+int print_error(const Error& e) {
+  std::cout.flush();
+  fmt::print(stderr, "ssdprobe: error: {}\n", e.what());
+  return exit_code_for(e.category());
+}
+
+}  // namespace
+
+int run_list_sims() {
+  fmt::print("{:<16} {:>8} {:>10}  {}\n", "NAME", "SECTOR", "READ PAGE", "DESCRIPTION");
+  for (const auto& p : sim_profiles()) {
+    const auto page = p.expected_read_page();
+    fmt::print("{:<16} {:>8} {:>10}  {}{}\n", "sim:" + p.name, format_size(p.logical_block),
+               page ? format_size(*page) : "none", p.description,
+               p.name == default_sim_name() ? " (default)" : "");
+  }
+  return 0;
+}
+
+int ssdprobe_main(int argc, char** argv) {
+  CLI::App app(kDescription, "ssdprobe");
+  app.footer(kFooter);
+  app.set_version_flag("--version", SSDPROBE_VERSION);
+  RawOptions main_raw, info_raw;
+  bind_options(app, main_raw, kCharacterize);
+  app.add_option("TARGET", main_raw.target, "Device, partition, file or sim:NAME to characterize");
+  bool list_sims = false;
+  app.add_flag("--list-sims", list_sims, "List the simulated drives and exit");
+
+  CLI::App* info = app.add_subcommand("info", "Report identity and reported geometry without timing any IO");
+  bind_options(*info, info_raw, kInfo);
+  info->add_option("TARGET", info_raw.target, "Device, partition, file or sim:NAME")->required();
+  info->footer(kFooter);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : exit_code_for(ErrorCategory::usage);
+  }
+  try {
+    if (list_sims) return run_list_sims();
+    if (info->parsed()) return run_info(resolve_options(info_raw, kInfo));
+    return run_characterize(resolve_options(main_raw, kCharacterize));
+  } catch (const Error& e) {
+    return print_error(e);
+  } catch (const std::exception& e) {
+    return print_error(Error(ErrorCategory::internal, e.what()));
+  }
+}
+
+}  // namespace ssdprobe

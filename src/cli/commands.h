@@ -1,0 +1,21 @@
+// The subcommands, as a table (like ninja's kTools): each is a name, a help
+// line and a function from parsed options to an exit code.
+#pragma once
+
+#include <string>
+
+#include "cli/options.h"
+
+namespace ssdprobe {
+
+// Characterizes a target: read grid, inference, comparison, report.
+int run_characterize(const Options& options);
+// Reports identity and reported geometry without timing IO.
+int run_info(const Options& options);
+// Lists the simulated drives.
+int run_list_sims();
+
+// Parses argv, dispatches, and maps any Error to its exit code.
+int ssdprobe_main(int argc, char** argv);
+
+}  // namespace ssdprobe

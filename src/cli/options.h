@@ -1,0 +1,60 @@
+// Every command-line option, declared once as data. The table drives the
+// CLI11 parser, --help, validation and the echo of options in the result
+// document, so the four can never disagree.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/units.h"
+
+namespace ssdprobe {
+
+enum class OptionKind { flag, text, size_region, seconds, count, engine };
+
+// Which commands take an option.
+enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3 };
+
+struct OptionSpec {
+  const char* names;        // CLI11 name list: "-q,--quiet"
+  const char* value_name;   // "SECONDS"; empty for flags
+  OptionKind kind;
+  const char* default_text; // shown in help and used when absent; empty = none
+  const char* json_key;     // key in the result's "options"
+  unsigned scope;
+  const char* help;
+};
+
+const std::vector<OptionSpec>& option_table();
+
+// Parsed and validated option values.
+struct Options {
+  std::string target;
+  std::string json_path;          // empty = no JSON
+  double budget_s = 60.0;
+  Region region;
+  std::string engine = "auto";
+  uint32_t queue_depth = 1;
+  uint64_t seed = 1;
+  bool quiet = false;
+
+  nlohmann::json echo;            // every option in effect, keyed by json_key
+};
+
+// Raw strings as CLI11 collected them, one map per command.
+struct RawOptions {
+  std::map<std::string, std::string> values;  // json_key -> text
+  std::map<std::string, bool> flags;          // json_key -> given
+  std::string target;
+};
+
+// Adds the options of `scope` to `app`, storing into `raw`.
+void bind_options(CLI::App& app, RawOptions& raw, OptionScope scope);
+// Converts and validates; throws Error(usage) naming the option and value.
+Options resolve_options(const RawOptions& raw, OptionScope scope);
+
+}  // namespace ssdprobe

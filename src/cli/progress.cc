@@ -1,0 +1,35 @@
+#include "cli/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "core/units.h"
+
+namespace ssdprobe {
+
+ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && ::isatty(STDERR_FILENO)) {}
+
+ProgressLine::~ProgressLine() { finish(); }
+
+void ProgressLine::update(const ReadProbeProgress& p) {
+  if (!enabled_) return;
+  std::string leading = "no level yet";
+  if (p.verdict && p.verdict->leading) {
+    leading = fmt::format("leading {} ({:.0f}% support)", format_size(*p.verdict->leading),
+                          100.0 * p.verdict->leading_support);
+  }
+  fmt::print(stderr, "\r\033[Kread grid: round {}, {} reads, {:.1f}/{:.0f} s, {}", p.round, p.ios, p.elapsed_s,
+             p.budget_s, leading);
+  std::fflush(stderr);
+  dirty_ = true;
+}
+
+void ProgressLine::finish() {
+  if (!dirty_) return;
+  fmt::print(stderr, "\n");
+  dirty_ = false;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,28 @@
+// Byte sizes as people type them ("4k", "16KiB", "1M", "2GiB", "512") and as
+// the report prints them. Binary multiples throughout: k = K = KiB = 1024.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ssdprobe {
+
+// Parses a size; throws Error(usage) naming `what` and the bad text.
+// Accepts an optional suffix b/B, k/K/KB/KiB, m/M/MB/MiB, g/G/GB/GiB,
+// t/T/TB/TiB (all binary). Rejects negatives, fractions, overflow, junk.
+uint64_t parse_size(std::string_view text, std::string_view what = "size");
+
+// A region "OFFSET:LENGTH", both sizes; LENGTH may be omitted ("1G:") to
+// mean "to the end of the target".
+struct Region {
+  uint64_t offset = 0;
+  uint64_t length = 0;  // 0 = to the end
+};
+Region parse_region(std::string_view text);
+
+// "16 KiB", "1.5 MiB", "512 B": exact when the value is a whole multiple,
+// otherwise one decimal.
+std::string format_size(uint64_t bytes);
+
+}  // namespace ssdprobe

@@ -1,0 +1,73 @@
+// The Device seam: everything ssdprobe can time IO against.
+//
+// Implementations: PsyncDevice and UringDevice (a real block device, partition
+// or regular file opened with O_DIRECT), SimDevice (a simulated drive with a
+// known geometry and a virtual clock). The probe runner (src/probe/runner.h)
+// is the only caller that takes timestamps: it reads now_ns() just before
+// submit() and just after wait_one() returns. Backends only move bytes; the
+// simulated one also owns the clock so that its timings are deterministic.
+//
+// Contract for every implementation:
+//  - offsets and lengths are multiples of limits().logical_block and lie
+//    inside [0, limits().size_bytes); the caller checks this (the planner
+//    does), implementations may assume it.
+//  - at most limits().max_queue_depth requests are in flight at once.
+//  - buffers are attached once, before the first submit(); a request names
+//    its buffer by index and the buffer is at least `length` bytes.
+//  - a read-only device (writable() == false) never issues a write: submit()
+//    of a write throws Error(refused) without touching the medium.
+//  - errors: submit()/wait_one() throw ssdprobe::Error; a failed IO is
+//    reported in IoCompletion::result as -errno, not thrown.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/aligned_buffer.h"
+
+namespace ssdprobe {
+
+enum class IoOp { read, write };
+
+struct IoRequest {
+  IoOp op = IoOp::read;
+  uint64_t offset = 0;
+  uint32_t length = 0;
+  uint32_t buffer_index = 0;
+  uint64_t tag = 0;  // returned unchanged in the completion
+};
+
+struct IoCompletion {
+  uint64_t tag = 0;
+  int64_t result = 0;  // bytes transferred, or -errno
+};
+
+struct DeviceLimits {
+  uint64_t size_bytes = 0;
+  uint32_t logical_block = 512;     // every offset and length is a multiple
+  uint32_t max_transfer = 1u << 20; // largest single request, bytes
+  uint32_t max_queue_depth = 1;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+
+  virtual const DeviceLimits& limits() const = 0;
+  // The IO path in one line, for the report: "io_uring, O_DIRECT, fixed buffers".
+  virtual std::string engine_description() const = 0;
+  virtual bool writable() const = 0;
+
+  virtual void attach_buffers(std::span<AlignedBuffer> buffers) = 0;
+  // Starts one request; it may complete before submit() returns (psync).
+  virtual void submit(const IoRequest& request) = 0;
+  // Blocks until one submitted request completes and returns it.
+  virtual IoCompletion wait_one() = 0;
+
+  // The time source the runner stamps with, in nanoseconds. Real devices use
+  // CLOCK_MONOTONIC_RAW; simulated ones return their virtual clock.
+  virtual uint64_t now_ns() = 0;
+};
+
+}  // namespace ssdprobe

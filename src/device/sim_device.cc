@@ -1,0 +1,47 @@
+#include "device/sim_device.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace ssdprobe {
+
+SimDevice::SimDevice(const SimProfile& profile, uint64_t seed, bool writable)
+    : model_(profile, seed), writable_(writable) {
+  limits_.size_bytes = profile.capacity_bytes;
+  limits_.logical_block = profile.logical_block;
+  limits_.max_transfer = 1u << 20;
+  limits_.max_queue_depth = 256;
+  unit_free_ns_.assign(std::max<uint32_t>(1, profile.parallel_units), 0);
+}
+
+std::string SimDevice::engine_description() const {
+  return fmt::format("simulated drive '{}' (virtual clock)", model_.profile().name);
+}
+
+void SimDevice::attach_buffers(std::span<AlignedBuffer>) {}
+
+void SimDevice::submit(const IoRequest& request) {
+  if (request.op == IoOp::write && !writable_) {
+    throw Error(ErrorCategory::refused, "write submitted to a device opened read-only");
+  }
+  const double us = model_.service_us(request.op, request.offset, request.length);
+  // Units are striped by read page (or 16 KiB when the profile has none).
+  const uint64_t stripe = model_.profile().read_page ? model_.profile().read_page : 16384;
+  uint64_t& unit_free = unit_free_ns_[(request.offset / stripe) % unit_free_ns_.size()];
+  const uint64_t start = std::max(now_ns_, unit_free);
+  const uint64_t done = start + static_cast<uint64_t>(us * 1000.0);
+  unit_free = done;
+  pending_.push(Pending{done, sequence_++, IoCompletion{request.tag, request.length}});
+}
+
+IoCompletion SimDevice::wait_one() {
+  if (pending_.empty()) throw Error(ErrorCategory::internal, "wait_one() with nothing in flight");
+  Pending next = pending_.top();
+  pending_.pop();
+  now_ns_ = std::max(now_ns_, next.done_ns);
+  ++ios_served_;
+  return next.completion;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,40 @@
+// The latency model of a simulated drive: how long one request takes given
+// the profile and what the drive has recently done (its read buffer, where
+// the last write ended). Pure of any clock; SimDevice schedules the result.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+
+#include "core/block_math.h"
+#include "core/random.h"
+#include "device/device.h"
+#include "device/sim_profile.h"
+
+namespace ssdprobe {
+
+class SimLatencyModel {
+ public:
+  SimLatencyModel(const SimProfile& profile, uint64_t seed);
+
+  // Service time of one request in microseconds, noise included. Updates the
+  // drive's state (read buffer, write stream position).
+  double service_us(IoOp op, uint64_t offset, uint64_t length);
+  // Noise-free read time, for tests and for documentation of the model.
+  double ideal_read_us(uint64_t offset, uint64_t length) const;
+  double ideal_write_us(uint64_t offset, uint64_t length, bool sequential) const;
+
+  const SimProfile& profile() const { return profile_; }
+
+ private:
+  bool all_pages_buffered(uint64_t offset, uint64_t length) const;
+  void remember_pages(uint64_t offset, uint64_t length);
+  double apply_noise(double us);
+
+  SimProfile profile_;
+  Random random_;
+  std::deque<uint64_t> buffered_pages_;  // most recent last
+  uint64_t last_write_end_ = UINT64_MAX;
+};
+
+}  // namespace ssdprobe

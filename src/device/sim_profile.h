@@ -1,0 +1,67 @@
+// A simulated drive's ground truth: geometry, latencies and noise. Profiles
+// are plain data (sim_profiles.cc) so a test can state what a drive is and
+// check that ssdprobe infers exactly that.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ssdprobe {
+
+// A boundary level other than the read page: crossing one of its boundaries
+// costs `crossing_us` once per boundary crossed (a mapping unit lookup, a
+// multi-plane pairing, a channel stripe...).
+struct SimLevel {
+  uint64_t unit_bytes = 0;
+  double crossing_us = 0.0;
+};
+
+struct SimProfile {
+  std::string name;
+  std::string description;
+
+  uint32_t logical_block = 512;
+  uint64_t capacity_bytes = 64ull << 30;
+
+  // Reads: base + transfer + sense per read page touched + crossings of the
+  // extra levels, times noise. A read page of 0 means "no page structure".
+  double read_base_us = 10.0;
+  double transfer_us_per_kib = 0.25;
+  uint32_t read_page = 16384;
+  double page_sense_us = 40.0;
+  std::vector<SimLevel> read_levels;  // e.g. the 4 KiB mapping unit
+  uint32_t read_cache_pages = 8;      // recently sensed pages answered from the controller buffer
+
+  // Writes (used by write probes): program unit and erase block.
+  uint32_t program_unit = 16384;
+  double program_us = 60.0;           // per program unit touched
+  double rmw_us = 40.0;               // extra per partly covered program unit
+  uint64_t erase_block = 8ull << 20;
+  double erase_stall_us = 1500.0;     // sequential stream entering a new erase block
+
+  uint32_t parallel_units = 8;        // requests on different units overlap at QD>1
+
+  // Noise: multiplicative log-normal with this sigma, and rare outliers.
+  double noise_sigma = 0.03;
+  double outlier_probability = 0.001;
+  double outlier_us = 400.0;
+
+  // The read page a correct analysis must report: the read page when its
+  // crossing is visible (page larger than the logical block and sensing
+  // costs something), otherwise nothing.
+  std::optional<uint32_t> expected_read_page() const {
+    if (read_page > logical_block && page_sense_us > 0.0) return read_page;
+    return std::nullopt;
+  }
+};
+
+// Every shipped profile, in a stable order.
+const std::vector<SimProfile>& sim_profiles();
+// The profile with this name, or nullptr.
+const SimProfile* find_sim_profile(const std::string& name);
+// The profile used when ssdprobe is run without a target.
+const char* default_sim_name();
+
+}  // namespace ssdprobe

@@ -1,0 +1,157 @@
+// The shipped simulated drives. They span 4/8/16/32 KiB read pages, 512 B and
+// 4 KiB logical sectors, clean and noisy timing, subtle steps, extra levels
+// below and above the page, and drives with nothing to find. Latencies are in
+// the ranges public datasheets and measurements give (NVMe TLC reads 40-90 us,
+// SATA adds ~30 us of protocol, SLC-cached parts ~20 us).
+#include "device/sim_profile.h"
+
+namespace ssdprobe {
+namespace {
+
+SimProfile nvme_tlc_16k() {
+  SimProfile p;
+  p.name = "nvme-tlc-16k";
+  p.description = "NVMe TLC, 512 B sectors, 4 KiB mapping unit, 16 KiB read page";
+  p.read_base_us = 12.0;
+  p.page_sense_us = 45.0;
+  p.read_levels = {{4096, 1.0}};
+  p.program_unit = 49152;  // 16 KiB x 3 bits (TLC one-shot program)
+  p.erase_block = 24ull << 20;
+  return p;
+}
+
+SimProfile nvme_4kn_32k() {
+  SimProfile p;
+  p.name = "nvme-4kn-32k";
+  p.description = "NVMe, 4 KiB logical sectors, 32 KiB two-plane read page";
+  p.logical_block = 4096;
+  p.read_base_us = 9.0;
+  p.read_page = 32768;
+  p.page_sense_us = 55.0;
+  p.program_unit = 65536;
+  p.erase_block = 32ull << 20;
+  return p;
+}
+
+SimProfile sata_mlc_8k() {
+  SimProfile p;
+  p.name = "sata-mlc-8k";
+  p.description = "SATA MLC, 512 B sectors, 8 KiB read page, AHCI protocol overhead";
+  p.read_base_us = 45.0;
+  p.transfer_us_per_kib = 1.8;  // ~550 MB/s link
+  p.read_page = 8192;
+  p.page_sense_us = 50.0;
+  p.read_levels = {{4096, 2.0}};
+  p.program_unit = 16384;
+  p.erase_block = 4ull << 20;
+  p.noise_sigma = 0.06;
+  return p;
+}
+
+SimProfile clean_4k() {
+  SimProfile p;
+  p.name = "clean-4k";
+  p.description = "512 B sectors, 4 KiB read page and nothing above 4 KiB, low noise";
+  p.read_page = 4096;
+  p.page_sense_us = 30.0;
+  p.program_unit = 4096;
+  p.erase_block = 1ull << 20;
+  p.noise_sigma = 0.01;
+  p.outlier_probability = 0.0;
+  return p;
+}
+
+SimProfile noisy_16k() {
+  SimProfile p;
+  p.name = "noisy-16k";
+  p.description = "16 KiB read page under heavy noise: 20% jitter and 2% multi-ms outliers";
+  p.read_base_us = 20.0;
+  p.page_sense_us = 50.0;
+  p.read_levels = {{4096, 1.5}};
+  p.noise_sigma = 0.20;
+  p.outlier_probability = 0.02;
+  p.outlier_us = 2500.0;
+  return p;
+}
+
+SimProfile subtle_8k() {
+  SimProfile p;
+  p.name = "subtle-8k";
+  p.description = "8 KiB read page whose crossing adds only ~4% to a 90 us read";
+  p.read_base_us = 60.0;
+  p.read_page = 8192;
+  p.page_sense_us = 3.5;  // the sense itself hides behind a fixed 60 us
+  p.program_unit = 16384;
+  p.noise_sigma = 0.05;
+  return p;
+}
+
+SimProfile qlc_16k_iu_32k() {
+  SimProfile p;
+  p.name = "qlc-16k-iu";
+  p.description = "QLC, 4 KiB sectors, 16 KiB indirection unit and 32 KiB read page";
+  p.logical_block = 4096;
+  p.read_base_us = 15.0;
+  p.read_page = 32768;
+  p.page_sense_us = 80.0;
+  p.read_levels = {{16384, 8.0}};
+  p.program_unit = 131072;
+  p.erase_block = 48ull << 20;
+  p.noise_sigma = 0.05;
+  return p;
+}
+
+SimProfile multiplane_16k() {
+  SimProfile p;
+  p.name = "multiplane-16k";
+  p.description = "16 KiB page, 4 KiB mapping unit, and a 64 KiB plane-pair level above it";
+  p.read_base_us = 11.0;
+  p.page_sense_us = 40.0;
+  p.read_levels = {{4096, 1.0}, {65536, 6.0}};
+  p.program_unit = 65536;
+  p.erase_block = 12ull << 20;  // not a power of two
+  return p;
+}
+
+SimProfile flat_dram() {
+  SimProfile p;
+  p.name = "flat-dram";
+  p.description = "no geometry visible to reads (DRAM/SCM-like): nothing to detect";
+  p.read_base_us = 9.0;
+  p.read_page = 0;
+  p.page_sense_us = 0.0;
+  p.read_cache_pages = 0;
+  p.noise_sigma = 0.04;
+  return p;
+}
+
+SimProfile emmc_4k_4kn() {
+  SimProfile p;
+  p.name = "fourkn-flat";
+  p.description = "4 KiB sectors with a 4 KiB read page: no boundary above the sector to find";
+  p.logical_block = 4096;
+  p.read_page = 4096;
+  p.page_sense_us = 35.0;
+  return p;
+}
+
+}  // namespace
+
+const std::vector<SimProfile>& sim_profiles() {
+  static const std::vector<SimProfile> profiles{
+      nvme_tlc_16k(), nvme_4kn_32k(), sata_mlc_8k(), clean_4k(),      noisy_16k(),
+      subtle_8k(),    qlc_16k_iu_32k(), multiplane_16k(), flat_dram(), emmc_4k_4kn(),
+  };
+  return profiles;
+}
+
+const SimProfile* find_sim_profile(const std::string& name) {
+  for (const auto& profile : sim_profiles()) {
+    if (profile.name == name) return &profile;
+  }
+  return nullptr;
+}
+
+const char* default_sim_name() { return "nvme-tlc-16k"; }
+
+}  // namespace ssdprobe

@@ -1,0 +1,83 @@
+#include "device/uring_device.h"
+
+#include <liburing.h>
+#include <sys/uio.h>
+
+#include <cstring>
+#include <fmt/format.h>
+#include <vector>
+
+#include "core/error.h"
+#include "device/psync_device.h"
+
+namespace ssdprobe {
+
+struct UringDevice::Ring {
+  io_uring ring{};
+};
+
+UringDevice::UringDevice(UniqueFd fd, DeviceLimits limits, bool writable, uint32_t ring_entries)
+    : fd_(std::move(fd)), limits_(limits), writable_(writable), ring_(std::make_unique<Ring>()) {
+  const int rc = io_uring_queue_init(ring_entries, &ring_->ring, 0);
+  if (rc < 0) {
+    ring_.reset();
+    throw Error(ErrorCategory::unsupported, fmt::format("io_uring is not available: {}", std::strerror(-rc)));
+  }
+  limits_.max_queue_depth = ring_entries;
+  const int file = fd_.get();
+  fixed_file_ = io_uring_register_files(&ring_->ring, &file, 1) == 0;
+}
+
+UringDevice::~UringDevice() {
+  if (ring_) io_uring_queue_exit(&ring_->ring);
+}
+
+std::string UringDevice::engine_description() const {
+  return fmt::format("io_uring, O_DIRECT, {} file, {} buffers", fixed_file_ ? "fixed" : "plain",
+                     fixed_buffers_ ? "registered" : "unregistered");
+}
+
+void UringDevice::attach_buffers(std::span<AlignedBuffer> buffers) {
+  buffers_ = buffers;
+  std::vector<iovec> iovecs;
+  for (auto& buffer : buffers) iovecs.push_back(iovec{buffer.data(), buffer.size()});
+  fixed_buffers_ = io_uring_register_buffers(&ring_->ring, iovecs.data(), static_cast<unsigned>(iovecs.size())) == 0;
+}
+
+void UringDevice::submit(const IoRequest& request) {
+  if (request.op == IoOp::write && !writable_) {
+    throw Error(ErrorCategory::refused, "write submitted to a device opened read-only");
+  }
+  io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
+  if (sqe == nullptr) throw Error(ErrorCategory::internal, "io_uring submission queue full");
+  void* buffer = buffers_[request.buffer_index].data();
+  const int fd = fixed_file_ ? 0 : fd_.get();
+  const int index = static_cast<int>(request.buffer_index);
+  if (request.op == IoOp::read) {
+    if (fixed_buffers_) io_uring_prep_read_fixed(sqe, fd, buffer, request.length, request.offset, index);
+    else io_uring_prep_read(sqe, fd, buffer, request.length, request.offset);
+  } else {
+    if (fixed_buffers_) io_uring_prep_write_fixed(sqe, fd, buffer, request.length, request.offset, index);
+    else io_uring_prep_write(sqe, fd, buffer, request.length, request.offset);
+  }
+  if (fixed_file_) sqe->flags |= IOSQE_FIXED_FILE;
+  io_uring_sqe_set_data64(sqe, request.tag);
+  const int rc = io_uring_submit(&ring_->ring);
+  if (rc < 0) throw os_error("io_uring_submit", -rc);
+}
+
+IoCompletion UringDevice::wait_one() {
+  io_uring_cqe* cqe = nullptr;
+  int rc;
+  do {
+    rc = io_uring_wait_cqe(&ring_->ring, &cqe);
+  } while (rc == -EINTR);
+  if (rc < 0) throw os_error("io_uring_wait_cqe", -rc);
+  IoCompletion completion{io_uring_cqe_get_data64(cqe), cqe->res};
+  io_uring_cqe_seen(&ring_->ring, cqe);
+  return completion;
+}
+
+uint64_t UringDevice::now_ns() { return monotonic_raw_ns(); }
+
+}  // namespace ssdprobe

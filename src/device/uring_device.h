@@ -1,0 +1,41 @@
+// The default engine: io_uring on an O_DIRECT descriptor, with the file and
+// the runner's buffers registered (IOSQE_FIXED_FILE, READ_FIXED/WRITE_FIXED)
+// so the kernel neither looks up the fd nor pins pages per request. If buffer
+// registration is refused (RLIMIT_MEMLOCK), plain READ/WRITE are used and
+// engine_description() says so. Only this file includes liburing.
+#pragma once
+
+#include <memory>
+
+#include "core/unique_fd.h"
+#include "device/device.h"
+
+namespace ssdprobe {
+
+class UringDevice : public Device {
+ public:
+  // Throws Error(unsupported) when io_uring cannot be set up (old kernel,
+  // io_uring disabled by sysctl or seccomp).
+  UringDevice(UniqueFd fd, DeviceLimits limits, bool writable, uint32_t ring_entries = 256);
+  ~UringDevice() override;
+
+  const DeviceLimits& limits() const override { return limits_; }
+  std::string engine_description() const override;
+  bool writable() const override { return writable_; }
+  void attach_buffers(std::span<AlignedBuffer> buffers) override;
+  void submit(const IoRequest& request) override;
+  IoCompletion wait_one() override;
+  uint64_t now_ns() override;
+
+ private:
+  struct Ring;
+  UniqueFd fd_;
+  DeviceLimits limits_;
+  bool writable_;
+  std::unique_ptr<Ring> ring_;
+  std::span<AlignedBuffer> buffers_;
+  bool fixed_buffers_ = false;
+  bool fixed_file_ = false;
+};
+
+}  // namespace ssdprobe

@@ -1,0 +1,50 @@
+// Plans the read grid: which sizes and offsets to time and where on the
+// target the samples go. Pure arithmetic, no IO, so it is unit-tested alone.
+//
+// Samples land in "slots": slot k starts at a target offset whose position on
+// the *disk* (target start + offset) is a multiple of slot_bytes, and
+// slot_bytes is a multiple of every candidate unit. So offset j of any slot
+// has the same phase against every candidate unit, wherever the slot is, and
+// each sample can use a fresh slot that no cache has seen.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/units.h"
+
+namespace ssdprobe {
+
+struct GridPlanInput {
+  uint64_t target_size = 0;
+  uint64_t disk_start = 0;        // target's first byte on its disk (partition start)
+  uint32_t logical_block = 512;
+  uint32_t max_transfer = 1u << 20;
+  Region region;                  // part of the target to use (length 0 = to the end)
+  uint64_t window = 128 * 1024;   // largest unit searched; offsets span [0, window)
+  uint64_t largest_size = 32 * 1024;
+};
+
+struct GridPlan {
+  std::vector<uint64_t> sizes;
+  std::vector<uint64_t> offsets;
+  std::vector<uint64_t> candidates;  // units the analysis tests
+  uint64_t slot_bytes = 0;
+  uint64_t first_slot = 0;           // target offset of slot 0
+  uint64_t slot_count = 0;
+  std::vector<std::string> notes;    // adaptations worth telling the user
+
+  uint64_t location(uint64_t slot, size_t offset_index) const {
+    return first_slot + slot * slot_bytes + offsets[offset_index];
+  }
+};
+
+// Throws Error(target) when the region is too small for the grid (naming the
+// size needed) and Error(usage) when the region lies outside the target.
+GridPlan plan_read_grid(const GridPlanInput& input);
+
+// Minimum number of slots a region must hold for samples to be spread out.
+constexpr uint64_t kMinimumSlots = 16;
+
+}  // namespace ssdprobe

@@ -1,0 +1,43 @@
+// The probe runner: the one layer that takes timestamps. It keeps up to
+// queue_depth requests in flight, stamps each with the device's clock just
+// before submit() and just after wait_one() returns it, and hands back the
+// latencies. Backends never time anything themselves.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/aligned_buffer.h"
+#include "device/device.h"
+
+namespace ssdprobe {
+
+struct PlannedIo {
+  IoOp op = IoOp::read;
+  uint64_t offset = 0;
+  uint32_t length = 0;
+};
+
+class ProbeRunner {
+ public:
+  // Allocates queue_depth buffers of max_request_bytes and attaches them.
+  // Throws Error(usage) if queue_depth exceeds what the device allows.
+  ProbeRunner(Device& device, uint32_t queue_depth, uint32_t max_request_bytes);
+
+  // Issues `ios` in order and returns each one's latency in microseconds, in
+  // the same order. A failed or short IO throws Error(io) naming it.
+  std::vector<double> run(std::span<const PlannedIo> ios);
+
+  uint64_t now_ns() { return device_.now_ns(); }
+  uint64_t ios_issued() const { return ios_issued_; }
+  uint32_t queue_depth() const { return queue_depth_; }
+
+ private:
+  Device& device_;
+  uint32_t queue_depth_;
+  std::vector<AlignedBuffer> buffers_;
+  uint64_t ios_issued_ = 0;
+};
+
+}  // namespace ssdprobe

@@ -1,0 +1,190 @@
+#include "report/json_report.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+
+#include "core/error.h"
+#include "ssdprobe_version.h"
+
+namespace ssdprobe {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+json optional_value(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json text_or_null(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
+
+double rounded(double us) { return std::round(us * 1000.0) / 1000.0; }
+
+json target_json(const ResultDocument& d) {
+  const Topology& t = d.topology;
+  return {{"path", d.path},
+          {"kind", target_kind_name(d.kind)},
+          {"size_bytes", t.size_bytes},
+          {"model", text_or_null(t.model)},
+          {"serial", text_or_null(t.serial)},
+          {"firmware", text_or_null(t.firmware)},
+          {"transport", t.transport},
+          {"disk", text_or_null(t.disk_name)},
+          {"partition", text_or_null(t.partition_name)},
+          {"backing_file", text_or_null(t.backing_file)}};
+}
+
+json reported_json(const Topology& t) {
+  return {{"logical_block_size", optional_value(t.logical_block_size)},
+          {"physical_block_size", optional_value(t.physical_block_size)},
+          {"minimum_io_size", optional_value(t.minimum_io_size)},
+          {"optimal_io_size", optional_value(t.optimal_io_size)},
+          {"alignment_offset", optional_value(t.alignment_offset)},
+          {"discard_granularity", optional_value(t.discard_granularity)},
+          {"discard_max_bytes", optional_value(t.discard_max_bytes)},
+          {"rotational", optional_value(t.rotational)},
+          {"max_sectors_kb", optional_value(t.max_sectors_kb)},
+          {"dma_alignment", optional_value(t.dma_alignment)},
+          {"write_cache", optional_value(t.write_cache)},
+          {"partition_start_bytes", t.partition_start_bytes},
+          {"filesystem_block_size", optional_value(t.filesystem_block_size)},
+          {"kernel_version", t.kernel_version},
+          {"source", "sysfs"},
+          {"nvme", nullptr},
+          {"ata", nullptr}};
+}
+
+json detected_json(const DetectedUnit& unit) {
+  json out = {{"bytes", optional_value(unit.bytes)},
+              {"confidence", std::round(unit.confidence * 1000.0) / 1000.0},
+              {"evidence", unit.evidence}};
+  if (!unit.levels.empty()) {
+    json levels = json::array();
+    for (const auto& level : unit.levels) {
+      levels.push_back({{"bytes", level.unit_bytes},
+                        {"step_us", rounded(level.step_us)},
+                        {"stderr_us", rounded(level.stderr_us)},
+                        {"z", std::round(level.z * 10.0) / 10.0}});
+    }
+    out["levels"] = levels;
+  }
+  return out;
+}
+
+json grid_json(const GridReport& report) {
+  const LatencyGrid& g = report.grid;
+  json median = json::array(), p10 = json::array(), p90 = json::array(), p99 = json::array(), count = json::array();
+  for (size_t i = 0; i < g.sizes.size(); ++i) {
+    json m = json::array(), a = json::array(), b = json::array(), c = json::array(), n = json::array();
+    for (size_t j = 0; j < g.offsets.size(); ++j) {
+      const CellSummary s = summarize_cell(g.cell(i, j));
+      m.push_back(rounded(s.median_us));
+      a.push_back(rounded(s.p10_us));
+      b.push_back(rounded(s.p90_us));
+      c.push_back(rounded(s.p99_us));
+      n.push_back(s.count);
+    }
+    median.push_back(m);
+    p10.push_back(a);
+    p90.push_back(b);
+    p99.push_back(c);
+    count.push_back(n);
+  }
+  return {{"name", report.name}, {"op", report.op},       {"queue_depth", report.queue_depth},
+          {"sizes", g.sizes},    {"offsets", g.offsets},  {"median_us", median},
+          {"p10_us", p10},       {"p90_us", p90},         {"p99_us", p99},
+          {"samples", count}};
+}
+
+json recommendations_json(const Recommendations& r) {
+  return {{"partition_start_bytes", r.partition_start_bytes},
+          {"partition_alignment_bytes", r.partition_alignment_bytes},
+          {"filesystem_block_bytes", r.filesystem_block_bytes},
+          {"commands", r.commands},
+          {"notes", r.notes}};
+}
+
+}  // namespace
+
+json to_json(const ResultDocument& d) {
+  json mismatches = json::array();
+  for (const auto& m : d.mismatches) {
+    mismatches.push_back({{"field", m.field},
+                          {"reported", optional_value(m.reported)},
+                          {"detected", optional_value(m.detected)},
+                          {"severity", m.severity},
+                          {"message", m.message}});
+  }
+  json grids = json::array();
+  for (const auto& grid : d.grids) grids.push_back(grid_json(grid));
+  json doc = {{"schema", kResultSchema},
+              {"tool", {{"name", "ssdprobe"}, {"version", SSDPROBE_VERSION}}},
+              {"started_at", d.started_at},
+              {"duration_s", std::round(d.duration_s * 1000.0) / 1000.0},
+              {"options", d.options},
+              {"target", target_json(d)},
+              {"reported", reported_json(d.topology)},
+              {"detected",
+               {{"read_page", detected_json(d.read_page)},
+                {"write_unit", detected_json(d.write_unit)},
+                {"erase_block", detected_json(d.erase_block)}}},
+              {"mismatches", mismatches},
+              {"recommendations", recommendations_json(d.recommendations)},
+              {"grids", grids},
+              {"notes", d.notes}};
+  if (d.run) {
+    doc["run"] = {{"engine", d.run->engine}, {"ios", d.run->ios}, {"rounds", d.run->rounds},
+                  {"stop_reason", d.run->stop_reason}};
+  } else {
+    doc["run"] = nullptr;
+  }
+  return doc;
+}
+
+void check_json_destination(const std::string& path) {
+  if (path == "-") return;
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (fs::is_directory(target, ec)) {
+    throw Error(ErrorCategory::usage, fmt::format("--json {}: is a directory", path));
+  }
+  if (!fs::is_directory(dir, ec)) {
+    throw Error(ErrorCategory::usage, fmt::format("--json {}: directory {} does not exist", path, dir.string()));
+  }
+  if (::access(dir.c_str(), W_OK) != 0) throw os_error(fmt::format("--json {}: cannot write in {}", path, dir.string()), errno);
+}
+
+void write_json(const nlohmann::json& document, const std::string& path) {
+  const std::string text = document.dump(2) + "\n";
+  if (path == "-") {
+    std::cout << text << std::flush;
+    return;
+  }
+  const std::string temporary = path + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw os_error("cannot create " + temporary, errno);
+    out << text;
+    out.flush();
+    if (!out) {
+      std::remove(temporary.c_str());
+      throw Error(ErrorCategory::io, "writing " + temporary + " failed");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(temporary.c_str());
+    throw os_error("cannot rename " + temporary + " to " + path, err);
+  }
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,72 @@
+// The result of a run, as data: what ../shared/spec/result-json.md calls the
+// result document, before it is written as JSON (json_report) or text
+// (text_report). Analysis fills `detected`, `mismatches`, `recommendations`;
+// the command layer fills the rest.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/latency_grid.h"
+#include "analysis/step_model.h"
+#include "device/topology.h"
+
+namespace ssdprobe {
+
+struct DetectedUnit {
+  std::optional<uint64_t> bytes;
+  double confidence = 0.0;
+  std::string evidence;
+  std::vector<LevelEstimate> levels;  // every level found (read page only)
+};
+
+struct Mismatch {
+  std::string field;                  // the reported field's name, e.g. "minimum_io_size"
+  std::optional<int64_t> reported;
+  std::optional<int64_t> detected;
+  std::string severity;               // "info" | "warning" | "error"
+  std::string message;
+};
+
+struct Recommendations {
+  uint64_t partition_start_bytes = 1 << 20;
+  uint64_t partition_alignment_bytes = 1 << 20;
+  uint64_t filesystem_block_bytes = 4096;
+  std::map<std::string, std::string> commands;  // parted, sfdisk, mkfs_xfs, mkfs_ext4, mkfs_f2fs, pvcreate
+  std::vector<std::string> notes;
+};
+
+struct GridReport {
+  std::string name = "read";
+  std::string op = "read";
+  uint32_t queue_depth = 1;
+  LatencyGrid grid;
+};
+
+struct RunSummary {
+  std::string engine;
+  uint64_t ios = 0;
+  int rounds = 0;
+  std::string stop_reason;
+};
+
+struct ResultDocument {
+  std::string started_at;   // ISO 8601 UTC
+  double duration_s = 0.0;
+  nlohmann::json options = nlohmann::json::object();
+  std::string path;
+  TargetKind kind = TargetKind::block;
+  Topology topology;
+  DetectedUnit read_page, write_unit, erase_block;
+  std::vector<Mismatch> mismatches;
+  Recommendations recommendations;
+  std::vector<GridReport> grids;
+  std::optional<RunSummary> run;   // absent for `info`
+  std::vector<std::string> notes;  // plan adaptations, engine fallbacks
+};
+
+}  // namespace ssdprobe

@@ -1,0 +1,95 @@
+#include "report/text_report.h"
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+#include "ssdprobe_version.h"
+
+namespace ssdprobe {
+namespace {
+
+std::string size_or_dash(const std::optional<uint64_t>& value) {
+  if (!value) return "-";
+  return *value == 0 ? "0" : format_size(*value);
+}
+
+std::string detected_cell(const DetectedUnit& unit) {
+  if (!unit.bytes) return "not determined";
+  return fmt::format("{} (confidence {:.2f})", format_size(*unit.bytes), unit.confidence);
+}
+
+void identity(std::string& out, const ResultDocument& d) {
+  const Topology& t = d.topology;
+  out += fmt::format("ssdprobe {}: {} ({}, {})\n", SSDPROBE_VERSION, d.path, target_kind_name(d.kind), t.transport);
+  if (!t.model.empty() || !t.serial.empty()) {
+    out += fmt::format("  model {}  serial {}  firmware {}\n", t.model.empty() ? "-" : t.model,
+                       t.serial.empty() ? "-" : t.serial, t.firmware.empty() ? "-" : t.firmware);
+  }
+  out += fmt::format("  size {}, logical block {}, kernel {}\n", format_size(t.size_bytes),
+                     size_or_dash(t.logical_block_size), t.kernel_version.empty() ? "?" : t.kernel_version);
+  if (!t.partition_name.empty()) out += fmt::format("  partition {} starts at byte {}\n", t.partition_name, t.partition_start_bytes);
+  if (!t.backing_file.empty()) out += fmt::format("  backing file {}\n", t.backing_file);
+}
+
+void side_by_side(std::string& out, const ResultDocument& d) {
+  const Topology& t = d.topology;
+  out += fmt::format("\n  {:<22}{:<20}{}\n", "", "reported (sysfs)", "detected");
+  out += fmt::format("  {:<22}{:<20}{}\n", "read page", "-", detected_cell(d.read_page));
+  out += fmt::format("  {:<22}{:<20}{}\n", "write unit", "-", detected_cell(d.write_unit));
+  out += fmt::format("  {:<22}{:<20}{}\n", "erase block", "-", detected_cell(d.erase_block));
+  out += fmt::format("  {:<22}{:<20}\n", "physical_block_size", size_or_dash(t.physical_block_size));
+  out += fmt::format("  {:<22}{:<20}\n", "minimum_io_size", size_or_dash(t.minimum_io_size));
+  out += fmt::format("  {:<22}{:<20}\n", "optimal_io_size", size_or_dash(t.optimal_io_size));
+  out += fmt::format("  {:<22}{:<20}\n", "discard_granularity", size_or_dash(t.discard_granularity));
+  out += fmt::format("  {:<22}{:<20}\n", "alignment_offset",
+                     t.alignment_offset ? fmt::format("{}", *t.alignment_offset) : "-");
+  out += fmt::format("  {:<22}{:<20}\n", "rotational", t.rotational ? (*t.rotational ? "yes" : "no") : "-");
+}
+
+void evidence(std::string& out, const ResultDocument& d) {
+  out += "\nEvidence\n";
+  out += fmt::format("  read page: {}\n", d.read_page.evidence);
+  if (!d.write_unit.evidence.empty()) out += fmt::format("  write unit: {}\n", d.write_unit.evidence);
+  if (!d.erase_block.evidence.empty()) out += fmt::format("  erase block: {}\n", d.erase_block.evidence);
+}
+
+void mismatches(std::string& out, const ResultDocument& d) {
+  out += "\nMismatches\n";
+  if (d.mismatches.empty()) out += "  none found\n";
+  for (const auto& m : d.mismatches) out += fmt::format("  {:<8} {}: {}\n", m.severity, m.field, m.message);
+}
+
+void recommendation(std::string& out, const ResultDocument& d) {
+  const Recommendations& r = d.recommendations;
+  out += "\nRecommendation\n";
+  out += fmt::format("  start partitions at byte {} ({}), aligned to {}\n", r.partition_start_bytes,
+                     format_size(r.partition_start_bytes), format_size(r.partition_alignment_bytes));
+  for (const auto& note : r.notes) out += fmt::format("  - {}\n", note);
+  for (const auto& [tool, command] : r.commands) out += fmt::format("  {:<10} {}\n", tool, command);
+}
+
+void run_summary(std::string& out, const ResultDocument& d) {
+  for (const auto& note : d.notes) out += fmt::format("\nnote: {}", note);
+  if (!d.notes.empty()) out += "\n";
+  if (!d.run) {
+    out += "\nNo timing IO was done (info).\n";
+    return;
+  }
+  out += fmt::format("\nRun: {} reads in {} rounds, {:.1f} s ({}), engine {}\n", d.run->ios, d.run->rounds,
+                     d.duration_s, d.run->stop_reason, d.run->engine);
+}
+
+}  // namespace
+
+std::string render_text(const ResultDocument& d) {
+  std::string out;
+  identity(out, d);
+  side_by_side(out, d);
+  evidence(out, d);
+  mismatches(out, d);
+  recommendation(out, d);
+  run_summary(out, d);
+  return out;
+}
+
+}  // namespace ssdprobe

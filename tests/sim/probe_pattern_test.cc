@@ -1,0 +1,95 @@
+// The IO pattern the read probe issues, recorded: only reads, only aligned to
+// the logical block, inside the region, a fresh slot for every read, cells in
+// shuffled order, warm-up discarded, and the budget respected.
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "device/sim_device.h"
+#include "probe/grid_plan.h"
+#include "probes/read_grid_probe.h"
+#include "recording_device.h"
+
+using namespace ssdprobe;
+
+namespace {
+
+struct Recorded {
+  GridPlan plan;
+  ReadProbeResult result;
+  std::vector<IoRequest> requests;
+  uint32_t max_in_flight;
+};
+
+Recorded record(const char* profile_name, Region region, double budget_s, uint32_t queue_depth = 1) {
+  SimDevice sim(*find_sim_profile(profile_name), 1, false);
+  RecordingDevice device(sim);
+  GridPlanInput in;
+  in.target_size = sim.limits().size_bytes;
+  in.logical_block = sim.limits().logical_block;
+  in.region = region;
+  const GridPlan plan = plan_read_grid(in);
+  ReadProbeOptions options;
+  options.budget_s = budget_s;
+  options.queue_depth = queue_depth;
+  auto result = run_read_probe(device, plan, options);
+  return {plan, result, device.requests, device.max_in_flight};
+}
+
+}  // namespace
+
+TEST_CASE("4 KiB-sector drive: every read is 4 KiB aligned and a multiple of 4 KiB") {
+  const auto r = record("nvme-4kn-32k", {}, 10);
+  REQUIRE_FALSE(r.requests.empty());
+  for (const auto& q : r.requests) {
+    CHECK(q.op == IoOp::read);
+    CHECK(q.offset % 4096 == 0);
+    CHECK(q.length % 4096 == 0);
+  }
+}
+
+TEST_CASE("reads stay inside --region") {
+  const Region region{1ull << 30, 256ull << 20};
+  const auto r = record("noisy-16k", region, 5);
+  for (const auto& q : r.requests) {
+    CHECK(q.offset >= region.offset);
+    CHECK(q.offset + q.length <= region.offset + region.length);
+  }
+}
+
+TEST_CASE("consecutive reads never revisit a recent slot") {
+  const auto r = record("subtle-8k", {}, 10);
+  std::vector<uint64_t> slots;
+  for (const auto& q : r.requests) slots.push_back((q.offset - r.plan.first_slot) / r.plan.slot_bytes);
+  for (size_t i = 0; i < slots.size(); ++i) {
+    for (size_t back = 1; back <= 32 && back <= i; ++back) CHECK(slots[i] != slots[i - back]);
+  }
+}
+
+TEST_CASE("warm-up reads are issued but not counted") {
+  const auto r = record("nvme-tlc-16k", {}, 10);
+  CHECK(r.requests.size() == r.result.ios + 64);
+  CHECK(r.result.grid.total_samples() == r.result.ios);
+}
+
+TEST_CASE("cells are visited in shuffled order, not row by row") {
+  const auto r = record("nvme-tlc-16k", {}, 10);
+  size_t size_changes = 0;
+  for (size_t i = 65; i < r.requests.size(); ++i) size_changes += r.requests[i].length != r.requests[i - 1].length;
+  CHECK(size_changes > r.requests.size() / 2);
+}
+
+TEST_CASE("a tiny budget stops the probe early and says so") {
+  const auto r = record("flat-dram", {}, 0.05);
+  CHECK(r.result.stop_reason == "budget");
+  CHECK(r.result.elapsed_s < 0.5);
+}
+
+TEST_CASE("queue depth is honoured") {
+  const auto r = record("nvme-tlc-16k", {}, 5, 4);
+  CHECK(r.max_in_flight == 4);
+}
+
+TEST_CASE("a simulated drive opened read-only refuses writes") {
+  SimDevice sim(*find_sim_profile("nvme-tlc-16k"), 1, false);
+  CHECK_THROWS(sim.submit(IoRequest{IoOp::write, 0, 4096, 0, 0}));
+}

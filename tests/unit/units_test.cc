@@ -1,0 +1,57 @@
+// Sizes and regions as users type them, and as the report prints them.
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+#include "core/units.h"
+
+using namespace ssdprobe;
+
+TEST_CASE("parse_size accepts the documented spellings") {
+  CHECK(parse_size("4096") == 4096);
+  CHECK(parse_size("4k") == 4096);
+  CHECK(parse_size("4K") == 4096);
+  CHECK(parse_size("16KiB") == 16384);
+  CHECK(parse_size("16kb") == 16384);
+  CHECK(parse_size("1M") == 1048576);
+  CHECK(parse_size("2GiB") == 2147483648ull);
+  CHECK(parse_size("1t") == (1ull << 40));
+  CHECK(parse_size("8s") == 4096);
+  CHECK(parse_size(" 512 ") == 512);
+  CHECK(parse_size("0") == 0);
+}
+
+TEST_CASE("parse_size rejects malformed input with a usage error naming it") {
+  for (const char* bad : {"", "abc", "-4k", "1.5M", "4x", "k", "16 KiBs", "99999999999999999999",
+                          "20000000000000000T"}) {
+    INFO(bad);
+    try {
+      parse_size(bad, "block size");
+      FAIL("accepted");
+    } catch (const Error& e) {
+      CHECK(e.category() == ErrorCategory::usage);
+      CHECK(std::string(e.what()).find("block size") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("parse_region splits OFFSET:LENGTH") {
+  const Region r = parse_region("1G:4G");
+  CHECK(r.offset == (1ull << 30));
+  CHECK(r.length == (4ull << 30));
+  const Region open_ended = parse_region("1M:");
+  CHECK(open_ended.offset == (1ull << 20));
+  CHECK(open_ended.length == 0);
+  CHECK_THROWS_AS(parse_region("1G"), Error);
+  CHECK_THROWS_AS(parse_region("x:1M"), Error);
+  CHECK_THROWS_AS(parse_region("1M:0"), Error);
+  CHECK_THROWS_AS(parse_region("1M:y"), Error);
+}
+
+TEST_CASE("format_size prints exact binary units, or one decimal") {
+  CHECK(format_size(0) == "0 B");
+  CHECK(format_size(512) == "512 B");
+  CHECK(format_size(16384) == "16 KiB");
+  CHECK(format_size(1536) == "1.5 KiB");
+  CHECK(format_size(12ull << 20) == "12 MiB");
+  CHECK(format_size(3ull << 40) == "3 TiB");
+}
