@@ -1,0 +1,52 @@
+// ssdprobe-cell-bench: times one grid cell (a read size at an offset inside
+// each slot) through ssdprobe's own engine and runner, the way the read probe
+// does, and prints its latency statistics and IOPS as one JSON line. bench/run
+// runs fio on the same cell beside it, so the two can be compared.
+//
+// usage: ssdprobe-cell-bench TARGET SIZE OFFSET IOS [ENGINE] [SLOT_BYTES]
+#include <chrono>
+#include <cstdio>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "analysis/latency_grid.h"
+#include "core/error.h"
+#include "core/random.h"
+#include "core/units.h"
+#include "device/target.h"
+#include "probe/runner.h"
+
+using namespace ssdprobe;
+
+int main(int argc, char** argv) {
+  if (argc < 5) {
+    fmt::print(stderr, "usage: {} TARGET SIZE OFFSET IOS [ENGINE=uring] [SLOT_BYTES=384k]\n", argv[0]);
+    return 2;
+  }
+  try {
+    const uint64_t size = parse_size(argv[2], "size");
+    const uint64_t offset = parse_size(argv[3], "offset");
+    const uint64_t ios = parse_size(argv[4], "IO count");
+    const EngineChoice engine = parse_engine(argc > 5 ? argv[5] : "uring");
+    const uint64_t slot = parse_size(argc > 6 ? argv[6] : "384k", "slot");
+    Target target = open_target({argv[1], true, engine, 1});
+    const uint64_t slots = target.device->limits().size_bytes / slot;
+    ProbeRunner runner(*target.device, 1, static_cast<uint32_t>(size));
+    Random random(1);
+    std::vector<PlannedIo> plan(ios);
+    for (auto& io : plan) io = {IoOp::read, random.below(slots) * slot + offset, static_cast<uint32_t>(size)};
+    runner.run(std::span(plan).first(std::min<size_t>(64, plan.size())));  // warm-up, as the probe does
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<double> latency = runner.run(plan);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const CellSummary s = summarize_cell(latency);
+    nlohmann::json out = {{"tool", "ssdprobe"},        {"engine", target.device->engine_description()},
+                          {"ios", ios},                {"median_us", s.median_us},
+                          {"p99_us", s.p99_us},        {"iops", static_cast<double>(ios) / seconds}};
+    fmt::print("{}\n", out.dump());
+    return 0;
+  } catch (const Error& e) {
+    fmt::print(stderr, "ssdprobe-cell-bench: {}\n", e.what());
+    return exit_code_for(e.category());
+  }
+}
