@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     const std::vector<double> latency = runner.run(plan);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const CellSummary s = summarize_cell(latency);
-    nlohmann::json out = {{"tool", "ssdprobe"},        {"engine", target.device->engine_description()},
+    nlohmann::ordered_json out = {{"tool", "ssdprobe"},        {"engine", target.device->engine_description()},
                           {"ios", ios},                {"median_us", s.median_us},
                           {"p99_us", s.p99_us},        {"iops", static_cast<double>(ios) / seconds}};
     fmt::print("{}\n", out.dump());

@@ -119,7 +119,7 @@ int run_characterize(const Options& given) {
   doc.mismatches = find_mismatches(doc.topology, doc.read_page);
   fill_recommendations(doc);
   doc.grids.push_back(GridReport{"read", "read", options.queue_depth, read.grid});
-  doc.run = RunSummary{target.device->engine_description(), read.ios, read.rounds, read.stop_reason};
+  doc.run = RunSummary{target.device->engine_description(), read.ios, read.rounds, read.elapsed_s, read.stop_reason};
   doc.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   emit(doc, options);
   return 0;

@@ -90,7 +90,7 @@ Options resolve_options(const RawOptions& raw, OptionScope scope) {
       case OptionKind::text:
         options.json_path = text;
         if (found != raw.values.end() && text.empty()) throw Error(ErrorCategory::usage, name + " needs a file name");
-        options.echo[key] = text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
+        options.echo[key] = text.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(text);
         break;
       case OptionKind::seconds:
         options.budget_s = parse_seconds(name, text);
@@ -98,8 +98,8 @@ Options resolve_options(const RawOptions& raw, OptionScope scope) {
         break;
       case OptionKind::size_region:
         if (!text.empty()) options.region = parse_region(text);
-        options.echo[key] = text.empty() ? nlohmann::json(nullptr)
-                                         : nlohmann::json{{"offset", options.region.offset}, {"length", options.region.length}};
+        options.echo[key] = text.empty() ? nlohmann::ordered_json(nullptr)
+                                         : nlohmann::ordered_json{{"offset", options.region.offset}, {"length", options.region.length}};
         break;
       case OptionKind::engine:
         parse_engine(text);

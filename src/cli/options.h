@@ -42,7 +42,7 @@ struct Options {
   uint64_t seed = 1;
   bool quiet = false;
 
-  nlohmann::json echo;            // every option in effect, keyed by json_key
+  nlohmann::ordered_json echo;            // every option in effect, keyed by json_key
 };
 
 // Raw strings as CLI11 collected them, one map per command.

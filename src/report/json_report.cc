@@ -16,7 +16,7 @@
 namespace ssdprobe {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 template <typename T>
 json optional_value(const std::optional<T>& value) {
@@ -141,6 +141,7 @@ json to_json(const ResultDocument& d) {
               {"notes", d.notes}};
   if (d.run) {
     doc["run"] = {{"engine", d.run->engine}, {"ios", d.run->ios}, {"rounds", d.run->rounds},
+                  {"device_time_s", std::round(d.run->device_time_s * 1000.0) / 1000.0},
                   {"stop_reason", d.run->stop_reason}};
   } else {
     doc["run"] = nullptr;
@@ -163,7 +164,7 @@ void check_json_destination(const std::string& path) {
   if (::access(dir.c_str(), W_OK) != 0) throw os_error(fmt::format("--json {}: cannot write in {}", path, dir.string()), errno);
 }
 
-void write_json(const nlohmann::json& document, const std::string& path) {
+void write_json(const nlohmann::ordered_json& document, const std::string& path) {
   const std::string text = document.dump(2) + "\n";
   if (path == "-") {
     std::cout << text << std::flush;

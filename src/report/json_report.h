@@ -10,12 +10,12 @@ namespace ssdprobe {
 
 constexpr const char* kResultSchema = "ssdprobe/1";
 
-nlohmann::json to_json(const ResultDocument& document);
+nlohmann::ordered_json to_json(const ResultDocument& document);
 
 // Writes `document` to `path` ("-" = standard output). A file is written to a
 // temporary name beside it and renamed into place, so a reader never sees a
 // half-written document. Throws Error(io | permission) naming the path.
-void write_json(const nlohmann::json& document, const std::string& path);
+void write_json(const nlohmann::ordered_json& document, const std::string& path);
 
 // Checks that a target for --json can be created before any work starts
 // (directory exists and is writable), so a long run does not end in an error.

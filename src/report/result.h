@@ -51,13 +51,14 @@ struct RunSummary {
   std::string engine;
   uint64_t ios = 0;
   int rounds = 0;
+  double device_time_s = 0.0;  // on the device's clock (virtual for sims)
   std::string stop_reason;
 };
 
 struct ResultDocument {
   std::string started_at;   // ISO 8601 UTC
   double duration_s = 0.0;
-  nlohmann::json options = nlohmann::json::object();
+  nlohmann::ordered_json options = nlohmann::ordered_json::object();
   std::string path;
   TargetKind kind = TargetKind::block;
   Topology topology;

@@ -75,8 +75,8 @@ void run_summary(std::string& out, const ResultDocument& d) {
     out += "\nNo timing IO was done (info).\n";
     return;
   }
-  out += fmt::format("\nRun: {} reads in {} rounds, {:.1f} s ({}), engine {}\n", d.run->ios, d.run->rounds,
-                     d.duration_s, d.run->stop_reason, d.run->engine);
+  out += fmt::format("\nRun: {} reads in {} rounds, {:.2f} s of device time, {:.2f} s wall ({}), engine {}\n",
+                     d.run->ios, d.run->rounds, d.run->device_time_s, d.duration_s, d.run->stop_reason, d.run->engine);
 }
 
 }  // namespace

@@ -1,0 +1,126 @@
+// The result document end to end through the command line on a simulated
+// drive: every field of ../shared/spec/result-json.md is present with the
+// right type, the grid has the declared shape, and bad input leaves no file.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+int run(std::vector<std::string> args) {
+  args.insert(args.begin(), "ssdprobe");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return ssdprobe::ssdprobe_main(static_cast<int>(argv.size()), argv.data());
+}
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("ssdprobe-doc-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+json load(const fs::path& p) {
+  std::ifstream in(p);
+  return json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("characterize writes every spec field") {
+  TempDir dir;
+  const fs::path out = dir.path / "r.json";
+  REQUIRE(run({"-q", "--seed", "3", "--json", out.string(), "sim:nvme-tlc-16k"}) == 0);
+  const json d = load(out);
+  CHECK(d["schema"] == "ssdprobe/1");
+  CHECK(d["tool"]["name"] == "ssdprobe");
+  CHECK(d["tool"]["version"].is_string());
+  CHECK(d["started_at"].get<std::string>().size() == 20);
+  CHECK(d["duration_s"].is_number());
+  CHECK(d["options"]["write"] == false);
+  CHECK(d["options"]["seed"] == 3);
+  CHECK(d["options"]["budget_s"] == 60.0);
+  CHECK(d["options"]["target"] == "sim:nvme-tlc-16k");
+  for (const char* key : {"path", "kind", "size_bytes", "model", "serial", "firmware", "transport"}) {
+    INFO(key);
+    CHECK(d["target"].contains(key));
+  }
+  CHECK(d["target"]["kind"] == "sim");
+  for (const char* key : {"logical_block_size", "physical_block_size", "minimum_io_size", "optimal_io_size",
+                          "alignment_offset", "discard_granularity", "rotational", "nvme", "ata"}) {
+    INFO(key);
+    CHECK(d["reported"].contains(key));
+  }
+  CHECK(d["detected"]["read_page"]["bytes"] == 16384);
+  CHECK(d["detected"]["read_page"]["confidence"].get<double>() >= 0.9);
+  CHECK(d["detected"]["write_unit"]["bytes"].is_null());
+  CHECK(d["detected"]["write_unit"]["evidence"].get<std::string>().find("writes") != std::string::npos);
+  CHECK(d["detected"]["erase_block"]["bytes"].is_null());
+  CHECK(d["mismatches"][0]["field"] == "minimum_io_size");
+  for (const char* key : {"partition_start_bytes", "partition_alignment_bytes", "filesystem_block_bytes", "commands",
+                          "notes"}) {
+    INFO(key);
+    CHECK(d["recommendations"].contains(key));
+  }
+  for (const char* tool : {"parted", "sfdisk", "mkfs_xfs", "mkfs_ext4", "mkfs_f2fs", "pvcreate"}) {
+    INFO(tool);
+    CHECK(d["recommendations"]["commands"][tool].is_string());
+  }
+  const json& grid = d["grids"][0];
+  CHECK(grid["name"] == "read");
+  CHECK(grid["op"] == "read");
+  CHECK(grid["queue_depth"] == 1);
+  const size_t rows = grid["sizes"].size(), columns = grid["offsets"].size();
+  for (const char* key : {"median_us", "p10_us", "p90_us", "p99_us", "samples"}) {
+    INFO(key);
+    REQUIRE(grid[key].size() == rows);
+    for (const auto& row : grid[key]) CHECK(row.size() == columns);
+  }
+  uint64_t total = 0;
+  for (const auto& row : grid["samples"]) {
+    for (const auto& n : row) total += n.get<uint64_t>();
+  }
+  CHECK(total == d["run"]["ios"].get<uint64_t>());
+}
+
+TEST_CASE("info writes the same document with nothing detected and no grid") {
+  TempDir dir;
+  const fs::path out = dir.path / "info.json";
+  REQUIRE(run({"info", "--json", out.string(), "sim:sata-mlc-8k"}) == 0);
+  const json d = load(out);
+  CHECK(d["schema"] == "ssdprobe/1");
+  CHECK(d["grids"].empty());
+  for (const char* unit : {"read_page", "write_unit", "erase_block"}) {
+    CHECK(d["detected"][unit]["bytes"].is_null());
+    CHECK(d["detected"][unit]["evidence"].get<std::string>().find("no timing IO") != std::string::npos);
+  }
+  CHECK(d["reported"]["logical_block_size"] == 512);
+}
+
+TEST_CASE("bad input exits with its documented code and leaves no JSON behind") {
+  TempDir dir;
+  const fs::path out = dir.path / "never.json";
+  const std::string json_arg = out.string();
+  CHECK(run({"-q", "--json", json_arg, "/no/such/device"}) == 3);
+  CHECK(run({"-q", "--json", json_arg, dir.path.string()}) == 3);
+  CHECK(run({"-q", "--json", json_arg, "/dev/null"}) == 3);
+  CHECK(run({"-q", "--json", json_arg, "sim:no-such-drive"}) == 3);
+  CHECK(run({"-q", "--json", json_arg, "--budget", "abc", "sim:clean-4k"}) == 2);
+  CHECK(run({"-q", "--json", json_arg, "--region", "1G", "sim:clean-4k"}) == 2);
+  CHECK(run({"-q", "--json", json_arg, "--region", "x:1M", "sim:clean-4k"}) == 2);
+  CHECK(run({"-q", "--json", json_arg, "--qd", "0", "sim:clean-4k"}) == 2);
+  CHECK(run({"-q", "--json", json_arg, "--engine", "spdk", "sim:clean-4k"}) == 2);
+  CHECK(run({"-q", "--json", json_arg, "--region", "100G:1G", "sim:clean-4k"}) == 2);
+  CHECK_FALSE(fs::exists(out));
+  CHECK_FALSE(fs::exists(json_arg + ".partial"));
+}
