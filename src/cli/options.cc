@@ -34,26 +34,68 @@ uint64_t parse_count(const std::string& name, const std::string& text, uint64_t 
   return value;
 }
 
+using ordered_json = nlohmann::ordered_json;
+
+ordered_json apply_json(Options& o, const std::string&, const std::string& text) {
+  o.json_path = text;
+  return text.empty() ? ordered_json(nullptr) : ordered_json(text);
+}
+
+ordered_json apply_budget(Options& o, const std::string& name, const std::string& text) {
+  o.budget_s = parse_seconds(name, text);
+  return o.budget_s;
+}
+
+ordered_json apply_region(Options& o, const std::string&, const std::string& text) {
+  if (text.empty()) return nullptr;
+  o.region = parse_region(text);
+  return {{"offset", o.region.offset}, {"length", o.region.length}};
+}
+
+ordered_json apply_engine(Options& o, const std::string&, const std::string& text) {
+  parse_engine(text);  // validates
+  o.engine = text;
+  return text;
+}
+
+ordered_json apply_queue_depth(Options& o, const std::string& name, const std::string& text) {
+  o.queue_depth = static_cast<uint32_t>(parse_count(name, text, 1, 256));
+  return o.queue_depth;
+}
+
+ordered_json apply_seed(Options& o, const std::string& name, const std::string& text) {
+  o.seed = parse_count(name, text, 0, UINT64_MAX);
+  return o.seed;
+}
+
+ordered_json apply_quiet(Options& o, const std::string&, const std::string& text) {
+  o.quiet = !text.empty();
+  return o.quiet;
+}
+
 }  // namespace
 
 const std::vector<OptionSpec>& option_table() {
   static const std::vector<OptionSpec> table{
-      {"--json", "FILE", OptionKind::text, "", "json", kBoth,
+      {"--json", "FILE", "", "json", kBoth,
        "Write the result document (schema ssdprobe/1) to FILE; '-' writes it to standard output instead of the "
-       "text report"},
-      {"--budget", "SECONDS", OptionKind::seconds, "60", "budget_s", kCharacterize,
+       "text report",
+       apply_json},
+      {"--budget", "SECONDS", "60", "budget_s", kCharacterize,
        "Stop sampling after this much device time (virtual time for sim: drives); stops earlier once the answer "
-       "is settled"},
-      {"--region", "OFFSET:LENGTH", OptionKind::size_region, "", "region", kCharacterize,
-       "Probe only this byte range of the target, e.g. 1G:4G (LENGTH may be empty: to the end)"},
-      {"--engine", "NAME", OptionKind::engine, "auto", "engine", kCharacterize,
+       "is settled",
+       apply_budget},
+      {"--region", "OFFSET:LENGTH", "", "region", kCharacterize,
+       "Probe only this byte range of the target, e.g. 1G:4G (LENGTH may be empty: to the end)", apply_region},
+      {"--engine", "NAME", "auto", "engine", kCharacterize,
        "IO engine: uring (io_uring, registered buffers), psync (pread, queue depth 1), or auto (uring, falling "
-       "back to psync where io_uring is unavailable)"},
-      {"--qd", "N", OptionKind::count, "1", "queue_depth", kCharacterize,
-       "Queue depth: reads kept in flight at once (1..256; psync allows only 1)"},
-      {"--seed", "N", OptionKind::count, "1", "seed", kCharacterize,
-       "Seed for every random choice (sample order, locations, simulated noise): same seed, same run"},
-      {"-q,--quiet", "", OptionKind::flag, "", "quiet", kBoth, "No progress on standard error"},
+       "back to psync where io_uring is unavailable)",
+       apply_engine},
+      {"--qd", "N", "1", "queue_depth", kCharacterize,
+       "Queue depth: reads kept in flight at once (1..256; psync allows only 1)", apply_queue_depth},
+      {"--seed", "N", "1", "seed", kCharacterize,
+       "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", apply_seed},
+      {"-q,--quiet", "", "", "quiet", kBoth, "No progress on standard error", apply_quiet},
   };
   return table;
 }
@@ -63,10 +105,11 @@ void bind_options(CLI::App& app, RawOptions& raw, OptionScope scope) {
     if ((spec.scope & scope) == 0) continue;
     std::string help = spec.help;
     if (*spec.default_text) help += fmt::format(" [default: {}]", spec.default_text);
-    if (spec.kind == OptionKind::flag) {
-      app.add_flag_callback(spec.names, [&raw, key = spec.json_key] { raw.flags[key] = true; }, help);
+    if (spec.is_flag()) {
+      app.add_flag_callback(spec.names, [&raw, key = spec.json_key] { raw.values[key] = "1"; }, help);
     } else {
       app.add_option_function<std::string>(spec.names, [&raw, key = spec.json_key](const std::string& value) {
+           raw.given[key] = true;
            raw.values[key] = value;
          }, help)->type_name(spec.value_name);
     }
@@ -78,44 +121,12 @@ Options resolve_options(const RawOptions& raw, OptionScope scope) {
   options.target = raw.target;
   for (const auto& spec : option_table()) {
     if ((spec.scope & scope) == 0) continue;
-    const std::string name = long_name(spec);
-    const std::string key = spec.json_key;
-    const auto found = raw.values.find(key);
+    const auto found = raw.values.find(spec.json_key);
     const std::string text = found != raw.values.end() ? found->second : spec.default_text;
-    switch (spec.kind) {
-      case OptionKind::flag:
-        options.quiet = raw.flags.count(key) > 0;
-        options.echo[key] = options.quiet;
-        break;
-      case OptionKind::text:
-        options.json_path = text;
-        if (found != raw.values.end() && text.empty()) throw Error(ErrorCategory::usage, name + " needs a file name");
-        options.echo[key] = text.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(text);
-        break;
-      case OptionKind::seconds:
-        options.budget_s = parse_seconds(name, text);
-        options.echo[key] = options.budget_s;
-        break;
-      case OptionKind::size_region:
-        if (!text.empty()) options.region = parse_region(text);
-        options.echo[key] = text.empty() ? nlohmann::ordered_json(nullptr)
-                                         : nlohmann::ordered_json{{"offset", options.region.offset}, {"length", options.region.length}};
-        break;
-      case OptionKind::engine:
-        parse_engine(text);
-        options.engine = text;
-        options.echo[key] = text;
-        break;
-      case OptionKind::count:
-        if (key == "queue_depth") {
-          options.queue_depth = static_cast<uint32_t>(parse_count(name, text, 1, 256));
-          options.echo[key] = options.queue_depth;
-        } else {
-          options.seed = parse_count(name, text, 0, UINT64_MAX);
-          options.echo[key] = options.seed;
-        }
-        break;
+    if (raw.given.count(spec.json_key) && text.empty()) {
+      throw Error(ErrorCategory::usage, long_name(spec) + " needs a value");
     }
+    options.echo[spec.json_key] = spec.apply(options, long_name(spec), text);
   }
   options.echo["write"] = false;
   return options;

@@ -14,19 +14,23 @@
 
 namespace ssdprobe {
 
-enum class OptionKind { flag, text, size_region, seconds, count, engine };
-
 // Which commands take an option.
 enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3 };
+
+struct Options;
 
 struct OptionSpec {
   const char* names;        // CLI11 name list: "-q,--quiet"
   const char* value_name;   // "SECONDS"; empty for flags
-  OptionKind kind;
   const char* default_text; // shown in help and used when absent; empty = none
   const char* json_key;     // key in the result's "options"
   unsigned scope;
   const char* help;
+  // Parses `text` (the value, or the default; "1" for a given flag, "" for an
+  // absent one) into `options` and returns the value to echo. Throws
+  // Error(usage) naming the option.
+  nlohmann::ordered_json (*apply)(Options& options, const std::string& name, const std::string& text);
+  bool is_flag() const { return *value_name == '\0'; }
 };
 
 const std::vector<OptionSpec>& option_table();
@@ -47,8 +51,8 @@ struct Options {
 
 // Raw strings as CLI11 collected them, one map per command.
 struct RawOptions {
-  std::map<std::string, std::string> values;  // json_key -> text
-  std::map<std::string, bool> flags;          // json_key -> given
+  std::map<std::string, std::string> values;  // json_key -> text ("1" for a given flag)
+  std::map<std::string, bool> given;          // json_key -> a value option appeared
   std::string target;
 };
 
