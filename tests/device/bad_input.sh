@@ -1,0 +1,86 @@
+#!/bin/bash
+# Tests exit codes and messages for bad targets and bad options, that no --json file is left behind on failure, and (as root) exit 4 for an unprivileged user on a loop device.
+#
+# Usage: bad_input.sh SSDPROBE
+set -u
+. "$(dirname "$0")/lib.sh"
+
+SSDPROBE="${1:-}"
+require_executable "$SSDPROBE"
+
+failures=0
+n=0
+
+# expect CODE NEEDLE ARGS...: runs ssdprobe ARGS --json FILE and checks the
+# exit code, that FILE was not created and (if NEEDLE is not empty) that the
+# output mentions NEEDLE.
+expect() {
+  local want="$1" needle="$2"; shift 2
+  n=$((n + 1))
+  local json="$SCRATCH/out-$n.json" out="$SCRATCH/out-$n.txt"
+  "$SSDPROBE" "$@" --json "$json" > "$out" 2>&1
+  local rc=$? problems=""
+  [ "$rc" = "$want" ] || problems+=" exit $rc, want $want;"
+  [ -e "$json" ] && problems+=" left $json behind;"
+  [ -n "$needle" ] && ! grep -qF -- "$needle" "$out" && problems+=" message lacks '$needle';"
+  if [ -z "$problems" ]; then
+    note "ok   exit $rc: ssdprobe $*"
+  else
+    echo "FAIL: ssdprobe $* --json FILE:$problems output: $(head -c 300 "$out")" >&2
+    failures=$((failures + 1))
+  fi
+}
+
+missing="$SCRATCH/does-not-exist"
+small="$SCRATCH/small.img"
+good="$SCRATCH/good.img"
+mkdir "$SCRATCH/dir"
+head -c 4096 /dev/urandom > "$small"
+truncate -s 64M "$good"
+
+# Bad targets: 3.
+expect 3 "$missing" -q --budget 1 "$missing"
+expect 3 "$missing" info "$missing"
+expect 3 "" -q --budget 1 "$SCRATCH/dir"
+expect 3 "" -q --budget 1 /dev/null
+expect 3 "" -q --budget 1 "$small"
+expect 3 "" -q --budget 1 sim:nope
+
+# Bad usage: 2 (with a usable target, so only the option is wrong).
+expect 2 "" -q --budget abc "$good"
+expect 2 "" -q --region 1G "$good"
+expect 2 "" -q --region x:1M "$good"
+expect 2 "" -q --qd 0 "$good"
+
+# Permission: 4, as nobody on a loop device (root only, skipped otherwise).
+check_permission() {
+  if [ "$(id -u)" != 0 ]; then note "skip permission case: needs root to create a loop device"; return; fi
+  if ! command -v setpriv >/dev/null 2>&1; then note "skip permission case: no setpriv"; return; fi
+  if ! command -v losetup >/dev/null 2>&1 || [ ! -c /dev/loop-control ]; then
+    note "skip permission case: no loop devices"; return
+  fi
+  if ! scratch_supports_odirect; then note "skip permission case: no O_DIRECT in $SCRATCH"; return; fi
+  local as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  if ! "${as_nobody[@]}" test -x "$SSDPROBE"; then
+    note "skip permission case: $SSDPROBE is not executable by uid 65534"; return
+  fi
+  random_file "$SCRATCH/perm.img" $((64 << 20))
+  local dev
+  dev=$(make_loop "$SCRATCH/perm.img" 512) || exit 1
+  # A directory nobody may write to, so a leftover file would be visible.
+  chmod 0711 "$SCRATCH"
+  mkdir -m 0777 "$SCRATCH/nobody"
+  local json="$SCRATCH/nobody/out.json"
+  "${as_nobody[@]}" "$SSDPROBE" -q --budget 1 --json "$json" "$dev" > "$SCRATCH/perm.txt" 2>&1
+  local rc=$?
+  if [ "$rc" = 4 ] && [ ! -e "$json" ]; then
+    note "ok   exit 4: ssdprobe $dev as uid 65534"
+  else
+    echo "FAIL: ssdprobe $dev as uid 65534: exit $rc (want 4), json left behind: $([ -e "$json" ] && echo yes || echo no); $(head -c 300 "$SCRATCH/perm.txt")" >&2
+    failures=$((failures + 1))
+  fi
+}
+check_permission
+
+[ "$failures" = 0 ] || fail "$failures cases wrong"
+echo "PASS"

@@ -1,0 +1,174 @@
+# lib.sh: shared helpers for the real-kernel device tests (tests/device/*.sh):
+# skip/fail conventions, the root/loop/FUSE prerequisites, a scratch
+# directory that supports O_DIRECT, loop devices and emudrive mounts that are
+# always torn down on exit, even when a test fails half-way.
+#
+# Source it from a test script; exit codes follow meson: 0 pass, 1 fail,
+# 77 skip. Works under `set -euo pipefail` too (cleanup turns -e off). Resources are recorded in files under $SCRATCH (not shell arrays)
+# so that helpers also register them when called inside $(...).
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "# $*"; }
+
+# ---------------------------------------------------------------------------
+# Scratch directory and cleanup
+
+SCRATCH=""
+
+# Creates $SCRATCH under ${SSDPROBE_TEST_TMPDIR:-/var/tmp} (a real file
+# system, not tmpfs: loop devices with direct IO need O_DIRECT on the backing
+# file). Safe to call more than once.
+make_scratch() {
+  [ -n "$SCRATCH" ] && return 0
+  local base="${SSDPROBE_TEST_TMPDIR:-/var/tmp}"
+  SCRATCH=$(mktemp -d "$base/ssdprobe-test.XXXXXX") || fail "cannot create a scratch directory under $base"
+  : > "$SCRATCH/.loops"
+  : > "$SCRATCH/.mounts"
+}
+
+_detach_loops() {
+  local dev
+  [ -f "$SCRATCH/.loops" ] || return 0
+  while read -r dev; do
+    if [ -n "$dev" ]; then losetup -d "$dev" 2>/dev/null; fi
+  done < "$SCRATCH/.loops"
+  return 0
+}
+
+# Unmounts with retries: the loop driver may hold the file for a moment after
+# `losetup -d`. Falls back to a lazy unmount.
+_unmount() {
+  local mp="$1" _
+  mountpoint -q "$mp" || return 0
+  for _ in $(seq 50); do
+    fusermount3 -u "$mp" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  fusermount3 -uz "$mp" 2>/dev/null
+  return 0
+}
+
+# .mounts lines: "PID MOUNTPOINT"
+_stop_emudrives() {
+  local pid mp _
+  [ -f "$SCRATCH/.mounts" ] || return 0
+  while read -r pid mp; do
+    [ -n "$mp" ] || continue
+    _unmount "$mp"
+    for _ in $(seq 30); do
+      if ! kill -0 "$pid" 2>/dev/null; then break; fi
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null; fi
+  done < "$SCRATCH/.mounts"
+  return 0
+}
+
+cleanup() {
+  local rc=$?
+  set +e
+  trap - EXIT
+  if [ -n "$SCRATCH" ] && [ -d "$SCRATCH" ]; then
+    _detach_loops
+    _stop_emudrives
+    wait 2>/dev/null
+    rm -rf -- "$SCRATCH"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+make_scratch
+
+# ---------------------------------------------------------------------------
+# Prerequisites
+
+require_cmd() {
+  local c
+  for c in "$@"; do
+    command -v "$c" >/dev/null 2>&1 || skip "$c not installed"
+  done
+}
+
+# Fails (not skips): a missing binary means the test was wired up wrongly.
+require_executable() {
+  if [ -z "${1:-}" ] || [ ! -x "$1" ]; then
+    fail "not an executable: '${1:-}' (usage: $0 SSDPROBE [EMUDRIVE])"
+  fi
+}
+
+scratch_supports_odirect() {
+  [ "$(stat -f -c %T "$SCRATCH")" != tmpfs ] &&
+    dd if=/dev/zero of="$SCRATCH/.odirect" bs=4096 count=1 oflag=direct status=none 2>/dev/null
+}
+
+require_root_loop_fuse() {
+  [ "$(id -u)" = 0 ] || skip "needs root (loop devices)"
+  command -v losetup >/dev/null 2>&1 || skip "losetup not installed"
+  [ -c /dev/loop-control ] || skip "no /dev/loop-control"
+  [ -c /dev/fuse ] || skip "no /dev/fuse"
+  command -v fusermount3 >/dev/null 2>&1 || skip "fusermount3 not installed"
+  scratch_supports_odirect || skip "O_DIRECT not supported in $SCRATCH (tmpfs?); set SSDPROBE_TEST_TMPDIR"
+}
+
+# ---------------------------------------------------------------------------
+# Loop devices and emudrive
+
+# make_loop FILE SECTOR_SIZE: attaches FILE with direct IO, echoes /dev/loopN.
+# Fails unless the kernel really uses direct IO (loop/dio = 1).
+make_loop() {
+  local file="$1" sector="$2" dev
+  dev=$(losetup --find --show --direct-io=on --sector-size "$sector" "$file") ||
+    fail "losetup --direct-io=on --sector-size $sector $file failed"
+  echo "$dev" >> "$SCRATCH/.loops"
+  local dio
+  dio=$(cat "/sys/block/${dev#/dev/}/loop/dio" 2>/dev/null)
+  [ "$dio" = 1 ] || fail "$dev over $file: direct IO not in effect (loop/dio=$dio)"
+  echo "$dev"
+}
+
+# start_emudrive MOUNTPOINT ARGS...: runs "$EMUDRIVE -f ARGS MOUNTPOINT" in the
+# background, waits for MOUNTPOINT/disk, registers it for cleanup.
+start_emudrive() {
+  local mp="$1"; shift
+  if [ -z "${EMUDRIVE:-}" ] || [ ! -x "$EMUDRIVE" ]; then
+    fail "EMUDRIVE is not set to an executable"
+  fi
+  mkdir -p "$mp"
+  local log
+  log="$SCRATCH/emudrive.$(basename "$mp").log"
+  "$EMUDRIVE" -f "$@" "$mp" > "$log" 2>&1 &
+  local pid=$!
+  echo "$pid $mp" >> "$SCRATCH/.mounts"
+  local _
+  for _ in $(seq 100); do
+    [ -e "$mp/disk" ] && return 0
+    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; fail "emudrive exited before mounting $mp"; }
+    sleep 0.1
+  done
+  cat "$log" >&2
+  fail "emudrive did not mount $mp within 10 s"
+}
+
+# ---------------------------------------------------------------------------
+# Small helpers for assertions
+
+# random_file PATH BYTES: a file of random content.
+random_file() {
+  head -c "$2" /dev/urandom > "$1" || fail "cannot write $1"
+}
+
+# run_logged LOG CMD...: runs CMD with its output in LOG; on failure shows the
+# LOG on stderr. Returns CMD's exit code.
+run_logged() {
+  local log="$1"; shift
+  "$@" > "$log" 2>&1
+  local rc=$?
+  [ "$rc" = 0 ] || { echo "--- $log:" >&2; tail -n 40 "$log" >&2; }
+  return "$rc"
+}
+
+# jget FILE FILTER: one raw jq value ("null" when absent).
+jget() { jq -r "$2" "$1"; }
