@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 #include <unordered_set>
 
-#include "core/block_math.h"
 #include "core/random.h"
 #include "probe/runner.h"
 
@@ -42,17 +41,15 @@ class FreshSlots {
 
 // How much each cell can tell the contenders apart: the summed deviation of
 // its block counts from the row mean. Crossing cells score high.
-std::vector<double> cell_interest(const LatencyGrid& grid, const std::vector<uint64_t>& contenders) {
+std::vector<double> cell_interest(const LatencyGrid& grid, const std::vector<Feature>& contenders) {
   std::vector<double> interest(grid.cell_count(), 0.0);
-  for (uint64_t unit : contenders) {
+  for (const Feature& feature : contenders) {
     for (size_t row = 0; row < grid.sizes.size(); ++row) {
       double mean = 0.0;
-      for (size_t j = 0; j < grid.offsets.size(); ++j) {
-        mean += static_cast<double>(units_touched(grid.offsets[j], grid.sizes[row], unit));
-      }
+      for (size_t j = 0; j < grid.offsets.size(); ++j) mean += feature_value(feature, grid.offsets[j], grid.sizes[row]);
       mean /= static_cast<double>(grid.offsets.size());
       for (size_t j = 0; j < grid.offsets.size(); ++j) {
-        const double count = static_cast<double>(units_touched(grid.offsets[j], grid.sizes[row], unit));
+        const double count = feature_value(feature, grid.offsets[j], grid.sizes[row]);
         interest[grid.cell_index(row, j)] += std::fabs(count - mean);
       }
     }
@@ -63,7 +60,7 @@ std::vector<double> cell_interest(const LatencyGrid& grid, const std::vector<uin
 // Cells to sample this round: `uniform_per_cell` everywhere, then `targeted`
 // more spread over the cells in proportion to their interest.
 std::vector<size_t> round_cells(const LatencyGrid& grid, uint32_t uniform_per_cell, uint64_t targeted,
-                                const std::vector<uint64_t>& contenders, Random& random) {
+                                const std::vector<Feature>& contenders, Random& random) {
   std::vector<size_t> cells;
   for (uint32_t k = 0; k < uniform_per_cell; ++k) {
     for (size_t cell = 0; cell < grid.cell_count(); ++cell) cells.push_back(cell);
@@ -113,10 +110,8 @@ ReadProbeResult run_read_probe(Device& device, const GridPlan& plan, const ReadP
   for (auto& cell : warm) cell = random.below(result.grid.cell_count());
   runner.run(reads_for(plan, result.grid, warm, slots));
 
-  ReadPageOptions analysis;
-  analysis.candidates = plan.candidates;
-  analysis.seed = options.seed;
-  std::vector<uint64_t> contenders = plan.candidates;
+  UnitInferenceOptions analysis = read_page_options(plan.candidates, options.seed);
+  std::vector<Feature> contenders = analysis.candidates;
   uint64_t next_round_ios = static_cast<uint64_t>(options.initial_samples_per_cell) * result.grid.cell_count();
   result.stop_reason = "round limit";
   for (int round = 1; round <= options.max_rounds; ++round) {
@@ -132,8 +127,8 @@ ReadProbeResult run_read_probe(Device& device, const GridPlan& plan, const ReadP
     result.rounds = round;
 
     analysis.bootstrap_replicates = 100;
-    result.verdict = infer_read_page(result.grid, analysis);
-    contenders = result.verdict.contenders.empty() ? plan.candidates : result.verdict.contenders;
+    result.verdict = infer_unit(result.grid, analysis);
+    contenders = result.verdict.contenders.empty() ? analysis.candidates : result.verdict.contenders;
     result.elapsed_s = elapsed_s();
     if (options.progress) options.progress({round, result.ios, result.elapsed_s, options.budget_s, &result.verdict});
     if (result.verdict.settled) {
@@ -151,7 +146,7 @@ ReadProbeResult run_read_probe(Device& device, const GridPlan& plan, const ReadP
     }
   }
   analysis.bootstrap_replicates = 200;
-  result.verdict = infer_read_page(result.grid, analysis);
+  result.verdict = infer_unit(result.grid, analysis);
   result.elapsed_s = elapsed_s();
   return result;
 }

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "analysis/latency_grid.h"
-#include "analysis/read_page.h"
+#include "analysis/unit_inference.h"
 #include "device/device.h"
 #include "probe/grid_plan.h"
 
@@ -21,7 +21,7 @@ struct ReadProbeProgress {
   uint64_t ios = 0;
   double elapsed_s = 0.0;
   double budget_s = 0.0;
-  const ReadPageVerdict* verdict = nullptr;
+  const UnitVerdict* verdict = nullptr;
 };
 
 struct ReadProbeOptions {
@@ -37,7 +37,7 @@ struct ReadProbeOptions {
 struct ReadProbeResult {
   GridPlan plan;
   LatencyGrid grid;
-  ReadPageVerdict verdict;
+  UnitVerdict verdict;
   uint64_t ios = 0;          // timed reads, warm-up excluded
   double elapsed_s = 0.0;    // device clock, warm-up included
   int rounds = 0;

@@ -41,7 +41,20 @@ std::optional<std::vector<std::vector<double>>> invert(std::vector<std::vector<d
 
 }  // namespace
 
-StepModel::StepModel(const LatencyGrid& grid, std::vector<uint64_t> candidates, std::vector<double> weights)
+const char* unit_cost_name(UnitCost cost) {
+  return cost == UnitCost::per_block_touched ? "per block touched" : "per partly covered block";
+}
+
+double feature_value(const Feature& feature, uint64_t offset, uint64_t size) {
+  const uint64_t unit = feature.unit_bytes;
+  if (feature.cost == UnitCost::per_block_touched) return static_cast<double>(units_touched(offset, size, unit));
+  const uint64_t end = offset + size;
+  const uint64_t touched = units_touched(offset, size, unit);
+  if (touched == 1) return (offset % unit != 0 || end % unit != 0) ? 1.0 : 0.0;
+  return static_cast<double>((offset % unit != 0 ? 1 : 0) + (end % unit != 0 ? 1 : 0));
+}
+
+StepModel::StepModel(const LatencyGrid& grid, const std::vector<Feature>& candidates, std::vector<double> weights)
     : weights_(std::move(weights)), rows_(grid.sizes.size()) {
   const size_t columns = grid.offsets.size();
   row_of_cell_.resize(grid.cell_count());
@@ -49,14 +62,14 @@ StepModel::StepModel(const LatencyGrid& grid, std::vector<uint64_t> candidates, 
     row_of_cell_[cell] = cell / columns;
     if (weights_[cell] > 0) ++used_cells_;
   }
-  for (uint64_t unit : candidates) {
+  for (const Feature& feature : candidates) {
     std::vector<double> column(grid.cell_count(), 0.0);
     double variation = 0.0;
     for (size_t row = 0; row < rows_; ++row) {
       double sum_w = 0.0, sum_wx = 0.0;
       for (size_t j = 0; j < columns; ++j) {
         const size_t cell = grid.cell_index(row, j);
-        column[cell] = static_cast<double>(units_touched(grid.offsets[j], grid.sizes[row], unit));
+        column[cell] = feature_value(feature, grid.offsets[j], grid.sizes[row]);
         sum_w += weights_[cell];
         sum_wx += weights_[cell] * column[cell];
       }
@@ -68,7 +81,7 @@ StepModel::StepModel(const LatencyGrid& grid, std::vector<uint64_t> candidates, 
       }
     }
     if (variation <= 1e-12) continue;  // no offset in any row moves this count
-    candidates_.push_back(unit);
+    candidates_.push_back(feature);
     centred_columns_.push_back(std::move(column));
   }
   const size_t k = candidates_.size();
@@ -129,7 +142,8 @@ std::optional<std::vector<LevelEstimate>> StepModel::fit_moments(const Moments& 
   const double dispersion = std::max(1.0, residual / dof);
   std::vector<LevelEstimate> levels(k);
   for (size_t a = 0; a < k; ++a) {
-    levels[a].unit_bytes = candidates_[chosen[a]];
+    levels[a].unit_bytes = candidates_[chosen[a]].unit_bytes;
+    levels[a].cost = candidates_[chosen[a]].cost;
     levels[a].step_us = beta[a];
     levels[a].stderr_us = std::sqrt(std::max(0.0, (*inverse)[a][a]) * dispersion);
     levels[a].z = levels[a].stderr_us > 0 ? beta[a] / levels[a].stderr_us : 0.0;

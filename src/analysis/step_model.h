@@ -1,15 +1,16 @@
-// The boundary-crossing model of read latency, fitted by weighted least
-// squares on per-cell medians:
+// The boundary model of IO latency, fitted by weighted least squares on
+// per-cell medians:
 //
-//   median(size_i, offset_j) = alpha_i + sum over levels L of beta_L * touched_L(i, j)
+//   median(size_i, offset_j) = alpha_i + sum over features F of beta_F * x_F(i, j)
 //
-// touched_L is the number of L-sized blocks the read [offset, offset+size)
-// overlaps. alpha_i absorbs everything that depends on the size alone
-// (transfer time, command overhead), so only the offset-dependent part, a
-// crossing of an L boundary, can make beta_L non-zero. beta_L is then "what
-// one more L-block costs". Levels are chosen by forward selection with a
-// z-test (standard errors inflated by the fit's own dispersion, so a model
-// that fits badly cannot claim significance it does not have).
+// A feature is a unit L and a way L can cost: per L-block the IO touches
+// (reads: crossing an L boundary senses another page) or per L-block the IO
+// covers only partly (writes: a read-modify-write of that block). alpha_i
+// absorbs everything that depends on the size alone (transfer time, command
+// overhead), so only the offset-dependent part can make beta_F non-zero.
+// Features are chosen by forward selection with a z-test (standard errors
+// inflated by the fit's own dispersion, so a model that fits badly cannot
+// claim significance it does not have).
 #pragma once
 
 #include <cstdint>
@@ -21,8 +22,22 @@
 
 namespace ssdprobe {
 
+enum class UnitCost {
+  per_block_touched,   // x = number of L-blocks [offset, offset+size) overlaps
+  per_partial_block,   // x = number of L-blocks it overlaps but does not cover
+};
+const char* unit_cost_name(UnitCost cost);
+
+struct Feature {
+  uint64_t unit_bytes = 0;
+  UnitCost cost = UnitCost::per_block_touched;
+  bool operator==(const Feature&) const = default;
+};
+double feature_value(const Feature& feature, uint64_t offset, uint64_t size);
+
 struct LevelEstimate {
   uint64_t unit_bytes = 0;
+  UnitCost cost = UnitCost::per_block_touched;
   double step_us = 0.0;    // beta: added latency per extra block touched
   double stderr_us = 0.0;  // dispersion-corrected standard error of beta
   double z = 0.0;          // step / stderr
@@ -38,9 +53,9 @@ class StepModel {
   // `weights[cell]` are inverse variances of the cell medians (0 = no data).
   // The geometry (sizes, offsets) comes from the grid; candidates whose
   // column does not vary inside any row (unidentifiable) are dropped.
-  StepModel(const LatencyGrid& grid, std::vector<uint64_t> candidates, std::vector<double> weights);
+  StepModel(const LatencyGrid& grid, const std::vector<Feature>& candidates, std::vector<double> weights);
 
-  const std::vector<uint64_t>& candidates() const { return candidates_; }
+  const std::vector<Feature>& candidates() const { return candidates_; }
 
   // Fits exactly these levels (indices into candidates()); nullopt when the
   // design is singular or has no residual degrees of freedom.
@@ -61,7 +76,7 @@ class StepModel {
   std::optional<std::vector<LevelEstimate>> fit_moments(const Moments& m, const std::vector<size_t>& chosen,
                                                         double* rss) const;
 
-  std::vector<uint64_t> candidates_;
+  std::vector<Feature> candidates_;
   std::vector<double> weights_;
   std::vector<std::vector<double>> centred_columns_;  // [candidate][cell], row-centred with weights
   std::vector<std::vector<double>> gram_;             // X'WX over all candidates

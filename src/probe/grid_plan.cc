@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <numeric>
 
-#include "analysis/read_page.h"
+#include "analysis/unit_inference.h"
 #include "core/block_math.h"
 #include "core/error.h"
 
@@ -44,7 +44,7 @@ GridPlan plan_read_grid(const GridPlanInput& input) {
     throw Error(ErrorCategory::unsupported, "the device's largest transfer is smaller than one logical block");
   }
   for (uint64_t offset = 0; offset < input.window; offset += input.logical_block) plan.offsets.push_back(offset);
-  plan.candidates = default_read_candidates(input.logical_block, input.window);
+  plan.candidates = default_unit_candidates(input.logical_block, input.window);
   plan.slot_bytes = slot_size_for(plan.candidates, input.window + plan.sizes.back(), input.logical_block);
 
   if (input.region.offset >= input.target_size) {

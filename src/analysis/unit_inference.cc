@@ -1,4 +1,4 @@
-#include "analysis/read_page.h"
+#include "analysis/unit_inference.h"
 
 #include <algorithm>
 #include <cmath>
@@ -73,8 +73,9 @@ double typical_latency(const LatencyGrid& grid, const std::vector<double>& media
   return first_row.empty() ? 0.0 : median(first_row);
 }
 
-std::optional<uint64_t> page_of(const std::vector<LevelEstimate>& levels) {
+std::optional<uint64_t> pick_unit(const std::vector<LevelEstimate>& levels, PickRule rule) {
   if (levels.empty()) return std::nullopt;
+  if (rule == PickRule::largest_unit) return levels.back().unit_bytes;  // levels are sorted by unit
   auto most_expensive = std::max_element(levels.begin(), levels.end(), [](const auto& a, const auto& b) {
     return a.step_us < b.step_us;
   });
@@ -100,69 +101,76 @@ std::vector<double> resampled_medians(const LatencyGrid& grid, Random& random) {
   return medians;
 }
 
-std::string describe_levels(const std::vector<LevelEstimate>& levels, uint64_t page) {
-  std::string text;
-  for (const auto& level : levels) {
-    if (level.unit_bytes == page) continue;
-    text += fmt::format("{}{} (+{:.2f} us, {})", text.empty() ? "" : ", ", format_size(level.unit_bytes),
-                        level.step_us, level.unit_bytes < page ? "smaller level, e.g. mapping unit" : "larger level");
-  }
-  return text;
+std::string describe_level(const LevelEstimate& level) {
+  return level.cost == UnitCost::per_block_touched
+             ? fmt::format("each extra {} block touched adds {:.2f} us (+/- {:.2f}, z = {:.1f})",
+                           format_size(level.unit_bytes), level.step_us, level.stderr_us, level.z)
+             : fmt::format("each partly covered {} block adds {:.2f} us (+/- {:.2f}, z = {:.1f})",
+                           format_size(level.unit_bytes), level.step_us, level.stderr_us, level.z);
 }
 
-std::string found_evidence(const ReadPageVerdict& v, const LatencyGrid& grid, int replicates) {
-  const auto& page = *std::find_if(v.levels.begin(), v.levels.end(),
-                                   [&](const auto& l) { return l.unit_bytes == *v.leading; });
-  std::string text = fmt::format(
-      "reading across a {} boundary adds {:.2f} us (+/- {:.2f}, z = {:.1f}) to a {:.1f} us read; "
-      "{} picks {} in {:.0f}% of {} bootstrap resamples of {} reads",
-      format_size(page.unit_bytes), page.step_us, page.stderr_us, page.z, v.typical_read_us,
-      "the step model", format_size(page.unit_bytes), 100.0 * v.leading_support, replicates,
-      grid.total_samples());
-  const std::string others = describe_levels(v.levels, page.unit_bytes);
+std::string found_evidence(const UnitVerdict& v, const UnitInferenceOptions& options, const LatencyGrid& grid) {
+  std::string text = fmt::format("{} {}: ", format_size(*v.leading), options.what);
+  bool first = true;
+  for (const auto& level : v.levels) {
+    if (level.unit_bytes != *v.leading) continue;
+    text += (first ? "" : "; ") + describe_level(level);
+    first = false;
+  }
+  text += fmt::format(" against a {:.1f} us small IO; chosen in {:.0f}% of {} bootstrap resamples of {} IOs",
+                      v.typical_us, 100.0 * v.leading_support, options.bootstrap_replicates, grid.total_samples());
+  std::string others;
+  for (const auto& level : v.levels) {
+    if (level.unit_bytes == *v.leading) continue;
+    others += fmt::format("{}{} ({} level: {})", others.empty() ? "" : ", ", format_size(level.unit_bytes),
+                          level.unit_bytes < *v.leading ? "smaller" : "larger", describe_level(level));
+  }
   if (!others.empty()) text += "; other levels: " + others;
   return text;
 }
 
-std::string absent_evidence(const ReadPageVerdict& v, const ReadPageOptions& options, const LatencyGrid& grid) {
-  const uint64_t smallest = options.candidates.empty() ? 0 : options.candidates.front();
-  const uint64_t largest = options.candidates.empty() ? 0 : options.candidates.back();
+std::string absent_evidence(const UnitVerdict& v, const UnitInferenceOptions& options, const LatencyGrid& grid) {
+  uint64_t smallest = UINT64_MAX, largest = 0;
+  for (const auto& f : options.candidates) {
+    smallest = std::min(smallest, f.unit_bytes);
+    largest = std::max(largest, f.unit_bytes);
+  }
   if (v.leading) {
-    return fmt::format(
-        "not determined: {} is the best candidate but only {:.0f}% of bootstrap resamples agree "
-        "(needed {:.0f}%) after {} reads",
-        format_size(*v.leading), 100.0 * v.leading_support, 100.0 * options.report_confidence,
-        grid.total_samples());
+    return fmt::format("not determined: {} is the best candidate for the {} but only {:.0f}% of bootstrap "
+                       "resamples agree (needed {:.0f}%) after {} IOs",
+                       format_size(*v.leading), options.what, 100.0 * v.leading_support,
+                       100.0 * options.report_confidence, grid.total_samples());
   }
   return fmt::format(
-      "no boundary from {} to {} costs a significant step: the largest step the data allow is {:.2f} us "
-      "({:.1f}% of a {:.1f} us read; a level must exceed {:.2f} us); {} reads",
-      format_size(smallest), format_size(largest), v.largest_plausible_step_us,
-      v.typical_read_us > 0 ? 100.0 * v.largest_plausible_step_us / v.typical_read_us : 0.0, v.typical_read_us,
-      v.min_effect_us, grid.total_samples());
+      "no {}: no unit from {} to {} costs a significant step; the largest step the data allow is {:.2f} us "
+      "({:.1f}% of a {:.1f} us small IO; a level must exceed {:.2f} us); {} IOs",
+      options.what, format_size(smallest == UINT64_MAX ? 0 : smallest), format_size(largest),
+      v.largest_plausible_step_us, v.typical_us > 0 ? 100.0 * v.largest_plausible_step_us / v.typical_us : 0.0,
+      v.typical_us, v.min_effect_us, grid.total_samples());
 }
 
-// Units worth spending the next samples on: the levels found and the
+// Features worth spending the next samples on: the levels found and the
 // candidates that explain most on their own.
-std::vector<uint64_t> contenders_of(const StepModel& model, const std::vector<double>& medians,
-                                    const std::vector<LevelEstimate>& levels) {
-  std::vector<std::pair<double, uint64_t>> ranked;
+std::vector<Feature> contenders_of(const StepModel& model, const std::vector<double>& medians,
+                                   const std::vector<LevelEstimate>& levels) {
+  std::vector<std::pair<double, size_t>> ranked;
   for (size_t c = 0; c < model.candidates().size(); ++c) {
     auto fit = model.fit(medians, {c});
-    if (fit) ranked.emplace_back(fit->front().z, model.candidates()[c]);
+    if (fit) ranked.emplace_back(fit->front().z, c);
   }
   std::sort(ranked.rbegin(), ranked.rend());
-  std::vector<uint64_t> units;
-  for (const auto& level : levels) units.push_back(level.unit_bytes);
+  std::vector<Feature> features;
+  for (const auto& level : levels) features.push_back({level.unit_bytes, level.cost});
   for (size_t i = 0; i < ranked.size() && i < 3; ++i) {
-    if (std::find(units.begin(), units.end(), ranked[i].second) == units.end()) units.push_back(ranked[i].second);
+    const Feature& f = model.candidates()[ranked[i].second];
+    if (std::find(features.begin(), features.end(), f) == features.end()) features.push_back(f);
   }
-  return units;
+  return features;
 }
 
 }  // namespace
 
-std::vector<uint64_t> default_read_candidates(uint64_t offset_step, uint64_t window) {
+std::vector<uint64_t> default_unit_candidates(uint64_t offset_step, uint64_t window) {
   std::vector<uint64_t> units;
   for (uint64_t unit = 2 * offset_step; unit <= window; unit *= 2) units.push_back(unit);
   for (uint64_t unit = 12288; unit <= window; unit *= 2) {
@@ -172,35 +180,54 @@ std::vector<uint64_t> default_read_candidates(uint64_t offset_step, uint64_t win
   return units;
 }
 
-ReadPageVerdict infer_read_page(const LatencyGrid& grid, const ReadPageOptions& options) {
-  ReadPageVerdict verdict;
+UnitInferenceOptions read_page_options(const std::vector<uint64_t>& units, uint64_t seed) {
+  UnitInferenceOptions options;
+  options.what = "read page";
+  for (uint64_t unit : units) options.candidates.push_back({unit, UnitCost::per_block_touched});
+  options.pick = PickRule::largest_step;
+  options.seed = seed;
+  return options;
+}
+
+UnitInferenceOptions write_unit_options(const std::vector<uint64_t>& units, uint64_t seed) {
+  UnitInferenceOptions options;
+  options.what = "write unit";
+  for (uint64_t unit : units) {
+    options.candidates.push_back({unit, UnitCost::per_partial_block});
+    options.candidates.push_back({unit, UnitCost::per_block_touched});
+  }
+  options.pick = PickRule::largest_unit;
+  options.seed = seed;
+  return options;
+}
+
+UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& options) {
+  UnitVerdict verdict;
   const std::vector<double> medians = cell_medians(grid);
   const std::vector<double> sigmas = row_sigmas(grid, medians);
   const StepModel model(grid, options.candidates, cell_weights(grid, sigmas));
   const LatencyGrid clamped = clamp_outliers(grid, medians, sigmas);
-  verdict.typical_read_us = typical_latency(grid, medians);
-  verdict.min_effect_us = options.min_relative_effect * verdict.typical_read_us;
+  verdict.typical_us = typical_latency(grid, medians);
+  verdict.min_effect_us = options.min_relative_effect * verdict.typical_us;
   const SelectionRules rules{options.z_critical, verdict.min_effect_us};
 
   verdict.levels = model.select(medians, rules);
-  verdict.leading = page_of(verdict.levels);
+  verdict.leading = pick_unit(verdict.levels, options.pick);
   verdict.largest_plausible_step_us = model.largest_plausible_step(medians);
   verdict.contenders = contenders_of(model, medians, verdict.levels);
 
   Random random(options.seed * 0x9e3779b97f4a7c15ull + grid.total_samples());
-  std::map<uint64_t, int> votes;  // page size -> replicates; 0 = no page
+  std::map<uint64_t, int> votes;  // unit -> replicates; 0 = no unit
   for (int r = 0; r < options.bootstrap_replicates; ++r) {
-    const auto levels = model.select(resampled_medians(clamped, random), rules);
-    ++votes[page_of(levels).value_or(0)];
+    ++votes[pick_unit(model.select(resampled_medians(clamped, random), rules), options.pick).value_or(0)];
   }
   const int replicates = std::max(1, options.bootstrap_replicates);
-  const uint64_t key = verdict.leading.value_or(0);
-  verdict.leading_support = (votes[key] + 0.5) / (replicates + 1.0);
+  verdict.leading_support = (votes[verdict.leading.value_or(0)] + 0.5) / (replicates + 1.0);
 
   if (verdict.leading && verdict.leading_support >= options.report_confidence) {
     verdict.bytes = verdict.leading;
     verdict.confidence = verdict.leading_support;
-    verdict.evidence = found_evidence(verdict, grid, replicates);
+    verdict.evidence = found_evidence(verdict, options, grid);
     verdict.settled = verdict.leading_support >= options.settle_confidence;
   } else {
     verdict.evidence = absent_evidence(verdict, options, grid);
