@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     const uint64_t ios = parse_size(argv[4], "IO count");
     const EngineChoice engine = parse_engine(argc > 5 ? argv[5] : "uring");
     const uint64_t slot = parse_size(argc > 6 ? argv[6] : "384k", "slot");
-    Target target = open_target({argv[1], true, engine, 1});
+    Target target = open_target({.path = argv[1], .open_for_io = true, .engine = engine});
     const uint64_t slots = target.device->limits().size_bytes / slot;
     ProbeRunner runner(*target.device, 1, static_cast<uint32_t>(size));
     Random random(1);

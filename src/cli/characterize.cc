@@ -1,6 +1,8 @@
 // The main job (characterize) and its IO-free sibling (info): open the
-// target, run the probes, fold analysis results into one ResultDocument and
-// write it as text and/or JSON.
+// target, run the probes, fold the analysis into one ResultDocument and write
+// it as text and/or JSON.
+#include <unistd.h>
+
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
@@ -10,11 +12,15 @@
 #include "analysis/recommend.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/write_run.h"
+#include "core/error.h"
 #include "device/sim_profile.h"
 #include "device/target.h"
-#include "probes/read_grid_probe.h"
+#include "probe/grid_plan.h"
+#include "probes/grid_probe.h"
 #include "report/json_report.h"
 #include "report/text_report.h"
+#include "safety/confirm.h"
 
 namespace ssdprobe {
 namespace {
@@ -40,7 +46,8 @@ std::string default_target(const Options& options) {
 
 DetectedUnit needs_writes(const char* what) {
   DetectedUnit unit;
-  unit.evidence = fmt::format("not measured: the {} only shows under writes, and write probes were not enabled", what);
+  unit.evidence = fmt::format("not measured: the {} only shows under writes, and write probes were not enabled "
+                              "(--write)", what);
   return unit;
 }
 
@@ -58,6 +65,8 @@ void fill_recommendations(ResultDocument& doc) {
   }
   GeometryForRecommendation geometry;
   geometry.read_page = doc.read_page.bytes;
+  geometry.write_unit = doc.write_unit.bytes;
+  geometry.erase_block = doc.erase_block.bytes;
   geometry.logical_block = t.logical_block_size.value_or(512);
   doc.recommendations = recommend(geometry, disk, part, doc.kind == TargetKind::partition);
   if (doc.kind == TargetKind::sim || doc.kind == TargetKind::file) {
@@ -84,14 +93,52 @@ void emit(const ResultDocument& doc, const Options& options) {
   if (!options.json_path.empty()) write_json(to_json(doc), options.json_path);
 }
 
-GridPlan plan_for(const Target& target, const Options& options) {
+GridProbeResult read_grid(Target& target, const Options& options, ProgressLine& progress) {
   GridPlanInput input;
   input.target_size = target.device->limits().size_bytes;
   input.disk_start = target.topology.partition_start_bytes;
   input.logical_block = target.device->limits().logical_block;
   input.max_transfer = target.device->limits().max_transfer;
   input.region = options.region;
-  return plan_read_grid(input);
+  const GridPlan plan = plan_read_grid(input);
+  GridProbeOptions probe;
+  probe.analysis = read_page_options(plan.candidates, options.seed);
+  probe.budget_s = options.budget_s;
+  probe.queue_depth = options.queue_depth;
+  probe.seed = options.seed;
+  probe.progress = [&progress](const GridProbeProgress& p) { progress.update(p); };
+  GridProbeResult result = run_grid_probe(*target.device, plan, probe);
+  progress.finish();
+  return result;
+}
+
+// The bytes write probes may touch: --region, or the default window.
+Region write_window(const Target& target, const Options& options) {
+  if (options.region.offset == 0 && options.region.length == 0) return default_write_window(target.topology.size_bytes);
+  Region window = options.region;
+  if (window.length == 0 && window.offset < target.topology.size_bytes) window.length = target.topology.size_bytes - window.offset;
+  if (window.offset + window.length > target.topology.size_bytes) {
+    throw Error(ErrorCategory::usage, fmt::format("--region {}+{} runs past the end of {} ({} bytes)", window.offset,
+                                                  window.length, target.path, target.topology.size_bytes));
+  }
+  return window;
+}
+
+// Safety first: claim, check and confirm before any IO is done.
+std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region& window, const Options& options) {
+  if (target.kind == TargetKind::sim) return nullptr;  // nothing real to preserve
+  auto session = std::make_unique<WriteSession>(target, window, WriteSessionOptions{options.journal_dir, options.preserve});
+  confirm_write(session->summary(), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+  return session;
+}
+
+void record_write_results(ResultDocument& doc, const WriteRunResult& writes) {
+  const UnitVerdict& w = writes.grid.verdict;
+  doc.write_unit = {w.bytes, w.confidence, w.evidence, w.levels, "random writes inside the write window", {}};
+  const EraseBlockVerdict& e = writes.stream.verdict;
+  doc.erase_block = {e.bytes, e.confidence, e.evidence, {}, writes.stream.device_state, e.searched_up_to_bytes};
+  doc.grids.push_back(GridReport{"write", "write", 1, writes.grid.grid});
+  doc.write_probe = writes.summary;
 }
 
 }  // namespace
@@ -101,25 +148,31 @@ int run_characterize(const Options& given) {
   options.target = default_target(given);
   if (!options.json_path.empty()) check_json_destination(options.json_path);
   const auto started = std::chrono::steady_clock::now();
-  Target target = open_target({options.target, true, parse_engine(options.engine), options.seed});
-  const GridPlan plan = plan_for(target, options);
+  Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
+  Region window;
+  std::unique_ptr<WriteSession> session;
+  if (options.write) {
+    window = write_window(target, options);
+    session = prepare_writes(target, window, options);
+  }
+  open_engine(target, parse_engine(options.engine), options.write, options.seed);
 
   ProgressLine progress(!options.quiet);
-  ReadProbeOptions probe;
-  probe.budget_s = options.budget_s;
-  probe.queue_depth = options.queue_depth;
-  probe.seed = options.seed;
-  probe.progress = [&progress](const ReadProbeProgress& p) { progress.update(p); };
-  const ReadProbeResult read = run_read_probe(*target.device, plan, probe);
-  progress.finish();
-
+  const GridProbeResult read = read_grid(target, options, progress);
   ResultDocument doc = base_document(options, target);
-  for (const auto& note : plan.notes) doc.notes.push_back(note);
-  doc.read_page = {read.verdict.bytes, read.verdict.confidence, read.verdict.evidence, read.verdict.levels};
-  doc.mismatches = find_mismatches(doc.topology, doc.read_page);
-  fill_recommendations(doc);
+  doc.read_page = {read.verdict.bytes, read.verdict.confidence, read.verdict.evidence, read.verdict.levels, {}, {}};
   doc.grids.push_back(GridReport{"read", "read", options.queue_depth, read.grid});
-  doc.run = RunSummary{target.device->engine_description(), read.ios, read.rounds, read.elapsed_s, read.stop_reason};
+  uint64_t ios = read.ios;
+  double device_time = read.elapsed_s;
+  if (options.write) {
+    const WriteRunResult writes = run_write_probes(target, window, session.get(), options, progress);
+    record_write_results(doc, writes);
+    ios += writes.grid.ios + writes.stream.stream.latency_us.size() * 2;
+    device_time += writes.grid.elapsed_s + writes.stream.elapsed_s;
+  }
+  doc.mismatches = find_mismatches(doc.topology, {&doc.read_page, &doc.write_unit, &doc.erase_block});
+  fill_recommendations(doc);
+  doc.run = RunSummary{target.device->engine_description(), ios, read.rounds, device_time, read.stop_reason};
   doc.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   emit(doc, options);
   return 0;
@@ -129,7 +182,7 @@ int run_info(const Options& given) {
   Options options = given;
   options.target = default_target(given);
   if (!options.json_path.empty()) check_json_destination(options.json_path);
-  const Target target = open_target({options.target, false, EngineChoice::automatic, options.seed});
+  const Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
   ResultDocument doc = base_document(options, target);
   doc.read_page.evidence = "not measured: info does no timing IO";
   doc.write_unit.evidence = doc.read_page.evidence;

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "device/sim_profile.h"
+#include "safety/restore.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -15,7 +16,8 @@ constexpr const char* kDescription =
     "ssdprobe: find out how a drive really wants to be addressed.\n\n"
     "Times O_DIRECT reads over an offset x size grid to find the effective NAND read page (with a\n"
     "confidence, or 'not determined'), compares it with what the kernel reports, and recommends\n"
-    "partition offsets and mkfs/LVM commands. Read-only: nothing is ever written.\n\n"
+    "partition offsets and mkfs/LVM commands. Read-only unless --write: then it also finds the write\n"
+    "unit and the erase block, inside a window whose content it saves first and restores after.\n\n"
     "TARGET is a block device (/dev/nvme0n1), a partition (/dev/sda2), a regular file on a filesystem\n"
     "that supports O_DIRECT, or a simulated drive sim:NAME (see --list-sims). Without TARGET the\n"
     "built-in simulated drive is used.\n";
@@ -23,7 +25,8 @@ constexpr const char* kDescription =
 constexpr const char* kFooter =
     "\nExit codes: 0 ok, 2 bad usage (option, size or region), 3 unusable target (missing, directory,\n"
     "character device, too small, unknown sim:), 4 permission denied, 5 not supported (O_DIRECT,\n"
-    "io_uring), 6 IO error while probing, 7 refused for safety, 1 internal error.\n"
+    "io_uring), 6 IO error while probing, 7 refused for safety, 130 interrupted (written content\n"
+    "restored), 1 internal error.\n"
     "Sizes accept 4096, 4k, 16KiB, 1M, 2GiB (binary units).\n";
 
 int print_error(const Error& e) {
@@ -45,11 +48,17 @@ int run_list_sims() {
   return 0;
 }
 
+int run_restore(const Options& options) {
+  const RestoreReport report = restore_journal(options.target, options.device);
+  fmt::print("{}\n", report.message);
+  return 0;
+}
+
 int ssdprobe_main(int argc, char** argv) {
   CLI::App app(kDescription, "ssdprobe");
   app.footer(kFooter);
   app.set_version_flag("--version", SSDPROBE_VERSION);
-  RawOptions main_raw, info_raw;
+  RawOptions main_raw, info_raw, restore_raw;
   bind_options(app, main_raw, kCharacterize);
   app.add_option("TARGET", main_raw.target, "Device, partition, file or sim:NAME to characterize");
   bool list_sims = false;
@@ -60,6 +69,12 @@ int ssdprobe_main(int argc, char** argv) {
   info->add_option("TARGET", info_raw.target, "Device, partition, file or sim:NAME")->required();
   info->footer(kFooter);
 
+  CLI::App* restore = app.add_subcommand(
+      "restore", "Put back what an interrupted --write run saved, verify it, and delete the journal");
+  bind_options(*restore, restore_raw, kRestore);
+  restore->add_option("JOURNAL", restore_raw.target, "A journal file (*.ssdpj) named by ssdprobe")->required();
+  restore->footer(kFooter);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -69,6 +84,7 @@ int ssdprobe_main(int argc, char** argv) {
   try {
     if (list_sims) return run_list_sims();
     if (info->parsed()) return run_info(resolve_options(info_raw, kInfo));
+    if (restore->parsed()) return run_restore(resolve_options(restore_raw, kRestore));
     return run_characterize(resolve_options(main_raw, kCharacterize));
   } catch (const Error& e) {
     return print_error(e);

@@ -14,6 +14,8 @@ int run_characterize(const Options& options);
 int run_info(const Options& options);
 // Lists the simulated drives.
 int run_list_sims();
+// Restores a write run's journal onto its device and verifies it.
+int run_restore(const Options& options);
 
 // Parses argv, dispatches, and maps any Error to its exit code.
 int ssdprobe_main(int argc, char** argv);

@@ -73,6 +73,31 @@ ordered_json apply_quiet(Options& o, const std::string&, const std::string& text
   return o.quiet;
 }
 
+ordered_json apply_write(Options& o, const std::string&, const std::string& text) {
+  o.write = !text.empty();
+  return o.write;
+}
+
+ordered_json apply_yes(Options& o, const std::string&, const std::string& text) {
+  o.yes = !text.empty();
+  return o.yes;
+}
+
+ordered_json apply_no_preserve(Options& o, const std::string&, const std::string& text) {
+  o.preserve = text.empty();
+  return !o.preserve;
+}
+
+ordered_json apply_journal(Options& o, const std::string&, const std::string& text) {
+  o.journal_dir = text;
+  return text;
+}
+
+ordered_json apply_device(Options& o, const std::string&, const std::string& text) {
+  o.device = text;
+  return text.empty() ? ordered_json(nullptr) : ordered_json(text);
+}
+
 }  // namespace
 
 const std::vector<OptionSpec>& option_table() {
@@ -95,7 +120,20 @@ const std::vector<OptionSpec>& option_table() {
        "Queue depth: reads kept in flight at once (1..256; psync allows only 1)", apply_queue_depth},
       {"--seed", "N", "1", "seed", kCharacterize,
        "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", apply_seed},
-      {"-q,--quiet", "", "", "quiet", kBoth, "No progress on standard error", apply_quiet},
+      {"-q,--quiet", "", "", "quiet", kBoth | kRestore, "No progress on standard error", apply_quiet},
+      {"--write", "", "", "write", kCharacterize,
+       "Allow write probes (write unit, erase block). Writes stay inside --region (default: up to 256 MiB from the "
+       "middle of the device, never its first or last MiB); the range is saved to a journal first and restored "
+       "after, and a drive in use is refused",
+       apply_write},
+      {"--yes", "", "", "yes", kCharacterize, "Confirm --write without asking (for scripts)", apply_yes},
+      {"--journal", "DIR", "/var/lib/ssdprobe/journal", "journal_dir", kCharacterize,
+       "Where --write saves the original content; must be on another filesystem than the target", apply_journal},
+      {"--no-preserve", "", "", "no_preserve", kCharacterize,
+       "With --write: do not save and restore the range (scratch drives only: its content is destroyed)",
+       apply_no_preserve},
+      {"--device", "PATH", "", "device", kRestore,
+       "restore: the device to restore to, when it is no longer at the path in the journal", apply_device},
   };
   return table;
 }
@@ -128,7 +166,10 @@ Options resolve_options(const RawOptions& raw, OptionScope scope) {
     }
     options.echo[spec.json_key] = spec.apply(options, long_name(spec), text);
   }
-  options.echo["write"] = false;
+  if (!options.echo.contains("write")) options.echo["write"] = false;
+  if (!options.write && (options.yes || !options.preserve) && (scope & kCharacterize)) {
+    throw Error(ErrorCategory::usage, "--yes and --no-preserve only make sense with --write");
+  }
   return options;
 }
 

@@ -15,7 +15,7 @@
 namespace ssdprobe {
 
 // Which commands take an option.
-enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3 };
+enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3, kRestore = 4 };
 
 struct Options;
 
@@ -45,6 +45,11 @@ struct Options {
   uint32_t queue_depth = 1;
   uint64_t seed = 1;
   bool quiet = false;
+  bool write = false;             // write probes allowed
+  bool yes = false;               // confirmation given on the command line
+  bool preserve = true;           // journal and restore the written range
+  std::string journal_dir = "/var/lib/ssdprobe/journal";
+  std::string device;             // restore: the device, when it moved
 
   nlohmann::ordered_json echo;            // every option in effect, keyed by json_key
 };

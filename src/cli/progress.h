@@ -1,8 +1,10 @@
 // Progress on standard error, only when it is a terminal and not --quiet:
-// one line rewritten in place per round.
+// one line rewritten in place.
 #pragma once
 
-#include "probes/read_grid_probe.h"
+#include <string>
+
+#include "probes/grid_probe.h"
 
 namespace ssdprobe {
 
@@ -10,7 +12,8 @@ class ProgressLine {
  public:
   explicit ProgressLine(bool enabled);
   ~ProgressLine();
-  void update(const ReadProbeProgress& progress);
+  void update(const GridProbeProgress& progress);
+  void message(const std::string& text);
   void finish();
   bool enabled() const { return enabled_; }
 

@@ -13,6 +13,7 @@ int exit_code_for(ErrorCategory category) {
     case ErrorCategory::unsupported: return 5;
     case ErrorCategory::io: return 6;
     case ErrorCategory::refused: return 7;
+    case ErrorCategory::interrupted: return 130;
     case ErrorCategory::internal: return 1;
   }
   return 1;
@@ -26,6 +27,7 @@ const char* category_name(ErrorCategory category) {
     case ErrorCategory::unsupported: return "unsupported";
     case ErrorCategory::io: return "io";
     case ErrorCategory::refused: return "refused";
+    case ErrorCategory::interrupted: return "interrupted";
     case ErrorCategory::internal: return "internal";
   }
   return "internal";

@@ -15,6 +15,7 @@ enum class ErrorCategory {
   unsupported,    // O_DIRECT, io_uring or another feature not available
   io,             // an IO failed while probing
   refused,        // a safety rule refused the request
+  interrupted,    // SIGINT/SIGTERM/SIGHUP arrived; the run unwound cleanly
   internal,       // a bug
 };
 

@@ -29,6 +29,13 @@ double SimLatencyModel::ideal_write_us(uint64_t offset, uint64_t length, bool se
                                ? (head_partial || tail_partial ? 1 : 0)
                                : (head_partial ? 1 : 0) + (tail_partial ? 1 : 0);
   us += profile_.rmw_us * static_cast<double>(partial);
+  if (profile_.write_map_unit > 0) {
+    const uint64_t map = profile_.write_map_unit;
+    const bool map_head = offset % map != 0, map_tail = (offset + length) % map != 0;
+    const uint64_t map_partial = units_touched(offset, length, map) == 1 ? (map_head || map_tail ? 1 : 0)
+                                                                          : (map_head ? 1 : 0) + (map_tail ? 1 : 0);
+    us += profile_.map_rmw_us * static_cast<double>(map_partial);
+  }
   if (sequential && profile_.erase_block > 0 && offset % profile_.erase_block == 0) {
     us += profile_.erase_stall_us;
   }

@@ -34,7 +34,9 @@ struct SimProfile {
   std::vector<SimLevel> read_levels;  // e.g. the 4 KiB mapping unit
   uint32_t read_cache_pages = 8;      // recently sensed pages answered from the controller buffer
 
-  // Writes (used by write probes): program unit and erase block.
+  // Writes (used by write probes): mapping unit, program unit, erase block.
+  uint32_t write_map_unit = 4096;     // a partly covered mapping unit costs a read-modify-write
+  double map_rmw_us = 25.0;
   uint32_t program_unit = 16384;
   double program_us = 60.0;           // per program unit touched
   double rmw_us = 40.0;               // extra per partly covered program unit
@@ -54,6 +56,21 @@ struct SimProfile {
   std::optional<uint32_t> expected_read_page() const {
     if (read_page > logical_block && page_sense_us > 0.0) return read_page;
     return std::nullopt;
+  }
+  // The write unit a correct analysis must report: the program unit when a
+  // partly covered one costs something and it is larger than a sector (the
+  // largest unit with a penalty wins over a smaller mapping unit).
+  std::optional<uint32_t> expected_write_unit() const {
+    if (program_unit > logical_block && (rmw_us > 0.0 || program_us > 0.0)) return program_unit;
+    if (write_map_unit > logical_block && map_rmw_us > 0.0) return write_map_unit;
+    return std::nullopt;
+  }
+  // The erase block a sequential stream of `chunk` writes over `window`
+  // bytes can show (it needs six periods), or nothing.
+  std::optional<uint64_t> expected_erase_block(uint64_t window, uint64_t chunk) const {
+    if (erase_stall_us <= 0.0 || erase_block == 0 || erase_block % chunk != 0) return std::nullopt;
+    if (erase_block * 6 > window) return std::nullopt;
+    return erase_block;
   }
 };
 

@@ -96,7 +96,7 @@ SimProfile qlc_16k_iu_32k() {
   p.page_sense_us = 80.0;
   p.read_levels = {{16384, 8.0}};
   p.program_unit = 131072;
-  p.erase_block = 48ull << 20;
+  p.erase_block = 48ull << 20;  // larger than a default write window can show: must come out null
   p.noise_sigma = 0.05;
   return p;
 }
@@ -121,6 +121,10 @@ SimProfile flat_dram() {
   p.read_page = 0;
   p.page_sense_us = 0.0;
   p.read_cache_pages = 0;
+  p.map_rmw_us = 0.0;        // byte-addressable: no read-modify-write
+  p.program_us = 0.0;
+  p.rmw_us = 0.0;
+  p.erase_stall_us = 0.0;    // and no erase blocks
   p.noise_sigma = 0.04;
   return p;
 }

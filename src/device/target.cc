@@ -45,7 +45,7 @@ Target open_sim(const TargetRequest& request) {
   t.alignment_offset = 0;
   t.rotational = false;
   t.size_bytes = profile->capacity_bytes;
-  if (request.open_for_io) target.device = std::make_unique<SimDevice>(*profile, request.seed, false);
+  if (request.open_for_io) target.device = std::make_unique<SimDevice>(*profile, request.seed, request.writable);
   return target;
 }
 
@@ -82,8 +82,8 @@ Topology file_topology(const std::string& path, const struct stat& st) {
   return t;
 }
 
-UniqueFd open_direct(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+UniqueFd open_direct(const std::string& path, bool writable) {
+  int fd = ::open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
   if (fd >= 0) return UniqueFd(fd);
   const int err = errno;
   if (err == EINVAL) {
@@ -111,19 +111,33 @@ DeviceLimits limits_for(const Topology& t, uint64_t size) {
 // io_uring first (unless psync was asked for); when the kernel refuses
 // io_uring and the user did not insist on it, psync with a note.
 std::unique_ptr<Device> make_engine(const std::string& path, const DeviceLimits& limits, EngineChoice engine,
-                                    std::vector<std::string>& notes) {
+                                    bool writable, std::vector<std::string>& notes) {
   if (engine != EngineChoice::psync) {
     try {
-      return std::make_unique<UringDevice>(open_direct(path), limits, false);
+      return std::make_unique<UringDevice>(open_direct(path, writable), limits, writable);
     } catch (const Error& e) {
       if (engine == EngineChoice::uring || e.category() != ErrorCategory::unsupported) throw;
       notes.push_back(std::string(e.what()) + "; using the psync engine");
     }
   }
-  return std::make_unique<PsyncDevice>(open_direct(path), limits, false);
+  return std::make_unique<PsyncDevice>(open_direct(path, writable), limits, writable);
 }
 
 }  // namespace
+
+void open_engine(Target& target, EngineChoice engine, bool writable, uint64_t seed) {
+  if (target.kind == TargetKind::sim) {
+    target.device = std::make_unique<SimDevice>(*find_sim_profile(target.path.substr(kSimPrefix.size())), seed, writable);
+    return;
+  }
+  const UniqueFd probe_fd = open_direct(target.path, writable);  // fails early with a clear message
+  struct stat st {};
+  if (::fstat(probe_fd.get(), &st) != 0) throw os_error(target.path, errno);
+  const uint64_t size = S_ISBLK(st.st_mode) ? block_device_size(probe_fd.get(), target.path)
+                                            : static_cast<uint64_t>(st.st_size);
+  target.topology.size_bytes = size;
+  target.device = make_engine(target.path, limits_for(target.topology, size), engine, writable, target.notes);
+}
 
 EngineChoice parse_engine(const std::string& name) {
   if (name == "auto") return EngineChoice::automatic;
@@ -150,11 +164,7 @@ Target open_target(const TargetRequest& request) {
     }
     return target;
   }
-  const UniqueFd probe_fd = open_direct(request.path);  // fails early with a clear message
-  const uint64_t size = S_ISBLK(st.st_mode) ? block_device_size(probe_fd.get(), request.path)
-                                            : static_cast<uint64_t>(st.st_size);
-  target.topology.size_bytes = size;
-  target.device = make_engine(request.path, limits_for(target.topology, size), request.engine, target.notes);
+  open_engine(target, request.engine, request.writable, request.seed);
   return target;
 }
 

@@ -19,6 +19,7 @@ EngineChoice parse_engine(const std::string& name);  // throws Error(usage)
 struct TargetRequest {
   std::string path;
   bool open_for_io = true;   // false: `info`, topology only
+  bool writable = false;     // open O_RDWR for write probes (the caller has checked safety)
   EngineChoice engine = EngineChoice::automatic;
   uint64_t seed = 1;         // simulated drives draw their noise from it
 };
@@ -32,7 +33,11 @@ struct Target {
 };
 
 // Throws Error(target | permission | unsupported) naming the path and the
-// problem. Never opens anything for writing.
+// problem. Opens for writing only when request.writable is set.
 Target open_target(const TargetRequest& request);
+
+// Opens the IO engine of an already classified target (the write path
+// classifies, runs its safety checks, and only then opens for IO).
+void open_engine(Target& target, EngineChoice engine, bool writable, uint64_t seed);
 
 }  // namespace ssdprobe

@@ -38,6 +38,8 @@ std::string UringDevice::engine_description() const {
 }
 
 void UringDevice::attach_buffers(std::span<AlignedBuffer> buffers) {
+  // A new runner brings new buffers: drop the previous registration first.
+  if (fixed_buffers_) io_uring_unregister_buffers(&ring_->ring);
   buffers_ = buffers;
   std::vector<iovec> iovecs;
   for (auto& buffer : buffers) iovecs.push_back(iovec{buffer.data(), buffer.size()});

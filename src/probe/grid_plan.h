@@ -1,11 +1,11 @@
-// Plans the read grid: which sizes and offsets to time and where on the
-// target the samples go. Pure arithmetic, no IO, so it is unit-tested alone.
+// Plans a grid probe: which sizes and offsets to time and where on the
+// target the IOs go. Pure arithmetic, no IO, so it is unit-tested alone.
 //
-// Samples land in "slots": slot k starts at a target offset whose position on
+// IOs land in "slots": slot k starts at a target offset whose position on
 // the *disk* (target start + offset) is a multiple of slot_bytes, and
 // slot_bytes is a multiple of every candidate unit. So offset j of any slot
 // has the same phase against every candidate unit, wherever the slot is, and
-// each sample can use a fresh slot that no cache has seen.
+// each IO can use a fresh slot that no cache has seen.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,7 @@ struct GridPlanInput {
   uint32_t logical_block = 512;
   uint32_t max_transfer = 1u << 20;
   Region region;                  // part of the target to use (length 0 = to the end)
-  uint64_t window = 128 * 1024;   // largest unit searched; offsets span [0, window)
+  uint64_t window = 128 * 1024;   // largest unit searched
   uint64_t largest_size = 32 * 1024;
 };
 
@@ -40,11 +40,19 @@ struct GridPlan {
   }
 };
 
-// Throws Error(target) when the region is too small for the grid (naming the
-// size needed) and Error(usage) when the region lies outside the target.
+// Read grid: sizes from one logical block to 32 KiB, offsets every logical
+// block across the 128 KiB window (a crossing is visible at any phase).
+// Throws Error(target) when the region is too small (naming the size needed)
+// and Error(usage) when the region lies outside the target.
 GridPlan plan_read_grid(const GridPlanInput& input);
 
-// Minimum number of slots a region must hold for samples to be spread out.
+// Write grid: sizes and offsets at powers of two and three-times powers of
+// two up to 256 KiB: a partly covered unit L shows at offsets that are odd
+// multiples of L/2, so a full sweep of phases is not needed, and full
+// coverage (size = L at offset 0) is always in the grid.
+GridPlan plan_write_grid(const GridPlanInput& input);
+
+// Minimum number of slots a region must hold for IOs to be spread out.
 constexpr uint64_t kMinimumSlots = 16;
 
 }  // namespace ssdprobe

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/random.h"
+#include "safety/interrupt.h"
 
 namespace ssdprobe {
 
@@ -17,6 +19,14 @@ ProbeRunner::ProbeRunner(Device& device, uint32_t queue_depth, uint32_t max_requ
   device_.attach_buffers(buffers_);
 }
 
+void ProbeRunner::fill_buffers(uint64_t seed) {
+  Random random(seed ^ 0xda7aull);
+  for (auto& buffer : buffers_) {
+    auto* words = reinterpret_cast<uint64_t*>(buffer.data());
+    for (size_t i = 0; i < buffer.size() / sizeof(uint64_t); ++i) words[i] = random.next();
+  }
+}
+
 std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios) {
   std::vector<double> latency_us(ios.size(), 0.0);
   std::vector<uint64_t> started_ns(ios.size(), 0);
@@ -25,7 +35,11 @@ std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios) {
   std::vector<uint32_t> buffer_of(ios.size(), 0);
   size_t next = 0, completed = 0;
   while (completed < ios.size()) {
-    while (next < ios.size() && !free_buffers.empty()) {
+    const bool stopping = interrupt_requested();
+    if (stopping && next == completed) {
+      throw Error(ErrorCategory::interrupted, fmt::format("interrupted by signal {}", interrupt_signal()));
+    }
+    while (!stopping && next < ios.size() && !free_buffers.empty()) {
       IoRequest request{ios[next].op, ios[next].offset, ios[next].length, free_buffers.back(), next};
       free_buffers.pop_back();
       buffer_of[next] = request.buffer_index;
@@ -33,6 +47,7 @@ std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios) {
       device_.submit(request);
       ++next;
       ++ios_issued_;
+      bytes_issued_ += request.length;
     }
     const IoCompletion done = device_.wait_one();
     const uint64_t finished_ns = device_.now_ns();

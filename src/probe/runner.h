@@ -1,7 +1,9 @@
 // The probe runner: the one layer that takes timestamps. It keeps up to
 // queue_depth requests in flight, stamps each with the device's clock just
 // before submit() and just after wait_one() returns it, and hands back the
-// latencies. Backends never time anything themselves.
+// latencies. Backends never time anything themselves. Between submissions it
+// checks for SIGINT/SIGTERM (safety/interrupt.h): it then stops submitting,
+// reaps what is in flight and throws Error(interrupted).
 #pragma once
 
 #include <cstdint>
@@ -29,8 +31,12 @@ class ProbeRunner {
   // the same order. A failed or short IO throws Error(io) naming it.
   std::vector<double> run(std::span<const PlannedIo> ios);
 
+  // Fills every buffer with pseudo-random bytes from `seed` (write payloads).
+  void fill_buffers(uint64_t seed);
+
   uint64_t now_ns() { return device_.now_ns(); }
   uint64_t ios_issued() const { return ios_issued_; }
+  uint64_t bytes_issued() const { return bytes_issued_; }  // warm-up included
   uint32_t queue_depth() const { return queue_depth_; }
 
  private:
@@ -38,6 +44,7 @@ class ProbeRunner {
   uint32_t queue_depth_;
   std::vector<AlignedBuffer> buffers_;
   uint64_t ios_issued_ = 0;
+  uint64_t bytes_issued_ = 0;
 };
 
 }  // namespace ssdprobe

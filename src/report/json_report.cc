@@ -65,10 +65,13 @@ json detected_json(const DetectedUnit& unit) {
   json out = {{"bytes", optional_value(unit.bytes)},
               {"confidence", std::round(unit.confidence * 1000.0) / 1000.0},
               {"evidence", unit.evidence}};
+  if (!unit.device_state.empty()) out["device_state"] = unit.device_state;
+  if (unit.searched_up_to_bytes) out["searched_up_to_bytes"] = *unit.searched_up_to_bytes;
   if (!unit.levels.empty()) {
     json levels = json::array();
     for (const auto& level : unit.levels) {
       levels.push_back({{"bytes", level.unit_bytes},
+                        {"cost", level.cost == UnitCost::per_block_touched ? "per_block_touched" : "per_partial_block"},
                         {"step_us", rounded(level.step_us)},
                         {"stderr_us", rounded(level.stderr_us)},
                         {"z", std::round(level.z * 10.0) / 10.0}});
@@ -101,6 +104,19 @@ json grid_json(const GridReport& report) {
           {"sizes", g.sizes},    {"offsets", g.offsets},  {"median_us", median},
           {"p10_us", p10},       {"p90_us", p90},         {"p99_us", p99},
           {"samples", count}};
+}
+
+json write_probe_json(const std::optional<WriteProbeSummary>& w) {
+  if (!w) return nullptr;
+  json stream = json::array();
+  for (double us : w->stream_latency_us) stream.push_back(rounded(us));
+  return {{"region", {{"offset", w->offset}, {"length", w->length}}},
+          {"preserved", w->preserved},
+          {"journal", text_or_null(w->journal)},
+          {"bytes_written", w->bytes_written},
+          {"restored", w->restored},
+          {"restore", text_or_null(w->restore_message)},
+          {"stream", {{"chunk_bytes", w->stream_chunk_bytes}, {"latency_us", stream}}}};
 }
 
 json recommendations_json(const Recommendations& r) {
@@ -139,6 +155,7 @@ json to_json(const ResultDocument& d) {
               {"recommendations", recommendations_json(d.recommendations)},
               {"grids", grids},
               {"notes", d.notes}};
+  doc["write_probe"] = write_probe_json(d.write_probe);
   if (d.run) {
     doc["run"] = {{"engine", d.run->engine}, {"ios", d.run->ios}, {"rounds", d.run->rounds},
                   {"device_time_s", std::round(d.run->device_time_s * 1000.0) / 1000.0},

@@ -21,7 +21,9 @@ struct DetectedUnit {
   std::optional<uint64_t> bytes;
   double confidence = 0.0;
   std::string evidence;
-  std::vector<LevelEstimate> levels;  // every level found (read page only)
+  std::vector<LevelEstimate> levels;  // every level found (grid probes)
+  std::string device_state;           // what the drive had been through (write probes)
+  std::optional<uint64_t> searched_up_to_bytes;  // erase block: largest period that could show
 };
 
 struct Mismatch {
@@ -47,6 +49,17 @@ struct GridReport {
   LatencyGrid grid;
 };
 
+struct WriteProbeSummary {
+  uint64_t offset = 0, length = 0;   // the only bytes written
+  bool preserved = true;
+  std::string journal;               // path while it existed
+  uint64_t bytes_written = 0;
+  bool restored = false;             // content written back and read back identical
+  std::string restore_message;
+  uint64_t stream_chunk_bytes = 0;
+  std::vector<double> stream_latency_us;  // the timed sequential pass
+};
+
 struct RunSummary {
   std::string engine;
   uint64_t ios = 0;
@@ -67,6 +80,7 @@ struct ResultDocument {
   Recommendations recommendations;
   std::vector<GridReport> grids;
   std::optional<RunSummary> run;   // absent for `info`
+  std::optional<WriteProbeSummary> write_probe;  // absent unless --write
   std::vector<std::string> notes;  // plan adaptations, engine fallbacks
 };
 

@@ -75,8 +75,14 @@ void run_summary(std::string& out, const ResultDocument& d) {
     out += "\nNo timing IO was done (info).\n";
     return;
   }
-  out += fmt::format("\nRun: {} reads in {} rounds, {:.2f} s of device time, {:.2f} s wall ({}), engine {}\n",
-                     d.run->ios, d.run->rounds, d.run->device_time_s, d.duration_s, d.run->stop_reason, d.run->engine);
+  out += fmt::format("\nRun: {} timed IOs, {:.2f} s of device time, {:.2f} s wall; read grid: {} rounds ({}); engine {}\n",
+                     d.run->ios, d.run->device_time_s, d.duration_s, d.run->rounds, d.run->stop_reason, d.run->engine);
+  if (d.write_probe) {
+    const WriteProbeSummary& w = *d.write_probe;
+    out += fmt::format("Writes: {} bytes inside {}+{}; {}\n", w.bytes_written, w.offset, w.length,
+                       !w.preserved ? "content not preserved (--no-preserve or simulated drive)"
+                                    : (w.restored ? w.restore_message : "NOT restored"));
+  }
 }
 
 }  // namespace

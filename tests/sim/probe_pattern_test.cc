@@ -6,7 +6,7 @@
 
 #include "device/sim_device.h"
 #include "probe/grid_plan.h"
-#include "probes/read_grid_probe.h"
+#include "probes/grid_probe.h"
 #include "recording_device.h"
 
 using namespace ssdprobe;
@@ -15,7 +15,7 @@ namespace {
 
 struct Recorded {
   GridPlan plan;
-  ReadProbeResult result;
+  GridProbeResult result;
   std::vector<IoRequest> requests;
   uint32_t max_in_flight;
 };
@@ -28,10 +28,11 @@ Recorded record(const char* profile_name, Region region, double budget_s, uint32
   in.logical_block = sim.limits().logical_block;
   in.region = region;
   const GridPlan plan = plan_read_grid(in);
-  ReadProbeOptions options;
+  GridProbeOptions options;
+  options.analysis = read_page_options(plan.candidates, 1);
   options.budget_s = budget_s;
   options.queue_depth = queue_depth;
-  auto result = run_read_probe(device, plan, options);
+  auto result = run_grid_probe(device, plan, options);
   return {plan, result, device.requests, device.max_in_flight};
 }
 

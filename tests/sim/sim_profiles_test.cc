@@ -6,22 +6,24 @@
 
 #include "device/sim_device.h"
 #include "probe/grid_plan.h"
-#include "probes/read_grid_probe.h"
+#include "probes/grid_probe.h"
 
 using namespace ssdprobe;
 
 namespace {
 
-ReadProbeResult probe_profile(const SimProfile& profile, uint64_t seed, uint32_t queue_depth = 1) {
+GridProbeResult probe_profile(const SimProfile& profile, uint64_t seed, uint32_t queue_depth = 1) {
   SimDevice device(profile, seed, false);
   GridPlanInput in;
   in.target_size = device.limits().size_bytes;
   in.logical_block = device.limits().logical_block;
-  ReadProbeOptions options;
+  const GridPlan plan = plan_read_grid(in);
+  GridProbeOptions options;
+  options.analysis = read_page_options(plan.candidates, seed);
   options.seed = seed;
   options.budget_s = 60;
   options.queue_depth = queue_depth;
-  return run_read_probe(device, plan_read_grid(in), options);
+  return run_grid_probe(device, plan, options);
 }
 
 }  // namespace
@@ -30,7 +32,7 @@ TEST_CASE("every profile's read page is inferred exactly or reported as not dete
   for (const auto& profile : sim_profiles()) {
     for (uint64_t seed : {1, 2, 3, 4}) {
       INFO(fmt::format("profile {} seed {}", profile.name, seed));
-      const ReadProbeResult result = probe_profile(profile, seed);
+      const GridProbeResult result = probe_profile(profile, seed);
       INFO(result.verdict.evidence);
       const auto expected = profile.expected_read_page();
       if (expected) {
@@ -46,14 +48,14 @@ TEST_CASE("every profile's read page is inferred exactly or reported as not dete
 }
 
 TEST_CASE("the smaller and larger levels of a profile are reported beside the page") {
-  const ReadProbeResult result = probe_profile(*find_sim_profile("multiplane-16k"), 1);
+  const GridProbeResult result = probe_profile(*find_sim_profile("multiplane-16k"), 1);
   std::vector<uint64_t> units;
   for (const auto& level : result.verdict.levels) units.push_back(level.unit_bytes);
   CHECK(units == std::vector<uint64_t>{4096, 16384, 65536});
 }
 
 TEST_CASE("queue depth 8 still finds the page") {
-  const ReadProbeResult result = probe_profile(*find_sim_profile("nvme-tlc-16k"), 1, 8);
+  const GridProbeResult result = probe_profile(*find_sim_profile("nvme-tlc-16k"), 1, 8);
   REQUIRE(result.verdict.bytes.has_value());
   CHECK(*result.verdict.bytes == 16384);
 }

@@ -59,7 +59,7 @@ TEST_CASE("mismatches name the reported field") {
   t.physical_block_size = 4096;
   DetectedUnit page;
   page.bytes = 16384;
-  const auto found = find_mismatches(t, page);
+  const auto found = find_mismatches(t, {&page});
   REQUIRE(found.size() == 2);
   CHECK(found[0].field == "minimum_io_size");
   CHECK(found[0].severity == "warning");
@@ -76,13 +76,35 @@ TEST_CASE("a partition starting off a page boundary is a mismatch") {
   t.minimum_io_size = 16384;
   DetectedUnit page;
   page.bytes = 16384;
-  const auto found = find_mismatches(t, page);
+  const auto found = find_mismatches(t, {&page});
   REQUIRE(found.size() == 1);
   CHECK(found[0].field == "partition_start");
+}
+
+TEST_CASE("write unit and erase block are compared with optimal_io_size and discard_granularity") {
+  Topology t;
+  t.minimum_io_size = 4096;
+  t.optimal_io_size = 0;
+  t.discard_granularity = 4096;
+  DetectedUnit page, write, erase;
+  page.bytes = 16384;
+  write.bytes = 49152;
+  erase.bytes = 24 << 20;
+  const auto found = find_mismatches(t, {&page, &write, &erase});
+  std::vector<std::string> fields;
+  for (const auto& m : found) fields.push_back(m.field);
+  CHECK(fields == std::vector<std::string>{"minimum_io_size", "optimal_io_size", "discard_granularity"});
+  CHECK(found[0].detected == 49152);
+  CHECK(found[1].detected == (24 << 20));
+  t.optimal_io_size = 65536;  // not a multiple of 48 KiB
+  const auto again = find_mismatches(t, {&page, &write, &erase});
+  CHECK(again[1].field == "optimal_io_size");
+  CHECK(again[1].severity == "warning");
 }
 
 TEST_CASE("nothing detected, nothing contradicted") {
   Topology t;
   t.minimum_io_size = 512;
-  CHECK(find_mismatches(t, DetectedUnit{}).empty());
+  DetectedUnit nothing;
+  CHECK(find_mismatches(t, {&nothing}).empty());
 }

@@ -1,4 +1,4 @@
-#include "probes/read_grid_probe.h"
+#include "probes/grid_probe.h"
 
 #include <algorithm>
 #include <cmath>
@@ -82,35 +82,36 @@ std::vector<size_t> round_cells(const LatencyGrid& grid, uint32_t uniform_per_ce
   return cells;
 }
 
-std::vector<PlannedIo> reads_for(const GridPlan& plan, const LatencyGrid& grid, const std::vector<size_t>& cells,
-                                 FreshSlots& slots) {
+std::vector<PlannedIo> ios_for(IoOp op, const GridPlan& plan, const LatencyGrid& grid,
+                               const std::vector<size_t>& cells, FreshSlots& slots) {
   std::vector<PlannedIo> ios;
   ios.reserve(cells.size());
   for (size_t cell : cells) {
     const size_t row = cell / grid.offsets.size(), column = cell % grid.offsets.size();
-    ios.push_back(PlannedIo{IoOp::read, plan.location(slots.next(), column), static_cast<uint32_t>(grid.sizes[row])});
+    ios.push_back(PlannedIo{op, plan.location(slots.next(), column), static_cast<uint32_t>(grid.sizes[row])});
   }
   return ios;
 }
 
 }  // namespace
 
-ReadProbeResult run_read_probe(Device& device, const GridPlan& plan, const ReadProbeOptions& options) {
-  ReadProbeResult result;
+GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridProbeOptions& options) {
+  GridProbeResult result;
   result.plan = plan;
   result.grid = LatencyGrid(plan.sizes, plan.offsets);
   Random random(options.seed);
   FreshSlots slots(plan.slot_count, random);
   ProbeRunner runner(device, options.queue_depth, static_cast<uint32_t>(plan.sizes.back()));
+  if (options.op == IoOp::write) runner.fill_buffers(options.seed);
   const uint64_t start_ns = runner.now_ns();
   auto elapsed_s = [&] { return static_cast<double>(runner.now_ns() - start_ns) / 1e9; };
 
   // Warm-up: the first IOs pay for ring setup, page faults and idle power states.
   std::vector<size_t> warm(options.warmup_ios);
   for (auto& cell : warm) cell = random.below(result.grid.cell_count());
-  runner.run(reads_for(plan, result.grid, warm, slots));
+  runner.run(ios_for(options.op, plan, result.grid, warm, slots));
 
-  UnitInferenceOptions analysis = read_page_options(plan.candidates, options.seed);
+  UnitInferenceOptions analysis = options.analysis;
   std::vector<Feature> contenders = analysis.candidates;
   uint64_t next_round_ios = static_cast<uint64_t>(options.initial_samples_per_cell) * result.grid.cell_count();
   result.stop_reason = "round limit";
@@ -120,7 +121,7 @@ ReadProbeResult run_read_probe(Device& device, const GridPlan& plan, const ReadP
     const uint64_t uniform_ios = uniform * result.grid.cell_count();
     const uint64_t targeted = next_round_ios > uniform_ios ? next_round_ios - uniform_ios : 0;
     const auto cells = round_cells(result.grid, uniform, targeted, contenders, random);
-    const auto ios = reads_for(plan, result.grid, cells, slots);
+    const auto ios = ios_for(options.op, plan, result.grid, cells, slots);
     const auto latencies = runner.run(ios);
     for (size_t i = 0; i < cells.size(); ++i) result.grid.samples[cells[i]].push_back(latencies[i]);
     result.ios += ios.size();
@@ -130,7 +131,7 @@ ReadProbeResult run_read_probe(Device& device, const GridPlan& plan, const ReadP
     result.verdict = infer_unit(result.grid, analysis);
     contenders = result.verdict.contenders.empty() ? analysis.candidates : result.verdict.contenders;
     result.elapsed_s = elapsed_s();
-    if (options.progress) options.progress({round, result.ios, result.elapsed_s, options.budget_s, &result.verdict});
+    if (options.progress) options.progress({options.name, round, result.ios, result.elapsed_s, options.budget_s, &result.verdict});
     if (result.verdict.settled) {
       result.stop_reason = "settled";
       break;
@@ -140,6 +141,11 @@ ReadProbeResult run_read_probe(Device& device, const GridPlan& plan, const ReadP
     const double remaining_s = options.budget_s - result.elapsed_s;
     const uint64_t affordable = per_io_s > 0 ? static_cast<uint64_t>(remaining_s / per_io_s) : result.ios;
     next_round_ios = std::min<uint64_t>(result.grid.total_samples(), affordable);
+    if (options.max_bytes > 0) {
+      const double bytes_per_io = static_cast<double>(runner.bytes_issued()) / static_cast<double>(runner.ios_issued());
+      const double bytes_left = static_cast<double>(options.max_bytes) - static_cast<double>(runner.bytes_issued());
+      next_round_ios = std::min<uint64_t>(next_round_ios, bytes_left > 0 ? static_cast<uint64_t>(bytes_left / bytes_per_io) : 0);
+    }
     if (remaining_s <= 0 || next_round_ios < result.grid.cell_count()) {
       result.stop_reason = "budget";
       break;
@@ -148,6 +154,7 @@ ReadProbeResult run_read_probe(Device& device, const GridPlan& plan, const ReadP
   analysis.bootstrap_replicates = 200;
   result.verdict = infer_unit(result.grid, analysis);
   result.elapsed_s = elapsed_s();
+  result.bytes_issued = runner.bytes_issued();
   return result;
 }
 

@@ -1,0 +1,47 @@
+#include "probes/erase_stream_probe.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "probe/runner.h"
+
+namespace ssdprobe {
+namespace {
+
+std::vector<PlannedIo> sequential_pass(const Region& window, uint64_t chunk) {
+  std::vector<PlannedIo> ios;
+  for (uint64_t at = window.offset; at + chunk <= window.offset + window.length; at += chunk) {
+    ios.push_back({IoOp::write, at, static_cast<uint32_t>(chunk)});
+  }
+  return ios;
+}
+
+}  // namespace
+
+EraseStreamResult run_erase_stream(Device& device, const EraseStreamOptions& options) {
+  if (!device.writable()) throw Error(ErrorCategory::internal, "erase stream needs a writable device");
+  EraseStreamResult result;
+  result.stream.chunk_bytes = options.chunk_bytes;
+  ProbeRunner runner(device, 1, static_cast<uint32_t>(options.chunk_bytes));
+  runner.fill_buffers(options.seed);
+  const auto ios = sequential_pass(options.window, options.chunk_bytes);
+  const uint64_t start = runner.now_ns();
+  constexpr size_t kBatch = 256;  // progress granularity
+  for (int pass = 1; pass <= 2; ++pass) {
+    for (size_t first = 0; first < ios.size(); first += kBatch) {
+      const size_t count = std::min(kBatch, ios.size() - first);
+      const auto latency = runner.run(std::span(ios).subspan(first, count));
+      if (pass == 2) result.stream.latency_us.insert(result.stream.latency_us.end(), latency.begin(), latency.end());
+      result.bytes_written += count * options.chunk_bytes;
+      if (options.progress) options.progress(pass, first + count, ios.size());
+    }
+  }
+  result.elapsed_s = static_cast<double>(runner.now_ns() - start) / 1e9;
+  result.device_state = fmt::format(
+      "window {}+{} written sequentially once in {} writes (preconditioned), then timed on a second identical pass",
+      options.window.offset, options.window.length, format_size(options.chunk_bytes));
+  result.verdict = infer_erase_block(result.stream, options.min_periods);
+  return result;
+}
+
+}  // namespace ssdprobe

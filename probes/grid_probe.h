@@ -1,0 +1,57 @@
+// The grid probe: times O_DIRECT reads (or writes) over a planned size x
+// offset grid, in rounds, until the unit analysis is settled or the budget is
+// spent. Each round shuffles its IOs so slow drift cannot favour one cell,
+// sends every IO to a fresh slot so no cache answers it, and spends half of
+// its IOs on the cells that tell apart the units still in contention.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "analysis/latency_grid.h"
+#include "analysis/unit_inference.h"
+#include "device/device.h"
+#include "probe/grid_plan.h"
+
+namespace ssdprobe {
+
+struct GridProbeProgress {
+  const char* name = "read";
+  int round = 0;
+  uint64_t ios = 0;
+  double elapsed_s = 0.0;
+  double budget_s = 0.0;
+  const UnitVerdict* verdict = nullptr;
+};
+
+struct GridProbeOptions {
+  IoOp op = IoOp::read;
+  const char* name = "read";
+  UnitInferenceOptions analysis;     // candidates, pick rule, thresholds
+  double budget_s = 60.0;             // on the device's clock (virtual for sims)
+  uint32_t queue_depth = 1;
+  uint64_t seed = 1;
+  uint32_t initial_samples_per_cell = 3;
+  uint32_t warmup_ios = 64;
+  int max_rounds = 14;
+  uint64_t max_bytes = 0;             // stop before issuing more than this (0 = no limit): caps wear from writes
+  std::function<void(const GridProbeProgress&)> progress;  // called after each round
+};
+
+struct GridProbeResult {
+  GridPlan plan;
+  LatencyGrid grid;
+  UnitVerdict verdict;
+  uint64_t ios = 0;          // timed IOs, warm-up excluded
+  uint64_t bytes_issued = 0; // every IO's bytes, warm-up included
+  double elapsed_s = 0.0;    // device clock, warm-up included
+  int rounds = 0;
+  std::string stop_reason;   // "settled", "budget", "round limit"
+};
+
+// Writes (op == write) need a writable device and fill every request with
+// pseudo-random bytes (so compressing or deduplicating drives cannot skip them).
+GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridProbeOptions& options);
+
+}  // namespace ssdprobe

@@ -1,0 +1,42 @@
+// Infers the erase block (or superblock) from the latencies of a sequential
+// write stream: a drive that opens a new erase block stalls on the first
+// write into it, so stalls recur with a period of one erase block. Periods
+// need not be powers of two.
+//
+// Method: call a write "slow" when it exceeds the stream's 75th percentile by
+// max(4 robust sigmas, 15% of the median). For each period p (in writes) from
+// 2 to n / min_periods and each phase, count slow writes on that phase. The
+// erase block is the smallest period whose best phase has at least 75% slow
+// writes (a divisor of the true period has only 50% or fewer) and whose slow
+// count is improbable by chance: binomial tail against the slow rate off that
+// phase, multiplied by the number of (period, phase) pairs tried so far.
+// Confidence is one minus that corrected p-value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ssdprobe {
+
+struct WriteStream {
+  uint64_t chunk_bytes = 0;          // write k covers [k*chunk, (k+1)*chunk) of the window
+  std::vector<double> latency_us;
+};
+
+struct EraseBlockVerdict {
+  std::optional<uint64_t> bytes;
+  double confidence = 0.0;
+  std::string evidence;
+  uint64_t searched_up_to_bytes = 0;  // largest period that could be seen
+  uint64_t stall_phase_bytes = 0;     // where in the window the stalls sit
+  double stall_us = 0.0;              // median extra latency of a stall
+};
+
+EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods = 6);
+
+// Upper tail of the binomial distribution, P(X >= k) for X ~ Bin(n, p).
+double binomial_tail(int n, int k, double p);
+
+}  // namespace ssdprobe

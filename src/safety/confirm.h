@@ -1,0 +1,27 @@
+// The question asked before the first byte is written. It names the device
+// (model, serial, size), the exact byte range and whether the content is
+// preserved; only the answer "yes" proceeds. Without a terminal the caller
+// must pass --yes, or the run is refused.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace ssdprobe {
+
+struct WritePlanSummary {
+  std::string path, model, serial;
+  uint64_t device_size = 0;
+  uint64_t offset = 0, length = 0;
+  bool preserve = true;
+  std::string journal;  // where the original content goes
+};
+
+std::string describe_write_plan(const WritePlanSummary& plan);
+
+// Returns normally when confirmed; throws Error(refused) otherwise.
+// `input`/`output` are the terminal in production, pipes in tests.
+void confirm_write(const WritePlanSummary& plan, bool assume_yes, bool interactive, std::FILE* input,
+                   std::FILE* output);
+
+}  // namespace ssdprobe

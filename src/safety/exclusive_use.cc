@@ -1,0 +1,111 @@
+#include "safety/exclusive_use.h"
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace ssdprobe {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_line(const fs::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// "MAJ:MIN" -> kernel name, for the disk and each of its partitions.
+std::map<std::string, std::string> block_numbers(const fs::path& disk_dir) {
+  std::map<std::string, std::string> numbers;
+  numbers[read_line(disk_dir / "dev")] = disk_dir.filename();
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(disk_dir, ec)) {
+    if (fs::exists(entry.path() / "partition")) numbers[read_line(entry.path() / "dev")] = entry.path().filename();
+  }
+  return numbers;
+}
+
+void add_holders(const fs::path& dir, const std::string& name, std::vector<DeviceUser>& users) {
+  std::error_code ec;
+  for (const auto& holder : fs::directory_iterator(dir / "holders", ec)) {
+    users.push_back({name, "held by " + holder.path().filename().string()});
+  }
+}
+
+// mountinfo field 3 is MAJ:MIN of the mounted device, field 5 the mount point.
+void add_mounts(const std::string& mountinfo, const std::map<std::string, std::string>& numbers,
+                std::vector<DeviceUser>& users) {
+  std::ifstream in(mountinfo);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string id, parent, number, root, mount_point;
+    fields >> id >> parent >> number >> root >> mount_point;
+    const auto found = numbers.find(number);
+    if (found != numbers.end()) users.push_back({found->second, "mounted at " + mount_point});
+  }
+}
+
+void add_swaps(const std::string& swaps, const std::map<std::string, std::string>& numbers,
+               std::vector<DeviceUser>& users) {
+  std::ifstream in(swaps);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    fields >> name;
+    struct stat st {};
+    if (::stat(name.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) continue;
+    const auto found = numbers.find(fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev)));
+    if (found != numbers.end()) users.push_back({found->second, "in use as swap"});
+  }
+}
+
+}  // namespace
+
+std::vector<DeviceUser> find_device_users(const std::string& disk_name, const std::string& sysfs_root,
+                                          const std::string& mountinfo, const std::string& swaps) {
+  const fs::path disk_dir = fs::path(sysfs_root) / "block" / disk_name;
+  std::vector<DeviceUser> users;
+  const auto numbers = block_numbers(disk_dir);
+  add_holders(disk_dir, disk_name, users);
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(disk_dir, ec)) {
+    if (fs::exists(entry.path() / "partition")) add_holders(entry.path(), entry.path().filename(), users);
+  }
+  add_mounts(mountinfo, numbers, users);
+  add_swaps(swaps, numbers, users);
+  return users;
+}
+
+void refuse_if_in_use(const Topology& target, const std::string& sysfs_root, const std::string& mountinfo,
+                      const std::string& swaps) {
+  if (target.disk_name.empty()) return;
+  std::vector<DeviceUser> users;
+  for (auto& user : find_device_users(target.disk_name, sysfs_root, mountinfo, swaps)) {
+    // A partition target overlaps only itself and the whole disk; its
+    // siblings' users do not touch the written range.
+    const bool overlaps = target.partition_name.empty() || user.device == target.partition_name ||
+                          user.device == target.disk_name;
+    if (overlaps) users.push_back(user);
+  }
+  if (users.empty()) return;
+  std::string list;
+  for (const auto& user : users) list += fmt::format("{}{} {}", list.empty() ? "" : "; ", user.device, user.how);
+  throw Error(ErrorCategory::refused,
+              fmt::format("refusing to write to {}: the drive is in use ({}). Unmount it, swapoff, or stop the "
+                          "holder first",
+                          target.partition_name.empty() ? target.disk_name : target.partition_name, list));
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,33 @@
+// Is anyone else using this block device? Before ssdprobe writes a byte it
+// refuses when a whole-disk target or any partition of it, or a partition
+// target itself or its parent disk as a whole, is mounted, used as swap, or
+// held by another block device
+// (device-mapper, md, bcache: sysfs holders/). The final word is the kernel's
+// O_EXCL open (WriteSession takes it), which also catches users this scan
+// cannot see.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "device/topology.h"
+
+namespace ssdprobe {
+
+struct DeviceUser {
+  std::string device;   // "sda1"
+  std::string how;      // "mounted at /srv", "swap", "held by dm-0"
+};
+
+// Users of the disk `disk_name` (e.g. "sda") or of any of its partitions.
+// Roots are parameters so tests can use fake /proc and /sys trees.
+std::vector<DeviceUser> find_device_users(const std::string& disk_name, const std::string& sysfs_root = "/sys",
+                                          const std::string& mountinfo = "/proc/self/mountinfo",
+                                          const std::string& swaps = "/proc/swaps");
+
+// Throws Error(refused) naming every user, or returns quietly.
+void refuse_if_in_use(const Topology& target, const std::string& sysfs_root = "/sys",
+                      const std::string& mountinfo = "/proc/self/mountinfo",
+                      const std::string& swaps = "/proc/swaps");
+
+}  // namespace ssdprobe
