@@ -1,0 +1,73 @@
+// Erase-block inference from write streams built by hand: periodic stalls
+// (also at non-power-of-two periods and under random outliers) are found
+// with their period; noise alone, or a divisor pattern, is not.
+#include <catch2/catch.hpp>
+
+#include "analysis/erase_block.h"
+#include "core/random.h"
+
+using namespace ssdprobe;
+
+namespace {
+
+WriteStream make_stream(size_t writes, size_t period, size_t phase, double stall_us, double outlier_rate,
+                        uint64_t seed = 3) {
+  Random random(seed);
+  WriteStream s;
+  s.chunk_bytes = 65536;
+  for (size_t k = 0; k < writes; ++k) {
+    double us = 100.0 * (1.0 + 0.05 * random.normal());
+    if (period && k % period == phase) us += stall_us;
+    if (random.uniform() < outlier_rate) us += 2500.0;
+    s.latency_us.push_back(us);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a 12 MiB period (192 writes of 64 KiB) is found at any phase") {
+  const auto v = infer_erase_block(make_stream(4096, 192, 57, 1500, 0.0));
+  REQUIRE(v.bytes.has_value());
+  CHECK(*v.bytes == 12ull << 20);
+  CHECK(v.stall_phase_bytes == 57 * 65536);
+  CHECK(v.confidence > 0.99);
+  CHECK(v.stall_us == Approx(1500).epsilon(0.05));
+}
+
+TEST_CASE("2% random multi-ms outliers do not hide or fake the period") {
+  const auto v = infer_erase_block(make_stream(4096, 128, 0, 1500, 0.02));
+  REQUIRE(v.bytes.has_value());
+  CHECK(*v.bytes == 8ull << 20);
+  const auto none = infer_erase_block(make_stream(4096, 0, 0, 0, 0.02));
+  CHECK_FALSE(none.bytes.has_value());
+  CHECK(none.evidence.find("follow no period") != std::string::npos);
+}
+
+TEST_CASE("a stall on only every other period is reported at the longer period") {
+  WriteStream s = make_stream(4096, 0, 0, 0, 0.0);
+  for (size_t k = 0; k < s.latency_us.size(); k += 256) s.latency_us[k] += 1200;
+  const auto v = infer_erase_block(s);
+  REQUIRE(v.bytes.has_value());
+  CHECK(*v.bytes == 16ull << 20);
+}
+
+TEST_CASE("a period longer than a sixth of the stream is not claimed; the evidence says up to where") {
+  const auto v = infer_erase_block(make_stream(4096, 1024, 0, 1500, 0.0));
+  CHECK_FALSE(v.bytes.has_value());
+  CHECK(v.searched_up_to_bytes == (4096 / 6) * 65536);
+  CHECK(v.evidence.find("up to") != std::string::npos);
+}
+
+TEST_CASE("a flat stream has nothing to find") {
+  const auto v = infer_erase_block(make_stream(2048, 0, 0, 0, 0.0));
+  CHECK_FALSE(v.bytes.has_value());
+  CHECK(v.confidence == 0.0);
+}
+
+TEST_CASE("binomial tail") {
+  CHECK(binomial_tail(10, 0, 0.3) == Approx(1.0));
+  CHECK(binomial_tail(10, 11, 0.3) == 0.0);
+  CHECK(binomial_tail(1, 1, 0.25) == Approx(0.25));
+  CHECK(binomial_tail(10, 10, 0.5) == Approx(1.0 / 1024));
+}

@@ -1,0 +1,104 @@
+// The checks before a write: who uses a drive (fake /sys, mountinfo and
+// swaps), and the confirmation that names device, range and preservation.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "safety/confirm.h"
+#include "safety/exclusive_use.h"
+
+using namespace ssdprobe;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct FakeSystem {
+  fs::path root = fs::temp_directory_path() / ("ssdprobe-safety-" + std::to_string(::getpid()));
+  FakeSystem() {
+    fs::create_directories(root / "sys/block/sdz/sdz1/holders");
+    fs::create_directories(root / "sys/block/sdz/sdz2/holders");
+    fs::create_directories(root / "sys/block/sdz/holders");
+    put("sys/block/sdz/dev", "8:240\n");
+    put("sys/block/sdz/sdz1/dev", "8:241\n");
+    put("sys/block/sdz/sdz1/partition", "1\n");
+    put("sys/block/sdz/sdz2/dev", "8:242\n");
+    put("sys/block/sdz/sdz2/partition", "2\n");
+    put("mountinfo", "22 1 8:241 / /srv rw,relatime - ext4 /dev/sdz1 rw\n29 1 0:5 / /dev rw - devtmpfs udev rw\n");
+    put("swaps", "Filename\tType\tSize\tUsed\tPriority\n");
+  }
+  ~FakeSystem() { fs::remove_all(root); }
+  void put(const std::string& rel, const std::string& text) { std::ofstream(root / rel) << text; }
+  std::vector<DeviceUser> users() {
+    return find_device_users("sdz", (root / "sys").string(), (root / "mountinfo").string(), (root / "swaps").string());
+  }
+};
+
+Topology disk(const std::string& partition = "") {
+  Topology t;
+  t.disk_name = "sdz";
+  t.partition_name = partition;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("a mounted partition is a user of its disk, named with its mount point") {
+  FakeSystem sys;
+  const auto users = sys.users();
+  REQUIRE(users.size() == 1);
+  CHECK(users[0].device == "sdz1");
+  CHECK(users[0].how == "mounted at /srv");
+}
+
+TEST_CASE("holders of the disk or of a partition are users") {
+  FakeSystem sys;
+  fs::create_directories(sys.root / "sys/block/sdz/sdz2/holders/dm-3");
+  const auto users = sys.users();
+  REQUIRE(users.size() == 2);
+  CHECK(users[0].how == "held by dm-3");
+}
+
+TEST_CASE("whole-disk writes are refused when any partition is in use; a sibling partition is not") {
+  FakeSystem sys;
+  const auto refuse = [&](const Topology& t) {
+    refuse_if_in_use(t, (sys.root / "sys").string(), (sys.root / "mountinfo").string(), (sys.root / "swaps").string());
+  };
+  try {
+    refuse(disk());
+    FAIL("not refused");
+  } catch (const Error& e) {
+    CHECK(e.category() == ErrorCategory::refused);
+    CHECK(std::string(e.what()).find("/srv") != std::string::npos);
+  }
+  CHECK_THROWS_AS(refuse(disk("sdz1")), Error);
+  CHECK_NOTHROW(refuse(disk("sdz2")));
+}
+
+TEST_CASE("confirmation: --yes proceeds, no terminal refuses, only 'yes' is yes") {
+  WritePlanSummary plan{"/dev/sdz", "Model X", "S1", 1ull << 30, 512ull << 20, 256ull << 20, true, "/var/lib/j/"};
+  std::FILE* out = std::tmpfile();
+  CHECK_NOTHROW(confirm_write(plan, true, false, nullptr, out));
+  CHECK_THROWS_AS(confirm_write(plan, false, false, nullptr, out), Error);
+  for (const char* answer : {"yes\n", "y\n", "YES\n", "\n", ""}) {
+    std::FILE* in = std::tmpfile();
+    std::fputs(answer, in);
+    std::rewind(in);
+    if (std::string(answer) == "yes\n") {
+      CHECK_NOTHROW(confirm_write(plan, false, true, in, out));
+    } else {
+      CHECK_THROWS_AS(confirm_write(plan, false, true, in, out), Error);
+    }
+    std::fclose(in);
+  }
+  std::fclose(out);
+  const std::string text = describe_write_plan(plan);
+  CHECK(text.find("/dev/sdz") != std::string::npos);
+  CHECK(text.find("Model X") != std::string::npos);
+  CHECK(text.find("536870912 to 805306368") != std::string::npos);
+  plan.preserve = false;
+  CHECK(describe_write_plan(plan).find("DESTROYED") != std::string::npos);
+}
