@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "device/sim_profile.h"
+#include "report/json_report.h"
 #include "safety/restore.h"
 #include "ssdprobe_version.h"
 
@@ -37,13 +38,33 @@ int print_error(const Error& e) {
 
 }  // namespace
 
-int run_list_sims() {
-  fmt::print("{:<16} {:>8} {:>10}  {}\n", "NAME", "SECTOR", "READ PAGE", "DESCRIPTION");
+nlohmann::ordered_json sims_json() {
+  auto value = [](std::optional<uint64_t> v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); };
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& p : sim_profiles()) {
-    const auto page = p.expected_read_page();
-    fmt::print("{:<16} {:>8} {:>10}  {}{}\n", "sim:" + p.name, format_size(p.logical_block),
-               page ? format_size(*page) : "none", p.description,
-               p.name == default_sim_name() ? " (default)" : "");
+    list.push_back({{"name", "sim:" + p.name},
+                    {"logical_block_size", p.logical_block},
+                    {"read_page", value(p.expected_read_page())},
+                    {"write_unit", value(p.expected_write_unit())},
+                    {"erase_block", value(p.erase_stall_us > 0 ? std::optional<uint64_t>(p.erase_block) : std::nullopt)},
+                    {"description", p.description}});
+  }
+  return list;
+}
+
+int run_list_sims(const std::string& json_path) {
+  if (!json_path.empty()) {
+    write_json(sims_json(), json_path);
+    return 0;
+  }
+  auto size_or_none = [](std::optional<uint64_t> v) { return v ? format_size(*v) : std::string("none"); };
+  fmt::print("{:<20} {:>7} {:>10} {:>10} {:>12}  {}\n", "NAME", "SECTOR", "READ_PAGE", "WRITE_UNIT", "ERASE_BLOCK",
+             "DESCRIPTION");
+  for (const auto& p : sim_profiles()) {
+    const auto erase = p.erase_stall_us > 0 ? std::optional<uint64_t>(p.erase_block) : std::nullopt;
+    fmt::print("{:<20} {:>7} {:>10} {:>10} {:>12}  {}{}\n", "sim:" + p.name, format_size(p.logical_block),
+               size_or_none(p.expected_read_page()), size_or_none(p.expected_write_unit()), size_or_none(erase),
+               p.description, p.name == default_sim_name() ? " (default)" : "");
   }
   return 0;
 }
@@ -82,7 +103,7 @@ int ssdprobe_main(int argc, char** argv) {
     return code == 0 ? 0 : exit_code_for(ErrorCategory::usage);
   }
   try {
-    if (list_sims) return run_list_sims();
+    if (list_sims) return run_list_sims(resolve_options(main_raw, kCharacterize).json_path);
     if (info->parsed()) return run_info(resolve_options(info_raw, kInfo));
     if (restore->parsed()) return run_restore(resolve_options(restore_raw, kRestore));
     return run_characterize(resolve_options(main_raw, kCharacterize));

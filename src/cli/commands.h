@@ -12,8 +12,9 @@ namespace ssdprobe {
 int run_characterize(const Options& options);
 // Reports identity and reported geometry without timing IO.
 int run_info(const Options& options);
-// Lists the simulated drives.
-int run_list_sims();
+// Lists the simulated drives (as JSON with their ground truth when
+// json_path is "-" or a file).
+int run_list_sims(const std::string& json_path);
 // Restores a write run's journal onto its device and verifies it.
 int run_restore(const Options& options);
 

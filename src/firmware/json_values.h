@@ -1,0 +1,51 @@
+// Small helpers for writing decoded firmware values into the result document:
+// an absent value is JSON null, never a guess (spec/result-json.md), and a
+// 128-bit counter is a JSON number while it fits in 64 bits and a decimal
+// string beyond that (JSON numbers past 2^64 lose precision in most readers).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "firmware/byte_reader.h"
+
+namespace ssdprobe {
+
+template <typename T>
+nlohmann::ordered_json json_or_null(const std::optional<T>& value) {
+  if (!value) return nullptr;
+  return *value;
+}
+
+inline std::string u128_to_string(uint128 value) {
+  if (value == 0) return "0";
+  std::string digits;
+  while (value != 0) {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
+    value /= 10;
+  }
+  return digits;
+}
+
+inline nlohmann::ordered_json json_u128(uint128 value) {
+  if (value <= UINT64_MAX) return static_cast<uint64_t>(value);
+  return u128_to_string(value);
+}
+
+// a × b, or nullopt when the product does not fit in 64 bits.
+inline std::optional<uint64_t> checked_mul(uint64_t a, uint64_t b) {
+  uint64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
+  return product;
+}
+
+// 128-bit a × b, or nullopt when the product does not fit in 128 bits.
+inline std::optional<uint128> checked_mul128(uint128 a, uint128 b) {
+  uint128 product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
+  return product;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,165 @@
+#include "firmware/nvme_reported.h"
+
+#include "firmware/json_values.h"
+
+namespace ssdprobe {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json oacs_bits(uint16_t oacs) {
+  return Json{{"security_send_receive", (oacs & 0x01) != 0},
+              {"format_nvm", (oacs & 0x02) != 0},
+              {"firmware_download", (oacs & 0x04) != 0},
+              {"namespace_management", (oacs & 0x08) != 0},
+              {"device_self_test", (oacs & 0x10) != 0},
+              {"directives", (oacs & 0x20) != 0}};
+}
+
+Json oncs_bits(uint16_t oncs) {
+  return Json{{"compare", (oncs & 0x001) != 0},
+              {"write_uncorrectable", (oncs & 0x002) != 0},
+              {"dataset_management", (oncs & 0x004) != 0},
+              {"write_zeroes", (oncs & 0x008) != 0},
+              {"save_select", (oncs & 0x010) != 0},
+              {"reservations", (oncs & 0x020) != 0},
+              {"timestamp", (oncs & 0x040) != 0},
+              {"verify", (oncs & 0x080) != 0},
+              {"copy", (oncs & 0x100) != 0}};
+}
+
+void put_ctrl_identity(const NvmeIdCtrl& c, Json& j) {
+  j["vid"] = c.vid;
+  j["ssvid"] = c.ssvid;
+  j["ieee"] = c.ieee;
+  j["ver"] = c.ver;
+  j["version"] = nvme_version_string(c.ver);
+  j["cntlid"] = c.cntlid;
+  j["cntrltype"] = c.cntrltype;
+  j["cmic"] = c.cmic;
+  j["ctratt"] = c.ctratt;
+  j["nn"] = c.nn;
+  j["tnvmcap"] = json_u128(c.tnvmcap);
+  j["unvmcap"] = json_u128(c.unvmcap);
+}
+
+void put_ctrl_limits(const NvmeIdCtrl& c, const NvmeDerivedSizes& s, Json& j) {
+  j["mdts"] = c.mdts;
+  j["mdts_bytes"] = json_or_null(s.mdts_bytes);
+  j["oacs"] = c.oacs;
+  j["oacs_bits"] = oacs_bits(c.oacs);
+  j["oncs"] = c.oncs;
+  j["oncs_bits"] = oncs_bits(c.oncs);
+  j["vwc"] = c.vwc;
+  j["awun"] = c.awun;
+  j["awun_bytes"] = json_or_null(s.awun_bytes);
+  j["awupf"] = c.awupf;
+  j["awupf_bytes"] = json_or_null(s.awupf_bytes);
+  j["acwu"] = c.acwu;
+  j["acwu_bytes"] = json_or_null(s.acwu_bytes);
+}
+
+Json lba_formats(const NvmeIdNs& n) {
+  Json list = Json::array();
+  for (const auto& f : n.lbaf) list.push_back(Json{{"ds", f.ds}, {"ms", f.ms}, {"rp", f.rp}});
+  return list;
+}
+
+void put_ns_capacity(const NvmeIdNs& n, const NvmeDerivedSizes& s, Json& j) {
+  j["nsze"] = n.nsze;
+  j["ncap"] = n.ncap;
+  j["nuse"] = n.nuse;
+  j["nsfeat"] = n.nsfeat;
+  j["nlbaf"] = n.nlbaf;
+  j["nulbaf"] = n.nulbaf;
+  j["flbas"] = n.flbas;
+  j["lbaf_in_use"] = n.lbaf_in_use();
+  j["lbaf"] = lba_formats(n);
+  j["lba_bytes"] = json_or_null(s.lba_bytes);
+  j["nsze_bytes"] = json_or_null(s.nsze_bytes);
+  j["ncap_bytes"] = json_or_null(s.ncap_bytes);
+  j["nuse_bytes"] = json_or_null(s.nuse_bytes);
+  j["nvmcap"] = json_u128(n.nvmcap);
+  j["mc"] = n.mc;
+  j["dpc"] = n.dpc;
+  j["dps"] = n.dps;
+  j["nmic"] = n.nmic;
+  j["dlfeat"] = n.dlfeat;
+}
+
+struct SizeField {
+  const char* name;
+  uint16_t raw;
+  std::optional<uint64_t> bytes;
+};
+
+void put_ns_io_hints(const NvmeIdNs& n, const NvmeDerivedSizes& s, Json& j) {
+  const SizeField fields[] = {
+      {"npwg", n.npwg, s.npwg_bytes},       {"npwa", n.npwa, s.npwa_bytes},
+      {"npdg", n.npdg, s.npdg_bytes},       {"npda", n.npda, s.npda_bytes},
+      {"nows", n.nows, s.nows_bytes},       {"nawun", n.nawun, s.nawun_bytes},
+      {"nawupf", n.nawupf, s.nawupf_bytes}, {"nacwu", n.nacwu, s.nacwu_bytes},
+      {"nabsn", n.nabsn, s.nabsn_bytes},    {"nabo", n.nabo, s.nabo_bytes},
+      {"nabspf", n.nabspf, s.nabspf_bytes}, {"noiob", n.noiob, s.noiob_bytes},
+  };
+  for (const auto& field : fields) {
+    j[field.name] = field.raw;
+    j[std::string(field.name) + "_bytes"] = json_or_null(field.bytes);
+  }
+  j["mssrl"] = n.mssrl;
+  j["mcl"] = n.mcl;
+  j["msrc"] = n.msrc;
+}
+
+void put_ns_ids(const NvmeIdNs& n, Json& j) {
+  j["anagrpid"] = n.anagrpid;
+  j["nsattr"] = n.nsattr;
+  j["nvmsetid"] = n.nvmsetid;
+  j["endgid"] = n.endgid;
+  j["nguid"] = n.nguid;
+  j["eui64"] = n.eui64;
+}
+
+Json nvm_json(const NvmeNvmIdNs& nvm, const NvmeDerivedSizes& s) {
+  Json j;
+  j["lbstm"] = nvm.lbstm;
+  j["pic"] = nvm.pic;
+  j["pifa"] = nvm.pifa;
+  j["npdgl"] = nvm.npdgl;
+  j["npdgl_bytes"] = json_or_null(s.npdgl_bytes);
+  j["npdal"] = nvm.npdal;
+  j["npdal_bytes"] = json_or_null(s.npdal_bytes);
+  j["nprg"] = nvm.nprg;
+  j["npra"] = nvm.npra;
+  j["nors"] = nvm.nors;
+  return j;
+}
+
+}  // namespace
+
+Json nvme_reported_json(const NvmeFirmwareData& data) {
+  const NvmeDerivedSizes sizes = data.sizes();
+  Json j = Json::object();
+  j["model"] = data.ctrl ? Json(data.ctrl->mn) : Json(nullptr);
+  j["serial"] = data.ctrl ? Json(data.ctrl->sn) : Json(nullptr);
+  j["firmware"] = data.ctrl ? Json(data.ctrl->fr) : Json(nullptr);
+  j["identify_ctrl"] = data.ctrl.has_value();
+  j["identify_ns"] = data.ns.has_value();
+  if (data.ctrl) {
+    put_ctrl_identity(*data.ctrl, j);
+    put_ctrl_limits(*data.ctrl, sizes, j);
+  }
+  j["nsid"] = json_or_null(data.nsid);
+  if (data.ns) {
+    put_ns_capacity(*data.ns, sizes, j);
+    put_ns_io_hints(*data.ns, sizes, j);
+    put_ns_ids(*data.ns, j);
+  }
+  j["nvm"] = data.nvm ? nvm_json(*data.nvm, sizes) : Json(nullptr);
+  j["smart"] = data.smart ? nvme_smart_json(*data.smart) : Json(nullptr);
+  j["ocp"] = data.ocp ? ocp_smart_json(*data.ocp) : Json(nullptr);
+  return j;
+}
+
+}  // namespace ssdprobe
