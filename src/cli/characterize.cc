@@ -162,6 +162,10 @@ int run_characterize(const Options& given) {
   ResultDocument doc = base_document(options, target);
   doc.read_page = {read.verdict.bytes, read.verdict.confidence, read.verdict.evidence, read.verdict.levels, {}, {}};
   doc.grids.push_back(GridReport{"read", "read", options.queue_depth, read.grid});
+  if (!read.verdict.bytes) {
+    doc.notes.push_back("no read page found: if the probed range was never written or was trimmed, many drives "
+                        "answer reads from the mapping table without sensing NAND; probe a range that holds data");
+  }
   uint64_t ios = read.ios;
   double device_time = read.elapsed_s;
   if (options.write) {

@@ -15,6 +15,7 @@
 #include "core/block_math.h"
 #include "core/error.h"
 #include "safety/exclusive_use.h"
+#include "safety/interrupt.h"
 
 namespace ssdprobe {
 namespace {
@@ -137,19 +138,31 @@ void WriteSession::save() {
   journal_path_ = options_.journal_dir / fmt::format("{}-{}-{}.ssdpj", base, timestamp(), ::getpid());
   JournalIdentity id{path_, rdev_, topology_.size_bytes, static_cast<uint32_t>(topology_.logical_block_size.value_or(512)),
                      topology_.model, topology_.serial, window_.offset, window_.length, timestamp()};
-  JournalWriter writer(journal_path_, id);
+  try {
+    JournalWriter writer(journal_path_, id);
+    copy_window_to(writer);
+    writer.commit();
+  } catch (...) {
+    // Nothing was written to the device yet: an uncommitted journal is
+    // useless, and left behind it would block the next run.
+    fs::remove(journal_path_);
+    throw;
+  }
+  saved_ = true;
+}
+
+void WriteSession::copy_window_to(JournalWriter& writer) {
   const int fd = ::open(path_.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
   if (fd < 0) throw os_error("cannot open " + path_ + " to save its content", errno);
   UniqueFd reader(fd);
   AlignedBuffer buffer(kJournalChunk);
   for (uint64_t at = window_.offset; at < window_.offset + window_.length; at += kJournalChunk) {
+    if (interrupt_requested()) throw Error(ErrorCategory::interrupted, "interrupted while saving; nothing was written");
     const size_t length = std::min<uint64_t>(kJournalChunk, window_.offset + window_.length - at);
     const ssize_t n = ::pread(reader.get(), buffer.data(), length, static_cast<off_t>(at));
     if (n != static_cast<ssize_t>(length)) throw os_error(fmt::format("saving {} bytes at {}", length, at), n < 0 ? errno : EIO);
     writer.append(at, std::span(buffer.data(), length));
   }
-  writer.commit();
-  saved_ = true;
 }
 
 std::optional<RestoreReport> WriteSession::restore() {

@@ -49,6 +49,7 @@ class WriteSession {
 
  private:
   void check_journal_location(const Target& target) const;
+  void copy_window_to(JournalWriter& writer);
   std::string path_;
   Topology topology_;
   uint64_t rdev_ = 0;
