@@ -11,6 +11,7 @@
 #include "analysis/mismatches.h"
 #include "analysis/recommend.h"
 #include "cli/commands.h"
+#include "cli/firmware_section.h"
 #include "cli/progress.h"
 #include "cli/write_run.h"
 #include "core/error.h"
@@ -175,6 +176,7 @@ int run_characterize(const Options& given) {
     device_time += writes.grid.elapsed_s + writes.stream.elapsed_s;
   }
   doc.mismatches = find_mismatches(doc.topology, {&doc.read_page, &doc.write_unit, &doc.erase_block});
+  add_firmware_section(doc, doc.write_unit.bytes ? doc.write_unit.bytes : doc.read_page.bytes);
   fill_recommendations(doc);
   doc.run = RunSummary{target.device->engine_description(), ios, read.rounds, device_time, read.stop_reason};
   doc.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -191,6 +193,7 @@ int run_info(const Options& given) {
   doc.read_page.evidence = "not measured: info does no timing IO";
   doc.write_unit.evidence = doc.read_page.evidence;
   doc.erase_block.evidence = doc.read_page.evidence;
+  add_firmware_section(doc, std::nullopt);
   fill_recommendations(doc);
   emit(doc, options);
   return 0;

@@ -113,8 +113,9 @@ const std::vector<OptionSpec>& option_table() {
       {"--region", "OFFSET:LENGTH", "", "region", kCharacterize,
        "Probe only this byte range of the target, e.g. 1G:4G (LENGTH may be empty: to the end)", apply_region},
       {"--engine", "NAME", "auto", "engine", kCharacterize,
-       "IO engine: uring (io_uring, registered buffers), psync (pread, queue depth 1), or auto (uring, falling "
-       "back to psync where io_uring is unavailable)",
+       "IO engine: uring (io_uring, registered buffers), psync (pread, queue depth 1), passthru (NVMe commands "
+       "through io_uring on /dev/ngXnY, bypassing the block layer; needs CAP_SYS_ADMIN), or auto (uring, falling "
+       "back to psync where io_uring is unavailable; passthru for /dev/ngXnY)",
        apply_engine},
       {"--qd", "N", "1", "queue_depth", kCharacterize,
        "Queue depth: reads kept in flight at once (1..256; psync allows only 1)", apply_queue_depth},

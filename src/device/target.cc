@@ -16,6 +16,8 @@
 #include "device/psync_device.h"
 #include "device/sim_device.h"
 #include "device/uring_device.h"
+#include "firmware/nvme_passthru_device.h"
+#include "firmware/nvme_paths.h"
 
 namespace ssdprobe {
 namespace {
@@ -55,10 +57,10 @@ struct stat stat_or_throw(const std::string& path) {
   if (S_ISDIR(st.st_mode)) {
     throw Error(ErrorCategory::target, fmt::format("{} is a directory; give a block device, a partition or a regular file", path));
   }
-  if (S_ISCHR(st.st_mode)) {
+  if (S_ISCHR(st.st_mode) && !resolve_nvme_target(path)) {
     throw Error(ErrorCategory::target,
                 fmt::format("{} is a character device; ssdprobe times block devices (/dev/nvme0n1, /dev/sda), "
-                            "partitions and regular files", path));
+                            "partitions, regular files and NVMe generic devices (/dev/ngXnY)", path));
   }
   if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
     throw Error(ErrorCategory::target, fmt::format("{} is neither a block device nor a regular file", path));
@@ -108,6 +110,22 @@ DeviceLimits limits_for(const Topology& t, uint64_t size) {
   return limits;
 }
 
+// An NVMe generic (/dev/ngXnY) or controller (/dev/nvmeX) node: the kernel's
+// view is that of the namespace block device behind it, if there is one.
+Topology nvme_char_topology(const std::string& path) {
+  const auto nvme = resolve_nvme_target(path);
+  struct stat block {};
+  if (nvme && !nvme->namespace_disk.empty() && ::stat(nvme->namespace_path().c_str(), &block) == 0 &&
+      S_ISBLK(block.st_mode)) {
+    return read_block_topology(major(block.st_rdev), minor(block.st_rdev));
+  }
+  Topology t;
+  t.transport = "nvme";
+  t.disk_name = nvme ? nvme->controller : "";
+  t.kernel_version = kernel_release();
+  return t;
+}
+
 // io_uring first (unless psync was asked for); when the kernel refuses
 // io_uring and the user did not insist on it, psync with a note.
 std::unique_ptr<Device> make_engine(const std::string& path, const DeviceLimits& limits, EngineChoice engine,
@@ -130,6 +148,18 @@ void open_engine(Target& target, EngineChoice engine, bool writable, uint64_t se
     target.device = std::make_unique<SimDevice>(*find_sim_profile(target.path.substr(kSimPrefix.size())), seed, writable);
     return;
   }
+  struct stat node {};
+  const bool char_device = ::stat(target.path.c_str(), &node) == 0 && S_ISCHR(node.st_mode);
+  if (engine == EngineChoice::passthru || char_device) {
+    if (engine == EngineChoice::uring || engine == EngineChoice::psync) {
+      throw Error(ErrorCategory::unsupported, fmt::format("{} is a character device: only --engine passthru can "
+                                                          "do IO on it", target.path));
+    }
+    auto device = open_nvme_passthru(target.path, writable);
+    target.topology.size_bytes = device->limits().size_bytes;
+    target.device = std::move(device);
+    return;
+  }
   const UniqueFd probe_fd = open_direct(target.path, writable);  // fails early with a clear message
   struct stat st {};
   if (::fstat(probe_fd.get(), &st) != 0) throw os_error(target.path, errno);
@@ -143,7 +173,8 @@ EngineChoice parse_engine(const std::string& name) {
   if (name == "auto") return EngineChoice::automatic;
   if (name == "uring" || name == "io_uring") return EngineChoice::uring;
   if (name == "psync") return EngineChoice::psync;
-  throw Error(ErrorCategory::usage, fmt::format("unknown engine '{}' (choose auto, uring or psync)", name));
+  if (name == "passthru") return EngineChoice::passthru;
+  throw Error(ErrorCategory::usage, fmt::format("unknown engine '{}' (choose auto, uring, psync or passthru)", name));
 }
 
 Target open_target(const TargetRequest& request) {
@@ -151,7 +182,10 @@ Target open_target(const TargetRequest& request) {
   const struct stat st = stat_or_throw(request.path);
   Target target;
   target.path = request.path;
-  if (S_ISBLK(st.st_mode)) {
+  if (S_ISCHR(st.st_mode)) {
+    target.topology = nvme_char_topology(request.path);
+    target.kind = TargetKind::block;
+  } else if (S_ISBLK(st.st_mode)) {
     target.topology = read_block_topology(major(st.st_rdev), minor(st.st_rdev));
     target.kind = target.topology.partition_name.empty() ? TargetKind::block : TargetKind::partition;
   } else {

@@ -13,7 +13,7 @@
 
 namespace ssdprobe {
 
-enum class EngineChoice { automatic, uring, psync };
+enum class EngineChoice { automatic, uring, psync, passthru };
 EngineChoice parse_engine(const std::string& name);  // throws Error(usage)
 
 struct TargetRequest {

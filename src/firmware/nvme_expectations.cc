@@ -1,8 +1,7 @@
 #include "firmware/nvme_expectations.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace ssdprobe {
 

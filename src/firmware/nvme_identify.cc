@@ -1,8 +1,7 @@
 #include "firmware/nvme_identify.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 
 #include "firmware/json_values.h"
 

@@ -60,6 +60,13 @@ void put_ctrl_limits(const NvmeIdCtrl& c, const NvmeDerivedSizes& s, Json& j) {
   j["acwu_bytes"] = json_or_null(s.acwu_bytes);
 }
 
+// NSFEAT bits by their spec names; OPTPERF is bits 5:4 since NVMe 2.1 (bit 4 before).
+Json nsfeat_bits(uint8_t nsfeat) {
+  return Json{{"thinp", (nsfeat & 0x01) != 0},    {"nsabp", (nsfeat & 0x02) != 0},
+              {"dae", (nsfeat & 0x04) != 0},      {"uidreuse", (nsfeat & 0x08) != 0},
+              {"optperf", (nsfeat >> 4) & 0x03},  {"mam", (nsfeat & 0x40) != 0}};
+}
+
 Json lba_formats(const NvmeIdNs& n) {
   Json list = Json::array();
   for (const auto& f : n.lbaf) list.push_back(Json{{"ds", f.ds}, {"ms", f.ms}, {"rp", f.rp}});
@@ -71,6 +78,7 @@ void put_ns_capacity(const NvmeIdNs& n, const NvmeDerivedSizes& s, Json& j) {
   j["ncap"] = n.ncap;
   j["nuse"] = n.nuse;
   j["nsfeat"] = n.nsfeat;
+  j["nsfeat_bits"] = nsfeat_bits(n.nsfeat);
   j["nlbaf"] = n.nlbaf;
   j["nulbaf"] = n.nulbaf;
   j["flbas"] = n.flbas;

@@ -7,7 +7,7 @@
 // ssvid, ieee, ver, version, cntlid, cntrltype, mdts, mdts_bytes, oacs,
 // oacs_bits, oncs, oncs_bits, vwc, awun, awun_bytes, awupf, awupf_bytes, acwu,
 // acwu_bytes, nn, tnvmcap, unvmcap, ctratt), nsid, the namespace fields
-// (nsze .. eui64, flbas, lbaf_in_use, lbaf [{ds, ms, rp}], lba_bytes,
+// (nsze .. eui64, nsfeat with nsfeat_bits, flbas, lbaf_in_use, lbaf [{ds, ms, rp}], lba_bytes,
 // nsze_bytes, npwg/npwa/npdg/npda/nows with _bytes, nawun/nawupf/nacwu with
 // _bytes, nabsn/nabo/nabspf with _bytes, noiob with noiob_bytes), `nvm` (the
 // NVM command set namespace page: npdgl, npdal, nprg, npra, nors, or null),

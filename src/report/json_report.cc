@@ -41,7 +41,7 @@ json target_json(const ResultDocument& d) {
           {"backing_file", text_or_null(t.backing_file)}};
 }
 
-json reported_json(const Topology& t) {
+json reported_json(const Topology& t, const FirmwareSection& f) {
   return {{"logical_block_size", optional_value(t.logical_block_size)},
           {"physical_block_size", optional_value(t.physical_block_size)},
           {"minimum_io_size", optional_value(t.minimum_io_size)},
@@ -57,8 +57,12 @@ json reported_json(const Topology& t) {
           {"filesystem_block_size", optional_value(t.filesystem_block_size)},
           {"kernel_version", t.kernel_version},
           {"source", "sysfs"},
-          {"nvme", nullptr},
-          {"ata", nullptr}};
+          {"nvme", f.nvme},
+          {"ata", f.ata},
+          {"scsi", f.scsi},
+          {"smart", f.smart},
+          {"expectations", f.expectations},
+          {"identity_source", text_or_null(f.identity_source)}};
 }
 
 json detected_json(const DetectedUnit& unit) {
@@ -116,6 +120,7 @@ json write_probe_json(const std::optional<WriteProbeSummary>& w) {
           {"bytes_written", w->bytes_written},
           {"restored", w->restored},
           {"restore", text_or_null(w->restore_message)},
+          {"write_amplification", w->write_amplification},
           {"stream", {{"chunk_bytes", w->stream_chunk_bytes}, {"latency_us", stream}}}};
 }
 
@@ -146,7 +151,7 @@ json to_json(const ResultDocument& d) {
               {"duration_s", std::round(d.duration_s * 1000.0) / 1000.0},
               {"options", d.options},
               {"target", target_json(d)},
-              {"reported", reported_json(d.topology)},
+              {"reported", reported_json(d.topology, d.firmware)},
               {"detected",
                {{"read_page", detected_json(d.read_page)},
                 {"write_unit", detected_json(d.write_unit)},

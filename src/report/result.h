@@ -58,6 +58,15 @@ struct WriteProbeSummary {
   std::string restore_message;
   uint64_t stream_chunk_bytes = 0;
   std::vector<double> stream_latency_us;  // the timed sequential pass
+  nlohmann::ordered_json write_amplification = nullptr;  // from SMART counters, when the drive has them
+};
+
+// What the firmware itself reports (src/firmware), as the spec's JSON
+// sections; null where the target has no such interface.
+struct FirmwareSection {
+  nlohmann::ordered_json nvme = nullptr, ata = nullptr, scsi = nullptr, smart = nullptr;
+  nlohmann::ordered_json expectations = nlohmann::ordered_json::array();  // what sysfs should show, per source
+  std::string identity_source;
 };
 
 struct RunSummary {
@@ -75,6 +84,7 @@ struct ResultDocument {
   std::string path;
   TargetKind kind = TargetKind::block;
   Topology topology;
+  FirmwareSection firmware;
   DetectedUnit read_page, write_unit, erase_block;
   std::vector<Mismatch> mismatches;
   Recommendations recommendations;

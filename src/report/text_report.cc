@@ -46,6 +46,36 @@ void side_by_side(std::string& out, const ResultDocument& d) {
   out += fmt::format("  {:<22}{:<20}\n", "rotational", t.rotational ? (*t.rotational ? "yes" : "no") : "-");
 }
 
+// The scalar fields of a firmware section, "name value" wrapped at ~100
+// columns; nested objects and lists (LBA formats, SMART details) are left to
+// the JSON document.
+void firmware_fields(std::string& out, const char* title, const nlohmann::ordered_json& section) {
+  if (!section.is_object()) return;
+  out += fmt::format("  {}:", title);
+  size_t column = 4 + std::string(title).size();
+  for (const auto& [key, value] : section.items()) {
+    if (value.is_structured() || value.is_null()) continue;
+    const std::string item = fmt::format(" {} {}", key, value.is_string() ? value.get<std::string>() : value.dump());
+    if (column + item.size() > 100) {
+      out += "\n   ";
+      column = 3;
+    }
+    out += item;
+    column += item.size();
+  }
+  out += "\n";
+}
+
+void firmware(std::string& out, const ResultDocument& d) {
+  const FirmwareSection& f = d.firmware;
+  if (!f.nvme.is_object() && !f.ata.is_object() && !f.scsi.is_object() && !f.smart.is_object()) return;
+  out += "\nFirmware reports\n";
+  firmware_fields(out, "NVMe", f.nvme);
+  firmware_fields(out, "ATA IDENTIFY", f.ata);
+  firmware_fields(out, "SCSI", f.scsi);
+  firmware_fields(out, "smartctl", f.smart);
+}
+
 void evidence(std::string& out, const ResultDocument& d) {
   out += "\nEvidence\n";
   out += fmt::format("  read page: {}\n", d.read_page.evidence);
@@ -91,6 +121,7 @@ std::string render_text(const ResultDocument& d) {
   std::string out;
   identity(out, d);
   side_by_side(out, d);
+  firmware(out, d);
   evidence(out, d);
   mismatches(out, d);
   recommendation(out, d);

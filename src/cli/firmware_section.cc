@@ -1,0 +1,24 @@
+#include "cli/firmware_section.h"
+
+#include "firmware/firmware_probe.h"
+
+namespace ssdprobe {
+
+void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_unit) {
+  if (doc.kind == TargetKind::sim) return;  // a simulated drive has no firmware to ask
+  const FirmwareReport fw = probe_firmware(doc.path, doc.topology, measured_unit);
+  doc.firmware.nvme = fw.nvme;
+  doc.firmware.ata = fw.ata;
+  doc.firmware.scsi = fw.scsi;
+  doc.firmware.smart = fw.smart;
+  doc.firmware.identity_source = fw.identity_source;
+  for (const auto& expectation : fw.expectations) doc.firmware.expectations.push_back(expectation_json(expectation));
+  // Firmware strings are complete where sysfs truncates (ATA model: 16 chars).
+  if (!fw.model.empty()) doc.topology.model = fw.model;
+  if (!fw.serial.empty()) doc.topology.serial = fw.serial;
+  if (!fw.firmware.empty()) doc.topology.firmware = fw.firmware;
+  doc.mismatches.insert(doc.mismatches.end(), fw.mismatches.begin(), fw.mismatches.end());
+  doc.notes.insert(doc.notes.end(), fw.notes.begin(), fw.notes.end());
+}
+
+}  // namespace ssdprobe

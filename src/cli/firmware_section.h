@@ -1,0 +1,15 @@
+// Folds what the firmware reports (src/firmware/firmware_probe.h) into the
+// result document: the reported.nvme/ata/scsi/smart sections, the identity
+// when sysfs lacks it, firmware-vs-kernel mismatches and notes.
+#pragma once
+
+#include <optional>
+
+#include "report/result.h"
+
+namespace ssdprobe {
+
+// `measured_unit`: the write unit, else the read page, when one was measured.
+void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_unit);
+
+}  // namespace ssdprobe

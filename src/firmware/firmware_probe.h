@@ -1,0 +1,79 @@
+// Asks the firmware what it claims about a target and compares that with the
+// kernel's view (sysfs) and, when given, with a measured unit.
+//
+//   NVMe (/dev/nvmeXnY[pZ], /dev/ngXnY, /dev/nvmeX; transport "nvme"):
+//       Identify Controller/Namespace, NVM command set namespace page,
+//       SMART/Health log, OCP C0h log (libnvme)        -> nvme
+//   SATA/SCSI (sd*; transport "sata" or "scsi"):
+//       ATA IDENTIFY DEVICE via ATA PASS-THROUGH(16)   -> ata
+//       INQUIRY, VPD 80h/B0h, READ CAPACITY(16)        -> scsi
+//   NVMe and sd targets: `smartctl -j -a`              -> smart
+//   virtio, loop, file, sim and unknown targets: no firmware-level
+//   interface; only a note.
+//
+// Nothing here throws for a missing capability, a command the drive does not
+// support or a missing tool: each failure becomes a note saying what could
+// not be read and why (e.g. "... NVMe passthrough needs CAP_SYS_ADMIN"), and
+// the run goes on with what sysfs says. All commands only read.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "device/topology.h"
+#include "firmware/nvme_probe.h"
+#include "firmware/sd_probe.h"
+#include "firmware/smartctl_runner.h"
+#include "firmware/sysfs_expectation.h"
+#include "firmware/write_counters.h"
+#include "report/result.h"
+
+namespace ssdprobe {
+
+struct FirmwareReport {
+  // reported.nvme / reported.ata (spec/result-json.md), a SCSI section and
+  // the smartctl summary; JSON null when absent.
+  nlohmann::ordered_json nvme = nullptr, ata = nullptr, scsi = nullptr, smart = nullptr;
+  // Best identity: NVMe Identify, else ATA IDENTIFY, else SCSI INQUIRY, else
+  // smartctl, else sysfs; identity_source names the one used.
+  std::string model, serial, firmware, identity_source;
+  // What each firmware source implies sysfs should show (for `info`).
+  std::vector<SysfsExpectation> expectations;
+  // Firmware vs sysfs (named by the sysfs field) and firmware vs measured
+  // (named by the firmware field: nsfeat, npwg, nows, flbas, noiob).
+  std::vector<Mismatch> mismatches;
+  std::vector<std::string> notes;
+};
+
+// The seams the probe uses, replaceable in tests.
+struct FirmwareBackends {
+  NvmeAdminOpener open_nvme;
+  SgioAdminOpener open_sgio;
+  std::function<SmartctlRun(const std::string& device)> run_smartctl;
+  std::string sysfs_root = "/sys";
+};
+
+// libnvme, SG_IO, the smartctl in PATH (30 s timeout) and /sys.
+FirmwareBackends default_firmware_backends();
+
+// `path` is the target as the user gave it; `sysfs` its topology (transport
+// and disk name decide the route). `measured_unit` is the write/read unit
+// measured by timing, if any.
+FirmwareReport probe_firmware(const std::string& path, const Topology& sysfs, std::optional<uint64_t> measured_unit,
+                              const FirmwareBackends& backends = default_firmware_backends());
+
+// The drive's lifetime write counters, for write amplification: NVMe SMART
+// log and OCP C0h through libnvme when that works, else smartctl (on the
+// whole disk for a partition). Never throws; counters that could not be read
+// stay empty and `notes` says why.
+SmartWriteCounters read_write_counters(const std::string& path,
+                                       const FirmwareBackends& backends = default_firmware_backends());
+
+// {"source", "kernel_model", "fields": [{"name", "value", "derivation"}]}.
+nlohmann::ordered_json expectation_json(const SysfsExpectation& expectation);
+
+}  // namespace ssdprobe

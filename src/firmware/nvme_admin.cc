@@ -1,0 +1,108 @@
+#include "firmware/nvme_admin.h"
+
+#include <fcntl.h>
+#include <libnvme.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/unique_fd.h"
+
+namespace ssdprobe {
+
+namespace {
+
+constexpr uint16_t kStatusMask = 0x7ff;  // SCT (10:8) and SC (7:0)
+constexpr const char* kCapability = "NVMe passthrough needs CAP_SYS_ADMIN (run as root)";
+
+Error errno_error(const std::string& what, const std::string& path, int err) {
+  if (err == EPERM || err == EACCES)
+    return Error(ErrorCategory::permission, fmt::format("{} on {}: {} ({})", what, path, kCapability, std::strerror(err)));
+  if (err == ENOTTY || err == EINVAL || err == EOPNOTSUPP)
+    return Error(ErrorCategory::unsupported, fmt::format("{} on {}: {}", what, path, std::strerror(err)));
+  return os_error(fmt::format("{} on {}", what, path), err);
+}
+
+class LibnvmeAdmin final : public NvmeAdmin {
+ public:
+  LibnvmeAdmin(UniqueFd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}
+
+  std::vector<uint8_t> identify_ctrl() override {
+    std::vector<uint8_t> data(NVME_IDENTIFY_DATA_SIZE);
+    check(nvme_identify_ctrl(fd_.get(), reinterpret_cast<nvme_id_ctrl*>(data.data())), "Identify Controller");
+    return data;
+  }
+
+  std::vector<uint8_t> identify_ns(uint32_t nsid) override {
+    std::vector<uint8_t> data(NVME_IDENTIFY_DATA_SIZE);
+    check(nvme_identify_ns(fd_.get(), nsid, reinterpret_cast<nvme_id_ns*>(data.data())), "Identify Namespace");
+    return data;
+  }
+
+  std::vector<uint8_t> identify_ns_nvm(uint32_t nsid) override {
+    std::vector<uint8_t> data(NVME_IDENTIFY_DATA_SIZE);
+    check(nvme_identify_ns_csi(fd_.get(), nsid, NVME_UUID_NONE, NVME_CSI_NVM, data.data()),
+          "Identify Namespace (NVM command set)");
+    return data;
+  }
+
+  std::vector<uint8_t> smart_log() override {
+    std::vector<uint8_t> data(sizeof(nvme_smart_log));
+    check(nvme_get_log_smart(fd_.get(), NVME_NSID_ALL, false, reinterpret_cast<nvme_smart_log*>(data.data())),
+          "Get Log Page 02h (SMART/Health)");
+    return data;
+  }
+
+  std::vector<uint8_t> log_page(uint8_t lid, uint32_t length) override {
+    std::vector<uint8_t> data(length);
+    check(nvme_get_nsid_log(fd_.get(), false, static_cast<nvme_cmd_get_log_lid>(lid), NVME_NSID_ALL, length,
+                            data.data()),
+          fmt::format("Get Log Page {:02X}h", lid));
+    return data;
+  }
+
+  std::optional<uint32_t> nsid() override {
+    __u32 nsid = 0;
+    if (nvme_get_nsid(fd_.get(), &nsid) != 0 || nsid == 0) return std::nullopt;
+    return nsid;
+  }
+
+ private:
+  void check(int rc, const std::string& what) const {
+    if (rc == 0) return;
+    if (rc < 0) throw errno_error(what, path_, errno);
+    const auto category = nvme_status_is_unsupported(rc) ? ErrorCategory::unsupported : ErrorCategory::io;
+    throw Error(category, fmt::format("{} on {}: NVMe status {}", what, path_, nvme_status_text(rc)));
+  }
+
+  UniqueFd fd_;
+  std::string path_;
+};
+
+}  // namespace
+
+std::string nvme_status_text(int status) {
+  return fmt::format("{} (0x{:x})", nvme_status_to_string(status, false), status & kStatusMask);
+}
+
+bool nvme_status_is_unsupported(int status) {
+  const int sct = (status >> 8) & 0x7;
+  const int sc = status & 0xff;
+  if (sct == 0) return sc == 0x01 || sc == 0x02;  // Invalid Opcode, Invalid Field in Command
+  return sct == 1 && sc == 0x09;                  // Invalid Log Page
+}
+
+std::unique_ptr<NvmeAdmin> open_nvme_admin(const std::string& device_path) {
+  UniqueFd fd(::open(device_path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) {
+    const int err = errno;
+    if (err == EPERM || err == EACCES)
+      throw Error(ErrorCategory::permission, fmt::format("open {}: {} ({})", device_path, kCapability, std::strerror(err)));
+    throw os_error("open " + device_path, err);
+  }
+  return std::make_unique<LibnvmeAdmin>(std::move(fd), device_path);
+}
+
+}  // namespace ssdprobe

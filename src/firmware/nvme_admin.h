@@ -1,0 +1,52 @@
+// NVMe admin commands ssdprobe needs, behind a small interface so decoding
+// and the firmware probe can be tested with captured or hand-built bytes.
+// The real implementation (open_nvme_admin) is the only code that includes
+// libnvme; it opens the device with open(2) (libnvme 1.3's nvme_open takes
+// bare names only) and uses libnvme's fd-based calls.
+//
+// Every command returns the raw data structure and throws ssdprobe::Error:
+//   permission  - EPERM/EACCES: the message says passthrough needs CAP_SYS_ADMIN
+//   unsupported - the controller rejects the command or log page (Invalid
+//                 Opcode, Invalid Field in Command, Invalid Log Page) or the
+//                 device node takes no NVMe ioctls (ENOTTY)
+//   io          - any other NVMe status (decoded to text) or errno
+// Admin commands only read: nothing here changes the drive.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ssdprobe {
+
+class NvmeAdmin {
+ public:
+  virtual ~NvmeAdmin() = default;
+
+  virtual std::vector<uint8_t> identify_ctrl() = 0;               // CNS 01h, 4096 B
+  virtual std::vector<uint8_t> identify_ns(uint32_t nsid) = 0;    // CNS 00h, 4096 B
+  virtual std::vector<uint8_t> identify_ns_nvm(uint32_t nsid) = 0;  // CNS 05h CSI 00h, 4096 B
+  virtual std::vector<uint8_t> smart_log() = 0;                   // log 02h, NSID FFFFFFFFh, 512 B
+  // Any log page for NSID FFFFFFFFh (e.g. C0h), `length` bytes.
+  virtual std::vector<uint8_t> log_page(uint8_t lid, uint32_t length) = 0;
+  // The namespace ID of the opened node (NVME_IOCTL_ID); nullopt for a
+  // controller node, which has none.
+  virtual std::optional<uint32_t> nsid() = 0;
+};
+
+// Opens `device_path` (/dev/nvme0, /dev/nvme0n1 or /dev/ng0n1) read-only.
+// Throws Error(permission) naming CAP_SYS_ADMIN when open(2) is refused,
+// Error(target) when the node does not exist.
+std::unique_ptr<NvmeAdmin> open_nvme_admin(const std::string& device_path);
+
+// Text for an NVMe status value as libnvme returns it (SCT << 8 | SC, with
+// CRD/More/DNR above): "Invalid Field in Command (0x2)".
+std::string nvme_status_text(int status);
+
+// True for the statuses that mean "the controller does not support this":
+// Invalid Opcode, Invalid Field in Command, Invalid Log Page.
+bool nvme_status_is_unsupported(int status);
+
+}  // namespace ssdprobe

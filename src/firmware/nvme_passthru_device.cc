@@ -1,0 +1,201 @@
+#include "firmware/nvme_passthru_device.h"
+
+#include <fcntl.h>
+#include <liburing.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "core/error.h"
+#include "device/psync_device.h"
+#include "firmware/nvme_identify.h"
+#include "firmware/nvme_paths.h"
+
+namespace ssdprobe {
+
+namespace {
+
+constexpr const char* kCapability = "NVMe passthrough needs CAP_SYS_ADMIN on this kernel (run as root)";
+constexpr uint32_t kMaxTransferCap = 1u << 20;  // the same 1 MiB cap as the block engines
+constexpr uint64_t kSectorBytes = 512;          // sysfs start/size unit
+
+Error passthru_error(const std::string& path, int err) {
+  if (err == EPERM || err == EACCES)
+    return Error(ErrorCategory::permission, fmt::format("{}: {} ({})", path, kCapability, std::strerror(err)));
+  if (err == EINVAL || err == EOPNOTSUPP || err == ENOTTY)
+    return Error(ErrorCategory::unsupported,
+                 fmt::format("{}: the kernel refuses io_uring NVMe passthrough ({}; needs Linux 5.19+)", path,
+                             std::strerror(err)));
+  return os_error("NVMe passthrough read on " + path, err);
+}
+
+uint64_t read_sectors(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  uint64_t value = 0;
+  in >> value;
+  return in ? value : 0;
+}
+
+}  // namespace
+
+struct NvmePassthruDevice::Ring {
+  io_uring ring{};
+};
+
+NvmePassthruDevice::NvmePassthruDevice(UniqueFd fd, std::string path, NvmeIoTarget target, DeviceLimits limits,
+                                       bool writable, uint32_t ring_entries)
+    : fd_(std::move(fd)), path_(std::move(path)), target_(target), limits_(limits), writable_(writable),
+      ring_(std::make_unique<Ring>()) {
+  const int rc = io_uring_queue_init(ring_entries, &ring_->ring, IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+  if (rc < 0) {
+    ring_.reset();
+    throw Error(ErrorCategory::unsupported,
+                fmt::format("io_uring with 128-byte SQEs is not available ({}; needs Linux 5.19+)", std::strerror(-rc)));
+  }
+  limits_.logical_block = target_.lba_bytes;
+  limits_.max_queue_depth = ring_entries;
+  slots_.resize(ring_entries);
+  for (uint32_t i = ring_entries; i-- > 0;) free_slots_.push_back(i);
+}
+
+NvmePassthruDevice::~NvmePassthruDevice() {
+  if (ring_) io_uring_queue_exit(&ring_->ring);
+}
+
+std::string NvmePassthruDevice::engine_description() const {
+  return fmt::format("NVMe passthrough (io_uring URING_CMD on {}, nsid {}, {} B LBA), block layer bypassed", path_,
+                     target_.nsid, target_.lba_bytes);
+}
+
+void NvmePassthruDevice::attach_buffers(std::span<AlignedBuffer> buffers) { buffers_ = buffers; }
+
+void NvmePassthruDevice::submit(const IoRequest& request) {
+  if (request.op == IoOp::write && !writable_)
+    throw Error(ErrorCategory::refused, "write submitted to a device opened read-only");
+  submit_command(request, buffers_[request.buffer_index].data());
+}
+
+void NvmePassthruDevice::submit_command(const IoRequest& request, void* buffer) {
+  if (free_slots_.empty()) throw Error(ErrorCategory::internal, "more requests in flight than the ring holds");
+  const nvme_uring_cmd cmd = build_nvme_io_command(request, buffer, target_);
+  io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
+  if (sqe == nullptr) throw Error(ErrorCategory::internal, "io_uring submission queue full");
+  const uint32_t slot = free_slots_.back();
+  std::memset(sqe, 0, 2 * sizeof(io_uring_sqe));  // a 128-byte SQE
+  sqe->opcode = IORING_OP_URING_CMD;
+  sqe->fd = fd_.get();
+  sqe->cmd_op = NVME_URING_CMD_IO;
+  std::memcpy(sqe->cmd, &cmd, sizeof cmd);
+  io_uring_sqe_set_data64(sqe, slot);
+  const int rc = io_uring_submit(&ring_->ring);
+  if (rc < 0) throw os_error("io_uring_submit (NVMe passthrough)", -rc);
+  free_slots_.pop_back();
+  slots_[slot] = Slot{request.tag, request.length};
+}
+
+IoCompletion NvmePassthruDevice::wait_one() {
+  io_uring_cqe* cqe = nullptr;
+  int rc;
+  do {
+    rc = io_uring_wait_cqe(&ring_->ring, &cqe);
+  } while (rc == -EINTR);
+  if (rc < 0) throw os_error("io_uring_wait_cqe (NVMe passthrough)", -rc);
+  const auto slot = static_cast<uint32_t>(io_uring_cqe_get_data64(cqe));
+  const int res = cqe->res;
+  io_uring_cqe_seen(&ring_->ring, cqe);
+  const Slot done = slots_.at(slot);
+  free_slots_.push_back(slot);
+  if (res > 0) last_nvme_status_ = res;
+  const int64_t result = res == 0 ? int64_t{done.length} : res > 0 ? -EIO : res;
+  return IoCompletion{done.tag, result};
+}
+
+uint64_t NvmePassthruDevice::now_ns() { return monotonic_raw_ns(); }
+
+void NvmePassthruDevice::verify() {
+  AlignedBuffer probe(target_.lba_bytes);
+  submit_command(IoRequest{IoOp::read, 0, target_.lba_bytes, 0, 0}, probe.data());
+  const IoCompletion done = wait_one();
+  if (done.result < 0 && last_nvme_status_ == 0) throw passthru_error(path_, static_cast<int>(-done.result));
+  if (done.result < 0) {
+    throw Error(ErrorCategory::io, fmt::format("{}: NVMe Read of LBA {} failed: NVMe status {}", path_,
+                                               target_.base_offset / target_.lba_bytes,
+                                               nvme_status_text(last_nvme_status_)));
+  }
+}
+
+namespace {
+
+struct NamespaceFacts {
+  NvmeIdNs ns;
+  std::optional<uint64_t> mdts_bytes;
+  uint32_t nsid = 0;
+};
+
+NamespaceFacts identify(const NvmeTarget& t, const NvmeAdminOpener& open_admin) {
+  auto admin = open_admin(t.generic_path());
+  const auto nsid = t.nsid ? t.nsid : admin->nsid();
+  if (!nsid) throw Error(ErrorCategory::target, t.generic_path() + ": no namespace ID");
+  const auto ns = decode_nvme_id_ns(admin->identify_ns(*nsid));
+  const auto ctrl = decode_nvme_id_ctrl(admin->identify_ctrl());
+  if (!ns || !ctrl) throw Error(ErrorCategory::io, t.generic_path() + ": short Identify data");
+  return NamespaceFacts{*ns, derive_nvme_sizes(&*ctrl, nullptr, nullptr).mdts_bytes, *nsid};
+}
+
+// The LBA size of the format in use; throws Error(unsupported) for an
+// invalid format or one with metadata (transfers would carry it inline).
+uint64_t usable_lba_bytes(const NvmeIdNs& ns, const std::string& path) {
+  const auto lba = ns.lba_bytes();
+  if (!lba) throw Error(ErrorCategory::unsupported, path + ": the namespace's LBA format is not valid");
+  const unsigned format = ns.lbaf_in_use();
+  if (ns.lbaf[format].ms != 0) {
+    throw Error(ErrorCategory::unsupported,
+                fmt::format("{}: LBA format {} carries {} B of metadata per block; the passthrough engine "
+                            "supports metadata-free formats only",
+                            path, format, ns.lbaf[format].ms));
+  }
+  return *lba;
+}
+
+DeviceLimits limits_for(const NamespaceFacts& facts, uint64_t lba, uint64_t size_bytes) {
+  DeviceLimits limits;
+  limits.size_bytes = size_bytes;
+  limits.logical_block = static_cast<uint32_t>(lba);
+  uint64_t max_transfer = std::min<uint64_t>(kMaxTransferCap, kNvmeMaxBlocksPerCommand * lba);
+  if (facts.mdts_bytes) max_transfer = std::min(max_transfer, *facts.mdts_bytes);
+  limits.max_transfer = static_cast<uint32_t>(std::max(max_transfer, lba));
+  return limits;
+}
+
+}  // namespace
+
+std::unique_ptr<NvmePassthruDevice> open_nvme_passthru(const std::string& path, bool writable,
+                                                       const std::string& sysfs_root,
+                                                       const NvmeAdminOpener& open_admin) {
+  const auto target = resolve_nvme_target(path, sysfs_root);
+  if (!target) throw Error(ErrorCategory::unsupported, path + " is not an NVMe device: no passthrough engine");
+  if (target->generic.empty())
+    throw Error(ErrorCategory::unsupported,
+                fmt::format("{}: no NVMe generic char device (/dev/ngXnY; needs Linux 5.13+)", path));
+  const NamespaceFacts facts = identify(*target, open_admin);
+  const uint64_t lba = usable_lba_bytes(facts.ns, path);
+  NvmeIoTarget io{facts.nsid, static_cast<uint32_t>(lba), 0};
+  uint64_t size = facts.ns.nsze * lba;
+  if (!target->partition.empty()) {
+    const auto dir = std::filesystem::path(sysfs_root) / "class" / "block" / target->partition;
+    io.base_offset = read_sectors(dir / "start") * kSectorBytes;
+    size = read_sectors(dir / "size") * kSectorBytes;
+  }
+  UniqueFd fd(::open(target->generic_path().c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC));
+  if (!fd.valid()) throw passthru_error(target->generic_path(), errno);
+  auto device = std::make_unique<NvmePassthruDevice>(std::move(fd), target->generic_path(), io,
+                                                     limits_for(facts, lba, size), writable);
+  device->verify();
+  return device;
+}
+
+}  // namespace ssdprobe

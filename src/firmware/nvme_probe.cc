@@ -1,0 +1,72 @@
+#include "firmware/nvme_probe.h"
+
+#include <fmt/format.h>
+
+#include "firmware/attempt.h"
+
+namespace ssdprobe {
+
+namespace {
+
+void read_namespace(NvmeAdmin& admin, uint32_t nsid, Attempts& attempt, NvmeFirmwareData& data,
+                    std::vector<std::string>& notes) {
+  if (auto bytes = attempt([&] { return admin.identify_ns(nsid); })) {
+    data.ns = decode_nvme_id_ns(*bytes);
+    if (!data.ns) notes.push_back(fmt::format("Identify Namespace returned {} bytes, expected 4096", bytes->size()));
+  }
+  std::vector<std::string> quiet;
+  Attempts optional_attempt(quiet);
+  if (auto bytes = optional_attempt([&] { return admin.identify_ns_nvm(nsid); })) data.nvm = decode_nvme_nvm_id_ns(*bytes);
+  else notes.push_back("NVM command set Identify Namespace (CNS 05h) not available: " +
+                       (quiet.empty() ? std::string("skipped") : quiet.front()));
+}
+
+void read_logs(NvmeAdmin& admin, Attempts& attempt, NvmeFirmwareData& data, std::vector<std::string>& notes) {
+  if (auto bytes = attempt([&] { return admin.smart_log(); })) data.smart = decode_nvme_smart_log(*bytes);
+  if (attempt.denied()) return;
+  std::vector<std::string> quiet;
+  Attempts optional_attempt(quiet);
+  const auto ocp = optional_attempt([&] { return admin.log_page(kOcpLogSmartExtended, kNvmeLogPageBytes); });
+  if (!ocp) notes.push_back("OCP C0h log not available: " + (quiet.empty() ? std::string("skipped") : quiet.front()));
+  else if (!is_ocp_smart_log(*ocp)) notes.push_back("log page C0h is not the OCP SMART extended log (GUID differs)");
+  else data.ocp = decode_ocp_smart_log(*ocp);
+}
+
+}  // namespace
+
+std::string nvme_admin_node(const NvmeTarget& target) {
+  if (!target.namespace_disk.empty()) return target.namespace_path();
+  if (!target.generic.empty()) return target.generic_path();
+  return target.controller_path();
+}
+
+NvmeFirmwareData read_nvme_firmware(const NvmeTarget& target, const NvmeAdminOpener& open,
+                                    std::vector<std::string>& notes) {
+  NvmeFirmwareData data;
+  Attempts attempt(notes);
+  const std::string node = nvme_admin_node(target);
+  auto admin = attempt([&] { return open(node); });
+  if (!admin || !*admin) return data;
+  NvmeAdmin& a = **admin;
+  if (auto bytes = attempt([&] { return a.identify_ctrl(); })) {
+    data.ctrl = decode_nvme_id_ctrl(*bytes);
+    if (!data.ctrl) notes.push_back(fmt::format("Identify Controller returned {} bytes, expected 4096", bytes->size()));
+  }
+  if (attempt.denied()) return data;
+  data.nsid = target.nsid ? target.nsid : a.nsid();
+  if (data.nsid) read_namespace(a, *data.nsid, attempt, data, notes);
+  else notes.push_back(fmt::format("no NVMe namespace found for {}; Identify Namespace skipped", node));
+  read_logs(a, attempt, data, notes);
+  return data;
+}
+
+NvmeFirmwareData read_nvme_logs(const NvmeTarget& target, const NvmeAdminOpener& open,
+                                std::vector<std::string>& notes) {
+  NvmeFirmwareData data;
+  Attempts attempt(notes);
+  auto admin = attempt([&] { return open(nvme_admin_node(target)); });
+  if (admin && *admin) read_logs(**admin, attempt, data, notes);
+  return data;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,44 @@
+// Lifetime write counters of a drive, for measuring the write amplification
+// that write probes cause (read before and after, compare the deltas).
+//
+// host_bytes_written: bytes the host wrote (NVMe SMART data units written ×
+//   512,000 B, rounded up by the drive to whole units; ATA device statistics
+//   "Logical Sectors Written" × logical sector size; or an ATA attribute with
+//   a known unit).
+// nand_bytes_written: bytes programmed into the NAND, from a counter whose
+//   unit is known: OCP C0h physical media units written (bytes), or an ATA
+//   attribute named in the table in smartctl_json.cc (e.g. 249
+//   NAND_Writes_1GiB). Attributes with unknown units are never converted.
+// host_program_pages / ftl_program_pages: Micron/Crucial attributes 247
+//   Host_Program_Page_Count and 248 FTL_Program_Page_Count count NAND pages
+//   of undocumented size; they give write amplification as
+//   (host + ftl) / host without a byte count, so they are kept as counts.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ssdprobe {
+
+struct NvmeSmartLog;
+struct OcpSmartLog;
+
+struct SmartWriteCounters {
+  std::optional<uint64_t> host_bytes_written;
+  std::optional<uint64_t> nand_bytes_written;
+  std::string host_source;  // "NVMe SMART data units written", "smartctl ata attribute 241 Total_LBAs_Written"...
+  std::string nand_source;  // "" when no NAND-side counter was found
+  std::optional<uint64_t> host_program_pages;
+  std::optional<uint64_t> ftl_program_pages;
+  std::vector<std::string> notes;  // why a counter could not be read
+};
+
+// From the NVMe SMART/Health log and, when present, the OCP C0h page.
+SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpSmartLog* ocp);
+
+nlohmann::ordered_json write_counters_json(const SmartWriteCounters& counters);
+
+}  // namespace ssdprobe
