@@ -93,6 +93,20 @@ std::vector<PlannedIo> ios_for(IoOp op, const GridPlan& plan, const LatencyGrid&
   return ios;
 }
 
+// Drops cells from the end of a shuffled round until its bytes fit in
+// `bytes_left`: the cap is a promise about wear, so it holds exactly, not on
+// average.
+void trim_to_byte_cap(std::vector<size_t>& cells, const LatencyGrid& grid, uint64_t bytes_left) {
+  uint64_t bytes = 0;
+  size_t keep = 0;
+  for (; keep < cells.size(); ++keep) {
+    const uint64_t size = grid.sizes[cells[keep] / grid.offsets.size()];
+    if (bytes + size > bytes_left) break;
+    bytes += size;
+  }
+  cells.resize(keep);
+}
+
 }  // namespace
 
 GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridProbeOptions& options) {
@@ -120,7 +134,12 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
     const uint32_t uniform = first ? options.initial_samples_per_cell : 1;
     const uint64_t uniform_ios = uniform * result.grid.cell_count();
     const uint64_t targeted = next_round_ios > uniform_ios ? next_round_ios - uniform_ios : 0;
-    const auto cells = round_cells(result.grid, uniform, targeted, contenders, random);
+    auto cells = round_cells(result.grid, uniform, targeted, contenders, random);
+    if (options.max_bytes > 0) trim_to_byte_cap(cells, result.grid, options.max_bytes - std::min(options.max_bytes, runner.bytes_issued()));
+    if (cells.empty()) {
+      result.stop_reason = "byte cap";
+      break;
+    }
     const auto ios = ios_for(options.op, plan, result.grid, cells, slots);
     const auto latencies = runner.run(ios);
     for (size_t i = 0; i < cells.size(); ++i) result.grid.samples[cells[i]].push_back(latencies[i]);

@@ -22,6 +22,7 @@
 #include "report/json_report.h"
 #include "report/text_report.h"
 #include "safety/confirm.h"
+#include "safety/interrupt.h"
 
 namespace ssdprobe {
 namespace {
@@ -157,6 +158,9 @@ int run_characterize(const Options& given) {
     session = prepare_writes(target, window, options);
   }
   open_engine(target, parse_engine(options.engine), options.write, options.seed);
+  // From here a signal stops the run between IOs with exit 130 and a message,
+  // never mid-write (the write phase restores the saved content first).
+  const InterruptGuard signals;
 
   ProgressLine progress(!options.quiet);
   const GridProbeResult read = read_grid(target, options, progress);

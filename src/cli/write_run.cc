@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "firmware/firmware_probe.h"
 #include "probe/grid_plan.h"
 #include "safety/interrupt.h"
 
@@ -50,6 +51,39 @@ EraseStreamResult erase_stream(Target& target, const Region& window, const std::
   return run_erase_stream(*target.device, stream);
 }
 
+std::optional<uint64_t> delta(const std::optional<uint64_t>& before, const std::optional<uint64_t>& after) {
+  if (!before || !after || *after < *before) return std::nullopt;
+  return *after - *before;
+}
+
+// One phase's counter deltas: what the host wrote and, where the drive has a
+// NAND-side counter, what was programmed; their ratio is the phase's write
+// amplification (counters tick in coarse units, so small phases read 0).
+nlohmann::ordered_json phase_json(const SmartWriteCounters& before, const SmartWriteCounters& after,
+                                  uint64_t bytes_issued, const char* pattern) {
+  const auto host = delta(before.host_bytes_written, after.host_bytes_written);
+  const auto nand = delta(before.nand_bytes_written, after.nand_bytes_written);
+  nlohmann::ordered_json phase = {{"pattern", pattern},
+                                  {"bytes_issued", bytes_issued},
+                                  {"host_bytes_written", host ? nlohmann::ordered_json(*host) : nlohmann::ordered_json(nullptr)},
+                                  {"nand_bytes_written", nand ? nlohmann::ordered_json(*nand) : nlohmann::ordered_json(nullptr)}};
+  phase["write_amplification"] = host && nand && *host > 0 ? nlohmann::ordered_json(static_cast<double>(*nand) / *host)
+                                                            : nlohmann::ordered_json(nullptr);
+  return phase;
+}
+
+nlohmann::ordered_json write_amplification(const SmartWriteCounters& start, const SmartWriteCounters& middle,
+                                           const SmartWriteCounters& end, const WriteRunResult& r) {
+  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+  for (const auto& note : end.notes) notes.push_back(note);
+  if (!end.nand_bytes_written) notes.push_back("the drive exposes no NAND-side write counter with a known unit");
+  return {{"host_source", end.host_source},
+          {"nand_source", end.nand_source},
+          {"write_grid", phase_json(start, middle, r.grid.bytes_issued, "sub-unit and misaligned random writes")},
+          {"stream", phase_json(middle, end, r.stream.bytes_written, "aligned whole-unit sequential writes")},
+          {"notes", notes}};
+}
+
 }  // namespace
 
 WriteRunResult run_write_probes(Target& target, const Region& window, WriteSession* session, const Options& options,
@@ -65,9 +99,15 @@ WriteRunResult run_write_probes(Target& target, const Region& window, WriteSessi
     session->save();
     result.summary.journal = session->journal_path().string();
   }
+  const bool real_drive = target.kind == TargetKind::block || target.kind == TargetKind::partition;
   try {
+    const SmartWriteCounters start = real_drive ? read_write_counters(target.path) : SmartWriteCounters{};
     result.grid = write_grid(target, window, options, progress);
+    const SmartWriteCounters middle = real_drive ? read_write_counters(target.path) : SmartWriteCounters{};
     result.stream = erase_stream(target, window, result.grid.verdict.bytes, options, progress);
+    if (real_drive) {
+      result.summary.write_amplification = write_amplification(start, middle, read_write_counters(target.path), result);
+    }
   } catch (...) {
     progress.finish();
     if (session && session->saved()) {

@@ -57,7 +57,8 @@ struct stat stat_or_throw(const std::string& path) {
   if (S_ISDIR(st.st_mode)) {
     throw Error(ErrorCategory::target, fmt::format("{} is a directory; give a block device, a partition or a regular file", path));
   }
-  if (S_ISCHR(st.st_mode) && !resolve_nvme_target(path)) {
+  if (S_ISCHR(st.st_mode)) {
+    if (resolve_nvme_target(path)) return st;  // NVMe generic or controller node
     throw Error(ErrorCategory::target,
                 fmt::format("{} is a character device; ssdprobe times block devices (/dev/nvme0n1, /dev/sda), "
                             "partitions, regular files and NVMe generic devices (/dev/ngXnY)", path));

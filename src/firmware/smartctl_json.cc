@@ -15,7 +15,7 @@ using Json = nlohmann::json;
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 constexpr uint64_t kGiB = uint64_t{1} << 30;
 
-// ATA attributes (smartmontools drivedb names) whose unit is known. A unit of
+// ATA attributes (names as in smartmontools' drivedb.h) whose unit is known. A unit of
 // 0 means "one logical sector" (the drive's logical_block_size, else 512 B).
 struct AttributeUnit {
   const char* name;
@@ -35,7 +35,12 @@ constexpr AttributeUnit kNandWriteAttributes[] = {
     {"NAND_Writes_GiB", kGiB},
     {"Total_NAND_Writes_GiB", kGiB},       // 233 SanDisk/WD
     {"Flash_Writes_GiB", kGiB},            // 233 Kingston/Phison
+    {"Flash_Writes_32MiB", 32 * kMiB},
+    {"Total_NAND_Prog_Ct_GiB", kGiB},      // 249
+    {"Lifetime_NAND_Prg_GiB", kGiB},       // 234
 };
+// Not used: names whose unit is ambiguous ("NAND_GB_Written_TLC", GB or GiB)
+// or that count only part of the NAND ("TLC_Writes_32MiB", "SLC_Writes_32MiB").
 
 const Json* child(const Json& object, const char* key) {
   if (!object.is_object()) return nullptr;
@@ -218,6 +223,7 @@ SmartWriteCounters counters_from_smartctl(const SmartctlReport& r) {
   attribute_bytes(r, kNandWriteAttributes, c.nand_bytes_written, c.nand_source);
   if (const AtaAttribute* a = find_attribute(r, "Host_Program_Page_Count")) c.host_program_pages = a->raw;
   if (const AtaAttribute* a = find_attribute(r, "FTL_Program_Page_Count")) c.ftl_program_pages = a->raw;
+  else if (const AtaAttribute* b = find_attribute(r, "Bckgnd_Program_Page_Cnt")) c.ftl_program_pages = b->raw;
   return c;
 }
 

@@ -10,7 +10,8 @@
 //   attribute named in the table in smartctl_json.cc (e.g. 249
 //   NAND_Writes_1GiB). Attributes with unknown units are never converted.
 // host_program_pages / ftl_program_pages: Micron/Crucial attributes 247
-//   Host_Program_Page_Count and 248 FTL_Program_Page_Count count NAND pages
+//   Host_Program_Page_Count and 248 FTL_Program_Page_Count (or
+//   Bckgnd_Program_Page_Cnt on older Micron drives) count NAND pages
 //   of undocumented size; they give write amplification as
 //   (host + ftl) / host without a byte count, so they are kept as counts.
 #pragma once

@@ -1,0 +1,216 @@
+#!/bin/sh
+# shellcheck shell=dash
+# /init of the QEMU guest that vm_info.sh boots: loads the storage modules,
+# exports one virtio disk through the kernel's NVMe-oF target over TCP
+# loopback (so a real NVMe host driver sees non-zero NPWG/NOWS/NAWUPF), runs
+# `ssdprobe info` on every emulated drive plus a short read run, and writes
+# the results as a tar archive onto the output disk for the host to read.
+# Whatever fails, it still writes what it has and powers off.
+#
+# Parameters come from the kernel command line (vm_info.sh sets them):
+#   vmtest.out=SERIAL       virtio disk that receives the tar archive
+#   vmtest.fabrics=SERIAL   virtio disk exported over NVMe-oF TCP
+#   vmtest.virtio=S1,S2     virtio disks to probe (by serial)
+#   vmtest.nqn=NQN vmtest.fmodel=MODEL vmtest.fserial=SERIAL  fabrics identity
+#   vmtest.budget=SECONDS   budget of the short read run
+# Each probed device gets a label; for LABEL the archive holds
+#   dev-LABEL (device path), sysfs-LABEL.txt, info-LABEL.json/.rc/.err,
+# and for NVMe devices idctrl-LABEL.json/idns-LABEL.json from nvme-cli, for
+# SATA smart-LABEL.json/identify-LABEL.txt from smartctl (when present).
+# Short read runs: run-LABEL.json/.rc/.err. Also guest.log and dmesg.txt.
+
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
+OUT=/out
+PROBE_TIMEOUT=120   # per ssdprobe call; the host's limit covers the whole boot
+
+# log MESSAGE: to the console and guest.log, with the guest's uptime in seconds.
+log() { echo "vmtest: [$(cut -d' ' -f1 /proc/uptime 2>/dev/null)] $*" | tee -a "$OUT/guest.log"; }
+
+# param NAME [DEFAULT]: value of vmtest.NAME= on the kernel command line.
+param() {
+  local word
+  # shellcheck disable=SC2013  # the command line is one line of words
+  for word in $(cat /proc/cmdline); do
+    case "$word" in "vmtest.$1="*) echo "${word#*=}" | tr '+' ' '; return 0 ;; esac
+  done
+  echo "${2:-}"
+}
+
+mount_basics() {
+  mount -t proc proc /proc
+  mount -t sysfs sysfs /sys
+  mount -t devtmpfs devtmpfs /dev
+  mount -t tmpfs tmpfs /tmp
+  # Keep kernel messages off the console: the host reads our lines from it.
+  echo "1 4 1 7" > /proc/sys/kernel/printk
+}
+
+load_modules() {
+  local ko
+  while read -r ko; do
+    insmod "$ko" 2>>"$OUT/insmod.err" || log "insmod $(basename "$ko") failed"
+  done < /etc/modules.load
+  mount -t configfs configfs /sys/kernel/config 2>/dev/null
+  ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+}
+
+# wait_for PATH SECONDS: waits until PATH exists.
+wait_for() {
+  local i=0
+  while [ ! -e "$1" ]; do
+    [ "$i" -ge $(($2 * 10)) ] && { log "timed out waiting for $1"; return 1; }
+    usleep 100000
+    i=$((i + 1))
+  done
+}
+
+# virtio_by_serial SERIAL: echoes /dev/vdX of the virtio disk with that serial.
+virtio_by_serial() {
+  local i d
+  for i in $(seq 100); do
+    for d in /sys/block/vd*; do
+      [ -e "$d/serial" ] || continue
+      if [ "$(cat "$d/serial")" = "$1" ]; then echo "/dev/${d##*/}"; return 0; fi
+    done
+    usleep 100000
+  done
+  log "no virtio disk with serial $1"
+  return 1
+}
+
+# export_fabrics BACKING NQN MODEL SERIAL: NVMe-oF TCP target on 127.0.0.1:4420
+# serving BACKING as namespace 1, then connects the host side to it.
+export_fabrics() {
+  local dev="$1" nqn="$2" model="$3" serial="$4"
+  local subsys="/sys/kernel/config/nvmet/subsystems/$nqn" port=/sys/kernel/config/nvmet/ports/1
+  mkdir "$subsys" || return 1
+  echo 1 > "$subsys/attr_allow_any_host"
+  [ -e "$subsys/attr_model" ] && printf '%s' "$model" > "$subsys/attr_model"
+  [ -e "$subsys/attr_serial" ] && printf '%s' "$serial" > "$subsys/attr_serial"
+  mkdir "$subsys/namespaces/1"
+  printf '%s' "$dev" > "$subsys/namespaces/1/device_path"
+  echo 1 > "$subsys/namespaces/1/enable" || return 1
+  mkdir "$port"
+  echo ipv4 > "$port/addr_adrfam"
+  echo tcp > "$port/addr_trtype"
+  echo 127.0.0.1 > "$port/addr_traddr"
+  echo 4420 > "$port/addr_trsvcid"
+  ln -s "$subsys" "$port/subsystems/$nqn" || return 1
+  wait_for /dev/nvme-fabrics 10 || return 1
+  echo "transport=tcp,traddr=127.0.0.1,trsvcid=4420,nqn=$nqn" > /dev/nvme-fabrics
+}
+
+# fabrics_namespace NQN: echoes /dev/nvmeXnY of the connected subsystem.
+fabrics_namespace() {
+  local i s b
+  for i in $(seq 100); do
+    for s in /sys/class/nvme-subsystem/*; do
+      [ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$1" ] || continue
+      for b in "$s"/nvme*n*; do
+        [ -e "$b" ] && [ -e "/dev/${b##*/}" ] && { echo "/dev/${b##*/}"; return 0; }
+      done
+    done
+    usleep 100000
+  done
+  log "no namespace for $1"
+  return 1
+}
+
+# dump_sysfs LABEL DEV: the block queue limits the guest kernel shows.
+dump_sysfs() {
+  local name="${2##*/}" f
+  case "$name" in ng*) name="nvme${name#ng}" ;; esac
+  {
+    for f in logical_block_size physical_block_size minimum_io_size optimal_io_size \
+             discard_granularity discard_max_bytes rotational; do
+      echo "$f $(cat "/sys/block/$name/queue/$f" 2>/dev/null)"
+    done
+    echo "size_bytes $(($(cat "/sys/block/$name/size" 2>/dev/null || echo 0) * 512))"
+    echo "alignment_offset $(cat "/sys/block/$name/alignment_offset" 2>/dev/null)"
+    for f in model serial firmware_rev rev; do
+      [ -e "/sys/block/$name/device/$f" ] && echo "device_$f $(cat "/sys/block/$name/device/$f")"
+    done
+  } > "$OUT/sysfs-$1.txt"
+}
+
+# nvme_ids LABEL DEV: Identify Controller/Namespace as nvme-cli decodes them.
+nvme_ids() {
+  command -v nvme >/dev/null 2>&1 || return 0
+  nvme id-ctrl -o json "$2" > "$OUT/idctrl-$1.json" 2>>"$OUT/nvme-cli.err"
+  nvme id-ns -o json "$2" > "$OUT/idns-$1.json" 2>>"$OUT/nvme-cli.err"
+}
+
+# ata_ids LABEL DEV: IDENTIFY DEVICE as smartctl decodes it, and its raw words.
+ata_ids() {
+  command -v smartctl >/dev/null 2>&1 || return 0
+  smartctl -j -i "$2" > "$OUT/smart-$1.json" 2>&1
+  smartctl --identify=wn "$2" > "$OUT/identify-$1.txt" 2>&1
+}
+
+# probe_info LABEL DEV: `ssdprobe info` with its exit code and stderr.
+probe_info() {
+  echo "$2" > "$OUT/dev-$1"
+  dump_sysfs "$1" "$2"
+  case "$1" in
+    nvme*|ng*|fabrics*) nvme_ids "$1" "$2" ;;
+    sata*) ata_ids "$1" "$2" ;;
+  esac
+  timeout "$PROBE_TIMEOUT" ssdprobe info --json "$OUT/info-$1.json" "$2" \
+    > "$OUT/info-$1.out" 2> "$OUT/info-$1.err"
+  echo $? > "$OUT/info-$1.rc"
+  log "info $1 ($2): exit $(cat "$OUT/info-$1.rc")"
+}
+
+# probe_run LABEL DEV ARGS...: a short read run (its timings mean nothing
+# under TCG; it only shows that the IO path works in the guest).
+probe_run() {
+  local label="$1" dev="$2"
+  shift 2
+  echo "$dev" > "$OUT/dev-run-$label"
+  echo "$*" > "$OUT/run-$label.args"
+  timeout "$PROBE_TIMEOUT" ssdprobe "$@" -q --json "$OUT/run-$label.json" "$dev" \
+    > "$OUT/run-$label.out" 2> "$OUT/run-$label.err"
+  echo $? > "$OUT/run-$label.rc"
+  log "run $label ($dev $*): exit $(cat "$OUT/run-$label.rc")"
+}
+
+probe_all() {
+  local budget serial dev fdev
+  budget=$(param budget 3)
+
+  wait_for /dev/nvme0n1 30 && probe_info nvme-ns1 /dev/nvme0n1
+  wait_for /dev/nvme0n2 10 && probe_info nvme-ns2 /dev/nvme0n2
+  wait_for /dev/ng0n1 10 && probe_info ng-ns1 /dev/ng0n1
+  wait_for /dev/sda 30 && probe_info sata /dev/sda
+  for serial in $(param virtio | tr ',' ' '); do
+    dev=$(virtio_by_serial "$serial") && probe_info "virtio-$serial" "$dev"
+  done
+
+  fdev=$(virtio_by_serial "$(param fabrics)") &&
+    export_fabrics "$fdev" "$(param nqn)" "$(param fmodel)" "$(param fserial)" &&
+    dev=$(fabrics_namespace "$(param nqn)") && probe_info fabrics "$dev"
+
+  [ -e /dev/nvme0n1 ] && probe_run nvme-ns1 /dev/nvme0n1 --budget "$budget"
+  if [ -e /dev/ng0n1 ] && ssdprobe --help 2>&1 | grep -q passthru; then
+    probe_run ng-ns1-passthru /dev/ng0n1 --engine passthru --budget "$budget"
+  fi
+}
+
+# save_results: the tar archive onto the output disk, then power off.
+save_results() {
+  local outdev
+  dmesg > "$OUT/dmesg.txt" 2>/dev/null
+  ls -l /dev > "$OUT/dev-listing.txt" 2>/dev/null
+  outdev=$(virtio_by_serial "$(param out)") || { echo "vmtest: no output disk"; return 1; }
+  (cd "$OUT" && tar -cf "$outdev" .) && sync
+  echo "vmtest: results written to $outdev"
+}
+
+mount_basics
+log "guest up, kernel $(uname -r)"
+load_modules
+probe_all
+log "done"
+save_results
+poweroff -f
