@@ -5,10 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-SSDPROBE="${1:-}"
-EMUDRIVE="${2:-}"
-require_executable "$SSDPROBE"
-require_executable "$EMUDRIVE"
+use_binaries "$@"
 require_cmd jq b2sum
 require_root_loop_fuse
 

@@ -5,8 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-SSDPROBE="${1:-}"
-require_executable "$SSDPROBE"
+use_binaries "$@"
 require_cmd jq b2sum od python3
 require_root_loop_fuse
 
@@ -18,7 +17,6 @@ J="$SCRATCH/j"
 COPIES="$SCRATCH/copies"
 mkdir -p "$COPIES"
 
-dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; }
 writes_completed() { awk '{print $5}' "/sys/block/${DEV#/dev/}/stat"; }
 
 # flip FILE POSITION: inverts the byte at POSITION.

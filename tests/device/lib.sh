@@ -99,6 +99,17 @@ require_executable() {
   fi
 }
 
+# use_binaries SSDPROBE [EMUDRIVE]: the test's arguments, checked; sets
+# $SSDPROBE and, when given, $EMUDRIVE (start_emudrive runs it).
+use_binaries() {
+  SSDPROBE="${1:-}"
+  require_executable "$SSDPROBE"
+  if [ -n "${2:-}" ]; then
+    EMUDRIVE="$2"
+    require_executable "$EMUDRIVE"
+  fi
+}
+
 scratch_supports_odirect() {
   [ "$(stat -f -c %T "$SCRATCH")" != tmpfs ] &&
     dd if=/dev/zero of="$SCRATCH/.odirect" bs=4096 count=1 oflag=direct status=none 2>/dev/null
@@ -172,3 +183,9 @@ run_logged() {
 
 # jget FILE FILTER: one raw jq value ("null" when absent).
 jget() { jq -r "$2" "$1"; }
+
+# dev_hash DEV: hash of the whole device, read with O_DIRECT (no page cache).
+dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; }
+
+# journals: the write journals in $J (the test's --journal directory).
+journals() { find "$J" -maxdepth 1 -name '*.ssdpj' 2>/dev/null; }

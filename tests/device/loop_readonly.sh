@@ -5,8 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-SSDPROBE="${1:-}"
-require_executable "$SSDPROBE"
+use_binaries "$@"
 require_cmd jq sha256sum
 require_root_loop_fuse
 

@@ -13,10 +13,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-SSDPROBE="${1:-}"
-EMUDRIVE="${2:-}"
-require_executable "$SSDPROBE"
-require_executable "$EMUDRIVE"
+use_binaries "$@"
 require_cmd jq b2sum
 require_root_loop_fuse
 
@@ -28,10 +25,7 @@ MP="$SCRATCH/mnt"
 TRACE="$SCRATCH/trace"
 J="$SCRATCH/j"
 
-# dev_hash DEV: hash of the whole device, read with O_DIRECT (no page cache).
-dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; }
 
-journals() { find "$J" -maxdepth 1 -name '*.ssdpj' 2>/dev/null; }
 
 # writes_outside: prints every traced write that is not inside the window.
 writes_outside() {

@@ -5,8 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-SSDPROBE="${1:-}"
-require_executable "$SSDPROBE"
+use_binaries "$@"
 require_cmd jq b2sum
 require_root_loop_fuse
 
@@ -14,13 +13,11 @@ MIB=$((1 << 20))
 SIZE=$((600 * MIB))   # the default window is then its full 256 MiB
 J="$SCRATCH/j"
 
-dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; }
 # slice_hash DEV OFFSET LENGTH (multiples of 1 MiB)
 slice_hash() {
   dd if="$1" bs=1M iflag=direct skip=$(($2 / MIB)) count=$(($3 / MIB)) status=none | b2sum | cut -d' ' -f1
 }
 sectors_written() { awk '{print $7}' "/sys/block/${1#/dev/}/stat"; }
-journals() { find "$J" -maxdepth 1 -name '*.ssdpj' 2>/dev/null; }
 
 # The documented default window (README "Safety", 2.): up to 256 MiB from the
 # middle, aligned to 1 MiB, never in the first or last MiB.

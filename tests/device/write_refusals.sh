@@ -5,8 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-SSDPROBE="${1:-}"
-require_executable "$SSDPROBE"
+use_binaries "$@"
 require_cmd jq b2sum mkfs.ext4 e2fsck mount umount python3 partx
 require_root_loop_fuse
 
@@ -30,8 +29,6 @@ teardown() {
 }
 trap teardown EXIT
 
-dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; }
-journals() { find "$J" -maxdepth 1 -name '*.ssdpj'; }
 
 failures=0
 n=0

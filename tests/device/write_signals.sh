@@ -11,10 +11,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-SSDPROBE="${1:-}"
-EMUDRIVE="${2:-}"
-require_executable "$SSDPROBE"
-require_executable "$EMUDRIVE"
+use_binaries "$@"
 require_cmd jq b2sum
 require_root_loop_fuse
 # Background jobs of a non-interactive shell start with SIGINT ignored; give
@@ -29,8 +26,6 @@ MP="$SCRATCH/mnt"
 TRACE="$SCRATCH/trace"
 J="$SCRATCH/j"
 
-dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; }
-journals() { find "$J" -maxdepth 1 -name '*.ssdpj' 2>/dev/null; }
 
 # phase_of_lines N: the phase of the first N trace lines: read (no write and
 # no journal yet), journal, grid, stream or restore.
