@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <unordered_set>
 
+#include "analysis/round_drift.h"
 #include "core/random.h"
 #include "probe/runner.h"
 
@@ -93,6 +94,30 @@ std::vector<PlannedIo> ios_for(IoOp op, const GridPlan& plan, const LatencyGrid&
   return ios;
 }
 
+struct RoundShape {
+  uint32_t uniform_per_cell = 1;
+  uint64_t targeted = 0;
+};
+
+// How a round spends `round_ios`. At queue depth 1 a round samples every cell
+// once (the first round `initial_samples_per_cell` times) and spends the rest
+// on the cells that decide between the contenders. At a deeper queue an IO's
+// latency also depends on what else is in flight, so every round keeps the
+// same mix of cells: a round weighted towards some cells would change the
+// queueing each of them sees and fake a boundary. Balanced rounds cost
+// adaptivity, not correctness.
+RoundShape round_shape(bool first, uint64_t round_ios, size_t cell_count, const GridProbeOptions& options) {
+  RoundShape shape;
+  if (first) {
+    shape.uniform_per_cell = options.initial_samples_per_cell;
+  } else if (options.queue_depth > 1) {
+    shape.uniform_per_cell = static_cast<uint32_t>(std::max<uint64_t>(1, round_ios / std::max<size_t>(1, cell_count)));
+  }
+  const uint64_t uniform_ios = static_cast<uint64_t>(shape.uniform_per_cell) * cell_count;
+  if (options.queue_depth <= 1 && round_ios > uniform_ios) shape.targeted = round_ios - uniform_ios;
+  return shape;
+}
+
 // Drops cells from the end of a shuffled round until its bytes fit in
 // `bytes_left`: the cap is a promise about wear, so it holds exactly, not on
 // average.
@@ -128,13 +153,15 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
   UnitInferenceOptions analysis = options.analysis;
   std::vector<Feature> contenders = analysis.candidates;
   uint64_t next_round_ios = static_cast<uint64_t>(options.initial_samples_per_cell) * result.grid.cell_count();
+  // What the analysis sees: the samples with each round's drift removed
+  // (round_drift.h); result.grid keeps the raw latencies for the report.
+  LatencyGrid analysed(plan.sizes, plan.offsets);
+  std::vector<double> baseline;
   result.stop_reason = "round limit";
   for (int round = 1; round <= options.max_rounds; ++round) {
     const bool first = round == 1;
-    const uint32_t uniform = first ? options.initial_samples_per_cell : 1;
-    const uint64_t uniform_ios = uniform * result.grid.cell_count();
-    const uint64_t targeted = next_round_ios > uniform_ios ? next_round_ios - uniform_ios : 0;
-    auto cells = round_cells(result.grid, uniform, targeted, contenders, random);
+    const RoundShape shape = round_shape(first, next_round_ios, result.grid.cell_count(), options);
+    auto cells = round_cells(result.grid, shape.uniform_per_cell, shape.targeted, contenders, random);
     if (options.max_bytes > 0) trim_to_byte_cap(cells, result.grid, options.max_bytes - std::min(options.max_bytes, runner.bytes_issued()));
     if (cells.empty()) {
       result.stop_reason = "byte cap";
@@ -142,16 +169,25 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
     }
     const auto ios = ios_for(options.op, plan, result.grid, cells, slots);
     const auto latencies = runner.run(ios);
-    for (size_t i = 0; i < cells.size(); ++i) result.grid.samples[cells[i]].push_back(latencies[i]);
+    const double shift = first ? 0.0 : round_shift_us(baseline, cells, latencies);
+    for (size_t i = 0; i < cells.size(); ++i) {
+      result.grid.samples[cells[i]].push_back(latencies[i]);
+      analysed.samples[cells[i]].push_back(latencies[i] - shift);
+    }
+    if (first) baseline = baseline_medians(analysed);
+    result.round_shifts_us.push_back(shift);
     result.ios += ios.size();
     result.rounds = round;
 
     analysis.bootstrap_replicates = 100;
-    result.verdict = infer_unit(result.grid, analysis);
+    result.verdict = infer_unit(analysed, analysis);
     contenders = result.verdict.contenders.empty() ? analysis.candidates : result.verdict.contenders;
     result.elapsed_s = elapsed_s();
     if (options.progress) options.progress({options.name, round, result.ios, result.elapsed_s, options.budget_s, &result.verdict});
-    if (result.verdict.settled) {
+    // Never settle on the first round alone: with a few samples per cell a
+    // burst of load can line up with one feature, and the bootstrap, which
+    // resamples those same few samples, cannot see that.
+    if (result.verdict.settled && round >= options.min_rounds) {
       result.stop_reason = "settled";
       break;
     }
@@ -171,7 +207,7 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
     }
   }
   analysis.bootstrap_replicates = 200;
-  result.verdict = infer_unit(result.grid, analysis);
+  result.verdict = infer_unit(analysed, analysis);
   result.elapsed_s = elapsed_s();
   result.bytes_issued = runner.bytes_issued();
   return result;

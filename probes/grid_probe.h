@@ -1,8 +1,10 @@
 // The grid probe: times O_DIRECT reads (or writes) over a planned size x
 // offset grid, in rounds, until the unit analysis is settled or the budget is
 // spent. Each round shuffles its IOs so slow drift cannot favour one cell,
-// sends every IO to a fresh slot so no cache answers it, and spends half of
-// its IOs on the cells that tell apart the units still in contention.
+// sends every IO to a fresh slot so no cache answers it, and (at queue depth
+// 1) spends most of its IOs on the cells that tell apart the units still in
+// contention. Drift between rounds is measured and removed before analysis
+// (analysis/round_drift.h); the reported grid keeps the raw latencies.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +36,7 @@ struct GridProbeOptions {
   uint64_t seed = 1;
   uint32_t initial_samples_per_cell = 3;
   uint32_t warmup_ios = 64;
+  int min_rounds = 2;                 // rounds before a settled verdict may stop the probe
   int max_rounds = 14;
   uint64_t max_bytes = 0;             // stop before issuing more than this (0 = no limit): caps wear from writes
   std::function<void(const GridProbeProgress&)> progress;  // called after each round
@@ -47,7 +50,8 @@ struct GridProbeResult {
   uint64_t bytes_issued = 0; // every IO's bytes, warm-up included
   double elapsed_s = 0.0;    // device clock, warm-up included
   int rounds = 0;
-  std::string stop_reason;   // "settled", "budget", "round limit"
+  std::string stop_reason;   // "settled", "budget", "byte cap", "round limit"
+  std::vector<double> round_shifts_us;  // drift removed from each round before analysis (round 1: 0)
 };
 
 // Writes (op == write) need a writable device and fill every request with

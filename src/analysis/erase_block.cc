@@ -31,6 +31,53 @@ PhaseScore best_phase(const std::vector<bool>& slow, size_t period) {
   return best;
 }
 
+// A write is slow above the fast writes' 25th percentile plus the larger of
+// 6 of their sigmas and half of it. The fast mode is measured from the
+// bottom of the distribution (5th to 25th percentile), so the threshold
+// holds while up to about two thirds of the writes stall (small erase blocks
+// stall often; a threshold from the median or the 75th percentile would sit
+// inside the stalls and see none). Half a write is the floor because opening
+// an erase block costs an erase (milliseconds against a write's hundreds of
+// microseconds), while smaller regular bumps, e.g. a read-modify-write every
+// few writes when the chunk is not a whole number of program units, are
+// not erase blocks.
+double slow_threshold(const std::vector<double>& y) {
+  const double q05 = quantile(y, 0.05), q25 = quantile(y, 0.25);
+  const double fast_sigma = (q25 - q05) / 0.971;  // normal: q25 - q05 = 0.971 sigma
+  return q25 + std::max(6.0 * fast_sigma, 0.5 * q25);
+}
+
+// Phases of `period` that stall as reliably as the best one. When the erase
+// block is not a whole number of stream writes (a 6 MiB block written in
+// 72 KiB chunks: 85.33 writes), stalls land on h evenly spaced phases of the
+// shortest whole period p that repeats exactly, and the block is p / h
+// writes long.
+std::vector<size_t> stalling_phases(const std::vector<bool>& slow, size_t period, double min_rate) {
+  std::vector<int> on(period, 0), hits(period, 0);
+  for (size_t k = 0; k < slow.size(); ++k) {
+    ++on[k % period];
+    hits[k % period] += slow[k] ? 1 : 0;
+  }
+  std::vector<size_t> phases;
+  for (size_t phase = 0; phase < period; ++phase) {
+    if (on[phase] > 0 && hits[phase] >= min_rate * on[phase]) phases.push_back(phase);
+  }
+  return phases;
+}
+
+// True when `phases` (ascending) split `period` into near-equal gaps, as the
+// floors of m * period / h do (gaps differ by at most one write).
+bool evenly_spaced(const std::vector<size_t>& phases, size_t period) {
+  if (phases.size() < 2) return false;
+  size_t shortest = period, longest = 0;
+  for (size_t i = 0; i < phases.size(); ++i) {
+    const size_t next = i + 1 < phases.size() ? phases[i + 1] : phases[0] + period;
+    shortest = std::min(shortest, next - phases[i]);
+    longest = std::max(longest, next - phases[i]);
+  }
+  return longest - shortest <= 1;
+}
+
 std::string absent(const WriteStream& stream, uint64_t searched, const std::string& why) {
   return fmt::format("no periodic write stall found up to {} ({}): {} sequential writes of {}", format_size(searched),
                      why, stream.latency_us.size(), format_size(stream.chunk_bytes));
@@ -62,7 +109,7 @@ EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods) 
     return verdict;
   }
   const double center = median(y);
-  const double threshold = quantile(y, 0.75) + std::max(4.0 * robust_sigma(y), 0.15 * center);
+  const double threshold = slow_threshold(y);
   std::vector<bool> slow(n);
   int slow_total = 0;
   for (size_t k = 0; k < n; ++k) slow_total += (slow[k] = y[k] > threshold) ? 1 : 0;
@@ -77,16 +124,26 @@ EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods) 
     if (p_value > 0.01) continue;
     std::vector<double> stalls;
     for (size_t k = score.phase; k < n; k += period) stalls.push_back(y[k] - center);
-    verdict.bytes = period * stream.chunk_bytes;
+    const std::vector<size_t> phases = stalling_phases(slow, period, 0.75);
+    const size_t per_period = evenly_spaced(phases, period) ? phases.size() : 1;
+    // Whole logical sectors: p * chunk / h is exact when the stalls come from
+    // a block of that length; round the rest to 512 B.
+    const uint64_t block = (period * stream.chunk_bytes / per_period + 256) / 512 * 512;
+    verdict.bytes = block;
     verdict.confidence = std::min(0.999, 1.0 - p_value);
     verdict.stall_phase_bytes = score.phase * stream.chunk_bytes;
     verdict.stall_us = median(stalls);
+    const std::string cadence =
+        per_period == 1 ? fmt::format("{} writes of {}", period, format_size(stream.chunk_bytes))
+                        : fmt::format("{} stalls evenly spread over every {} writes of {}: {:.2f} writes each",
+                                      per_period, period, format_size(stream.chunk_bytes),
+                                      static_cast<double>(period) / static_cast<double>(per_period));
     verdict.evidence = fmt::format(
-        "a sequential write stream stalls every {} ({} writes of {}): {} of {} writes on that period are slow "
+        "a sequential write stream stalls every {} ({}): {} of {} writes on that period are slow "
         "(median +{:.0f} us over a {:.0f} us write) against {:.2f}% elsewhere; chance p < {:.1e} after {:.0f} "
         "(period, phase) tests; searched up to {}",
-        format_size(*verdict.bytes), period, format_size(stream.chunk_bytes), score.slow_on, score.on, verdict.stall_us,
-        center, 100.0 * off_rate, std::max(p_value, 1e-300), tests, format_size(verdict.searched_up_to_bytes));
+        format_size(block), cadence, score.slow_on, score.on, verdict.stall_us, center,
+        100.0 * off_rate, std::max(p_value, 1e-300), tests, format_size(verdict.searched_up_to_bytes));
     return verdict;
   }
   verdict.evidence = absent(stream, verdict.searched_up_to_bytes,

@@ -3,14 +3,17 @@
 // write into it, so stalls recur with a period of one erase block. Periods
 // need not be powers of two.
 //
-// Method: call a write "slow" when it exceeds the stream's 75th percentile by
-// max(4 robust sigmas, 15% of the median). For each period p (in writes) from
+// Method: call a write "slow" when it exceeds the fast writes' 25th
+// percentile by max(6 of their sigmas, 50%). For each period p (in writes) from
 // 2 to n / min_periods and each phase, count slow writes on that phase. The
 // erase block is the smallest period whose best phase has at least 75% slow
 // writes (a divisor of the true period has only 50% or fewer) and whose slow
 // count is improbable by chance: binomial tail against the slow rate off that
 // phase, multiplied by the number of (period, phase) pairs tried so far.
-// Confidence is one minus that corrected p-value.
+// Confidence is one minus that corrected p-value. When the block is not a
+// whole number of writes, the stalls fall on h evenly spaced phases of the
+// shortest exact period p, and the block is p / h writes (see
+// stalling_phases in the .cc).
 #pragma once
 
 #include <cstdint>

@@ -141,12 +141,14 @@ std::string absent_evidence(const UnitVerdict& v, const UnitInferenceOptions& op
                        format_size(*v.leading), options.what, 100.0 * v.leading_support,
                        100.0 * options.report_confidence, grid.total_samples());
   }
+  const bool ruled_out = v.largest_plausible_step_us < v.min_effect_us;
   return fmt::format(
-      "no {}: no unit from {} to {} costs a significant step; the largest step the data allow is {:.2f} us "
-      "({:.1f}% of a {:.1f} us small IO; a level must exceed {:.2f} us); {} IOs",
-      options.what, format_size(smallest == UINT64_MAX ? 0 : smallest), format_size(largest),
+      "{}: no unit from {} to {} costs a significant step; the largest step the data allow is {:.2f} us "
+      "({:.1f}% of a {:.1f} us small IO; a level must exceed {:.2f} us){}; {} IOs",
+      ruled_out ? fmt::format("no {}", options.what) : fmt::format("{} not determined", options.what), format_size(smallest == UINT64_MAX ? 0 : smallest), format_size(largest),
       v.largest_plausible_step_us, v.typical_us > 0 ? 100.0 * v.largest_plausible_step_us / v.typical_us : 0.0,
-      v.typical_us, v.min_effect_us, grid.total_samples());
+      v.typical_us, v.min_effect_us,
+      ruled_out ? "" : ", so a level that matters is not ruled out: a larger --budget would tell", grid.total_samples());
 }
 
 // Features worth spending the next samples on: the levels found and the
@@ -229,9 +231,11 @@ UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& opti
     verdict.confidence = verdict.leading_support;
     verdict.evidence = found_evidence(verdict, options, grid);
     verdict.settled = verdict.leading_support >= options.settle_confidence;
+    verdict.state = "found";
   } else {
-    verdict.evidence = absent_evidence(verdict, options, grid);
     verdict.settled = !verdict.leading && verdict.largest_plausible_step_us < verdict.min_effect_us;
+    verdict.state = verdict.settled ? "absent" : "undetermined";
+    verdict.evidence = absent_evidence(verdict, options, grid);
   }
   return verdict;
 }

@@ -47,6 +47,7 @@ struct UnitVerdict {
   double min_effect_us = 0.0;
   double largest_plausible_step_us = 0.0;
   bool settled = false;                // confident answer, or confident absence
+  const char* state = "undetermined";  // "found", "absent" or "undetermined" (see DetectedUnit)
 };
 
 UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& options);

@@ -3,6 +3,7 @@
 // it as text and/or JSON.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
@@ -95,7 +96,7 @@ void emit(const ResultDocument& doc, const Options& options) {
   if (!options.json_path.empty()) write_json(to_json(doc), options.json_path);
 }
 
-GridProbeResult read_grid(Target& target, const Options& options, ProgressLine& progress) {
+GridProbeResult read_grid(Target& target, const Options& options, double budget_s, ProgressLine& progress) {
   GridPlanInput input;
   input.target_size = target.device->limits().size_bytes;
   input.disk_start = target.topology.partition_start_bytes;
@@ -105,13 +106,25 @@ GridProbeResult read_grid(Target& target, const Options& options, ProgressLine& 
   const GridPlan plan = plan_read_grid(input);
   GridProbeOptions probe;
   probe.analysis = read_page_options(plan.candidates, options.seed);
-  probe.budget_s = options.budget_s;
+  probe.budget_s = budget_s;
   probe.queue_depth = options.queue_depth;
   probe.seed = options.seed;
   probe.progress = [&progress](const GridProbeProgress& p) { progress.update(p); };
   GridProbeResult result = run_grid_probe(*target.device, plan, probe);
   progress.finish();
   return result;
+}
+
+// IO is issued in whole logical blocks, so a region must start and end on
+// one; refuse before anything is confirmed or opened rather than round.
+void check_region_alignment(const Target& target, const Region& region) {
+  const uint64_t block = target.topology.logical_block_size.value_or(512);
+  if (region.offset % block != 0 || region.length % block != 0) {
+    throw Error(ErrorCategory::usage,
+                fmt::format("--region {}:{} is not aligned to {}'s {} B logical block: give an offset and length "
+                            "that are multiples of {} (e.g. 1M:256M)",
+                            region.offset, region.length, target.path, block, block));
+  }
 }
 
 // The bytes write probes may touch: --region, or the default window.
@@ -136,10 +149,16 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
 
 void record_write_results(ResultDocument& doc, const WriteRunResult& writes) {
   const UnitVerdict& w = writes.grid.verdict;
-  doc.write_unit = {w.bytes, w.confidence, w.evidence, w.levels, "random writes inside the write window", {}};
+  doc.write_unit = {w.bytes, w.state, w.confidence, w.evidence, w.levels, "random writes inside the write window", {}};
   const EraseBlockVerdict& e = writes.stream.verdict;
-  doc.erase_block = {e.bytes, e.confidence, e.evidence, {}, writes.stream.device_state, e.searched_up_to_bytes};
-  doc.grids.push_back(GridReport{"write", "write", 1, writes.grid.grid});
+  // No stall up to the searched size is an absence within that range only;
+  // the evidence and searched_up_to_bytes say how far that is.
+  doc.erase_block = {e.bytes, e.bytes ? "found" : "absent", e.confidence, e.evidence, {}, writes.stream.device_state,
+                     e.searched_up_to_bytes};
+  doc.grids.push_back(GridReport{"write", "write", 1, writes.grid.grid, writes.grid.round_shifts_us});
+  for (const auto& note : writes.grid.plan.notes) {
+    if (std::find(doc.notes.begin(), doc.notes.end(), note) == doc.notes.end()) doc.notes.push_back(note);
+  }
   doc.write_probe = writes.summary;
 }
 
@@ -151,6 +170,7 @@ int run_characterize(const Options& given) {
   if (!options.json_path.empty()) check_json_destination(options.json_path);
   const auto started = std::chrono::steady_clock::now();
   Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
+  check_region_alignment(target, options.region);
   Region window;
   std::unique_ptr<WriteSession> session;
   if (options.write) {
@@ -163,10 +183,15 @@ int run_characterize(const Options& given) {
   const InterruptGuard signals;
 
   ProgressLine progress(!options.quiet);
-  const GridProbeResult read = read_grid(target, options, progress);
+  // One --budget for the whole run: with write probes the read grid gets half
+  // and the write probes what is left.
+  const GridProbeResult read = read_grid(target, options, options.write ? options.budget_s / 2.0 : options.budget_s,
+                                         progress);
   ResultDocument doc = base_document(options, target);
-  doc.read_page = {read.verdict.bytes, read.verdict.confidence, read.verdict.evidence, read.verdict.levels, {}, {}};
-  doc.grids.push_back(GridReport{"read", "read", options.queue_depth, read.grid});
+  doc.read_page = {read.verdict.bytes, read.verdict.state, read.verdict.confidence, read.verdict.evidence,
+                   read.verdict.levels, {}, {}};
+  doc.notes.insert(doc.notes.end(), read.plan.notes.begin(), read.plan.notes.end());
+  doc.grids.push_back(GridReport{"read", "read", options.queue_depth, read.grid, read.round_shifts_us});
   if (!read.verdict.bytes) {
     doc.notes.push_back("no read page found: if the probed range was never written or was trimmed, many drives "
                         "answer reads from the mapping table without sensing NAND; probe a range that holds data");
@@ -174,7 +199,8 @@ int run_characterize(const Options& given) {
   uint64_t ios = read.ios;
   double device_time = read.elapsed_s;
   if (options.write) {
-    const WriteRunResult writes = run_write_probes(target, window, session.get(), options, progress);
+    const WriteRunResult writes =
+        run_write_probes(target, window, session.get(), options, std::max(options.budget_s - read.elapsed_s, 0.0), progress);
     record_write_results(doc, writes);
     ios += writes.grid.ios + writes.stream.stream.latency_us.size() * 2;
     device_time += writes.grid.elapsed_s + writes.stream.elapsed_s;

@@ -1,5 +1,6 @@
 #include "cli/write_run.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -15,7 +16,8 @@ namespace {
 // over the window): enough for a verdict, little wear.
 constexpr uint64_t kWriteGridByteCap = 1ull << 30;
 
-GridProbeResult write_grid(Target& target, const Region& window, const Options& options, ProgressLine& progress) {
+GridProbeResult write_grid(Target& target, const Region& window, const Options& options, double budget_s,
+                           ProgressLine& progress) {
   GridPlanInput input;
   input.target_size = target.device->limits().size_bytes;
   input.disk_start = target.topology.partition_start_bytes;
@@ -27,7 +29,7 @@ GridProbeResult write_grid(Target& target, const Region& window, const Options& 
   probe.op = IoOp::write;
   probe.name = "write";
   probe.analysis = write_unit_options(plan.candidates, options.seed);
-  probe.budget_s = options.budget_s;
+  probe.budget_s = budget_s;
   probe.queue_depth = 1;  // a write unit shows in one write's latency, not in overlap
   probe.max_bytes = kWriteGridByteCap;
   probe.seed = options.seed;
@@ -36,13 +38,18 @@ GridProbeResult write_grid(Target& target, const Region& window, const Options& 
 }
 
 EraseStreamResult erase_stream(Target& target, const Region& window, const std::optional<uint64_t>& write_unit,
-                               const Options& options, ProgressLine& progress) {
+                               const Options& options, double budget_s, ProgressLine& progress) {
   EraseStreamOptions stream;
   stream.window = window;
-  // Whole write units per write, at least 64 KiB: a stream of partial units
-  // would measure read-modify-write, not the erase block.
+  stream.budget_s = std::max(budget_s, 0.0);
+  // Whole write units per write (a stream of partial units would measure
+  // read-modify-write, not the erase block), a power of two of them, at
+  // least 64 KiB: erase blocks hold a power-of-two multiple of pages far
+  // more often than not, so the chunk divides the block and every block
+  // starts on a write (a 24 KiB unit gives 96 KiB writes, not 72 KiB).
   const uint64_t unit = write_unit.value_or(target.device->limits().logical_block);
-  stream.chunk_bytes = unit * ((64 * 1024 + unit - 1) / unit);
+  stream.chunk_bytes = unit;
+  while (stream.chunk_bytes < 64 * 1024) stream.chunk_bytes *= 2;
   stream.seed = options.seed;
   stream.progress = [&progress](int pass, uint64_t done, uint64_t total) {
     progress.message(fmt::format("sequential stream: pass {} of 2 ({}), {}/{} writes", pass,
@@ -87,7 +94,7 @@ nlohmann::ordered_json write_amplification(const SmartWriteCounters& start, cons
 }  // namespace
 
 WriteRunResult run_write_probes(Target& target, const Region& window, WriteSession* session, const Options& options,
-                                ProgressLine& progress) {
+                                double budget_s, ProgressLine& progress) {
   WriteRunResult result;
   result.summary.offset = window.offset;
   result.summary.length = window.length;
@@ -102,9 +109,12 @@ WriteRunResult run_write_probes(Target& target, const Region& window, WriteSessi
   const bool real_drive = target.kind == TargetKind::block || target.kind == TargetKind::partition;
   try {
     const SmartWriteCounters start = real_drive ? read_write_counters(target.path) : SmartWriteCounters{};
-    result.grid = write_grid(target, window, options, progress);
+    result.grid = write_grid(target, window, options, budget_s / 2.0, progress);
     const SmartWriteCounters middle = real_drive ? read_write_counters(target.path) : SmartWriteCounters{};
-    result.stream = erase_stream(target, window, result.grid.verdict.bytes, options, progress);
+    // The stream gets what the grid left, but never less than a quarter of
+    // the budget: it needs two passes, and the grid may have run long.
+    result.stream = erase_stream(target, window, result.grid.verdict.bytes, options,
+                                 std::max(budget_s - result.grid.elapsed_s, budget_s / 4.0), progress);
     if (real_drive) {
       result.summary.write_amplification = write_amplification(start, middle, read_write_counters(target.path), result);
     }
@@ -125,6 +135,9 @@ WriteRunResult run_write_probes(Target& target, const Region& window, WriteSessi
   progress.finish();
   result.summary.bytes_written = result.stream.bytes_written + result.grid.bytes_issued;
   result.summary.stream_chunk_bytes = result.stream.stream.chunk_bytes;
+  result.summary.streamed_bytes = result.stream.streamed_bytes;
+  result.summary.grid_stop_reason = result.grid.stop_reason;
+  result.summary.grid_rounds = result.grid.rounds;
   result.summary.stream_latency_us = result.stream.stream.latency_us;
   return result;
 }

@@ -21,8 +21,10 @@ struct WriteRunResult {
   WriteProbeSummary summary;
 };
 
-// `session` is null for simulated drives (nothing to preserve).
+// `session` is null for simulated drives (nothing to preserve). `budget_s`
+// is the device time left for the write probes: half for the write grid,
+// the rest (whatever the grid left) for the sequential stream.
 WriteRunResult run_write_probes(Target& target, const Region& window, WriteSession* session, const Options& options,
-                                ProgressLine& progress);
+                                double budget_s, ProgressLine& progress);
 
 }  // namespace ssdprobe

@@ -30,6 +30,8 @@ class SimDevice : public Device {
   uint64_t now_ns() override { return now_ns_; }
 
   const SimProfile& profile() const { return model_.profile(); }
+  // Behave like the psync engine: one IO in flight at a time.
+  void limit_to_one_in_flight() { limits_.max_queue_depth = 1; }
   uint64_t ios_served() const { return ios_served_; }
 
  private:

@@ -24,6 +24,19 @@ namespace {
 
 constexpr std::string_view kSimPrefix = "sim:";
 
+// A simulated drive honours the engine's limits the way a real target would,
+// so options that a real drive refuses are refused here too.
+std::unique_ptr<Device> make_sim_device(const SimProfile& profile, const std::string& path, EngineChoice engine,
+                                        uint64_t seed, bool writable) {
+  if (engine == EngineChoice::passthru) {
+    throw Error(ErrorCategory::unsupported, fmt::format("{} is a simulated drive: --engine passthru needs an NVMe "
+                                                        "generic device (/dev/ngXnY)", path));
+  }
+  auto device = std::make_unique<SimDevice>(profile, seed, writable);
+  if (engine == EngineChoice::psync) device->limit_to_one_in_flight();
+  return device;
+}
+
 Target open_sim(const TargetRequest& request) {
   const std::string name = request.path.substr(kSimPrefix.size());
   const SimProfile* profile = find_sim_profile(name);
@@ -47,7 +60,9 @@ Target open_sim(const TargetRequest& request) {
   t.alignment_offset = 0;
   t.rotational = false;
   t.size_bytes = profile->capacity_bytes;
-  if (request.open_for_io) target.device = std::make_unique<SimDevice>(*profile, request.seed, request.writable);
+  if (request.open_for_io) {
+    target.device = make_sim_device(*profile, request.path, request.engine, request.seed, request.writable);
+  }
   return target;
 }
 
@@ -146,7 +161,8 @@ std::unique_ptr<Device> make_engine(const std::string& path, const DeviceLimits&
 
 void open_engine(Target& target, EngineChoice engine, bool writable, uint64_t seed) {
   if (target.kind == TargetKind::sim) {
-    target.device = std::make_unique<SimDevice>(*find_sim_profile(target.path.substr(kSimPrefix.size())), seed, writable);
+    target.device = make_sim_device(*find_sim_profile(target.path.substr(kSimPrefix.size())), target.path, engine, seed,
+                                    writable);
     return;
   }
   struct stat node {};

@@ -67,6 +67,7 @@ json reported_json(const Topology& t, const FirmwareSection& f) {
 
 json detected_json(const DetectedUnit& unit) {
   json out = {{"bytes", optional_value(unit.bytes)},
+              {"state", unit.state},
               {"confidence", std::round(unit.confidence * 1000.0) / 1000.0},
               {"evidence", unit.evidence}};
   if (!unit.device_state.empty()) out["device_state"] = unit.device_state;
@@ -83,6 +84,12 @@ json detected_json(const DetectedUnit& unit) {
     out["levels"] = levels;
   }
   return out;
+}
+
+json rounded_list(const std::vector<double>& values) {
+  json list = json::array();
+  for (double v : values) list.push_back(rounded(v));
+  return list;
 }
 
 json grid_json(const GridReport& report) {
@@ -107,7 +114,7 @@ json grid_json(const GridReport& report) {
   return {{"name", report.name}, {"op", report.op},       {"queue_depth", report.queue_depth},
           {"sizes", g.sizes},    {"offsets", g.offsets},  {"median_us", median},
           {"p10_us", p10},       {"p90_us", p90},         {"p99_us", p99},
-          {"samples", count}};
+          {"samples", count},    {"round_shift_us", rounded_list(report.round_shift_us)}};
 }
 
 json write_probe_json(const std::optional<WriteProbeSummary>& w) {
@@ -121,7 +128,8 @@ json write_probe_json(const std::optional<WriteProbeSummary>& w) {
           {"restored", w->restored},
           {"restore", text_or_null(w->restore_message)},
           {"write_amplification", w->write_amplification},
-          {"stream", {{"chunk_bytes", w->stream_chunk_bytes}, {"latency_us", stream}}}};
+          {"grid", {{"rounds", w->grid_rounds}, {"stop_reason", w->grid_stop_reason}}},
+          {"stream", {{"chunk_bytes", w->stream_chunk_bytes}, {"streamed_bytes", w->streamed_bytes}, {"latency_us", stream}}}};
 }
 
 json recommendations_json(const Recommendations& r) {

@@ -17,8 +17,12 @@
 
 namespace ssdprobe {
 
+// state: "found" (bytes set), "absent" (no level, and any level large enough
+// to matter is ruled out), "undetermined" (the data neither show nor rule one
+// out: more IOs, a larger --budget, would tell), "not_measured".
 struct DetectedUnit {
   std::optional<uint64_t> bytes;
+  std::string state = "not_measured";
   double confidence = 0.0;
   std::string evidence;
   std::vector<LevelEstimate> levels;  // every level found (grid probes)
@@ -46,7 +50,8 @@ struct GridReport {
   std::string name = "read";
   std::string op = "read";
   uint32_t queue_depth = 1;
-  LatencyGrid grid;
+  LatencyGrid grid;                    // raw latencies, as measured
+  std::vector<double> round_shift_us;  // drift removed per sampling round before analysis
 };
 
 struct WriteProbeSummary {
@@ -56,7 +61,10 @@ struct WriteProbeSummary {
   uint64_t bytes_written = 0;
   bool restored = false;             // content written back and read back identical
   std::string restore_message;
+  std::string grid_stop_reason;      // why the write grid stopped: settled, budget, byte cap, round limit
+  int grid_rounds = 0;
   uint64_t stream_chunk_bytes = 0;
+  uint64_t streamed_bytes = 0;       // window bytes each stream pass covered (less than length when cut to --budget)
   std::vector<double> stream_latency_us;  // the timed sequential pass
   nlohmann::ordered_json write_amplification = nullptr;  // from SMART counters, when the drive has them
 };

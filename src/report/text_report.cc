@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+
 #include "core/units.h"
 #include "ssdprobe_version.h"
 
@@ -14,8 +17,13 @@ std::string size_or_dash(const std::optional<uint64_t>& value) {
 }
 
 std::string detected_cell(const DetectedUnit& unit) {
-  if (!unit.bytes) return "not determined";
-  return fmt::format("{} (confidence {:.2f})", format_size(*unit.bytes), unit.confidence);
+  if (unit.bytes) return fmt::format("{} (confidence {:.2f})", format_size(*unit.bytes), unit.confidence);
+  if (unit.state == "not_measured") return "not measured";
+  if (unit.state == "absent") {
+    return unit.searched_up_to_bytes ? fmt::format("none up to {}", format_size(*unit.searched_up_to_bytes))
+                                     : "none found";
+  }
+  return "not determined";
 }
 
 void identity(std::string& out, const ResultDocument& d) {
@@ -31,19 +39,85 @@ void identity(std::string& out, const ResultDocument& d) {
   if (!t.backing_file.empty()) out += fmt::format("  backing file {}\n", t.backing_file);
 }
 
+// One column of the side-by-side table: a source of reported geometry and
+// its value per sysfs field name ("-" where that source says nothing).
+struct SourceColumn {
+  std::string title;
+  std::function<std::string(const std::string& field)> value;
+};
+
+std::string json_size(const nlohmann::ordered_json& v, const std::string& field) {
+  if (!v.is_number_integer()) return "-";
+  const int64_t n = v.get<int64_t>();
+  if (field == "rotational") return n ? "yes" : "no";
+  return n <= 0 ? fmt::format("{}", n) : format_size(static_cast<uint64_t>(n));
+}
+
+std::string sysfs_cell(const Topology& t, const std::string& field) {
+  if (field == "logical_block_size") return size_or_dash(t.logical_block_size);
+  if (field == "physical_block_size") return size_or_dash(t.physical_block_size);
+  if (field == "minimum_io_size") return size_or_dash(t.minimum_io_size);
+  if (field == "optimal_io_size") return size_or_dash(t.optimal_io_size);
+  if (field == "discard_granularity") return size_or_dash(t.discard_granularity);
+  if (field == "alignment_offset") return t.alignment_offset ? fmt::format("{}", *t.alignment_offset) : "-";
+  if (field == "rotational") return t.rotational ? (*t.rotational ? "yes" : "no") : "-";
+  return "-";
+}
+
+// sysfs first, then what each firmware source says sysfs should show
+// (reported.expectations), then smartctl's own view.
+std::vector<SourceColumn> source_columns(const ResultDocument& d) {
+  std::vector<SourceColumn> columns;
+  columns.push_back({"sysfs", [&d](const std::string& f) { return sysfs_cell(d.topology, f); }});
+  for (const auto& expectation : d.firmware.expectations) {
+    if (!expectation.is_object() || !expectation.contains("fields")) continue;
+    const auto fields = expectation["fields"];
+    columns.push_back({expectation.value("source", "firmware"), [fields](const std::string& f) {
+                         for (const auto& field : fields) {
+                           if (field.value("name", "") == f) return json_size(field["value"], f);
+                         }
+                         return std::string("-");
+                       }});
+  }
+  if (d.firmware.smart.is_object() && d.firmware.smart.value("has_data", false)) {
+    const auto smart = d.firmware.smart;
+    columns.push_back({"smartctl", [smart](const std::string& f) {
+                         if (f == "logical_block_size" || f == "physical_block_size") {
+                           return smart.contains(f) ? json_size(smart[f], f) : std::string("-");
+                         }
+                         if (f == "rotational" && smart.contains("rotation_rate") && smart["rotation_rate"].is_number()) {
+                           return std::string(smart["rotation_rate"].get<int64_t>() == 0 ? "no" : "yes");
+                         }
+                         return std::string("-");
+                       }});
+  }
+  return columns;
+}
+
 void side_by_side(std::string& out, const ResultDocument& d) {
-  const Topology& t = d.topology;
-  out += fmt::format("\n  {:<22}{:<20}{}\n", "", "reported (sysfs)", "detected");
-  out += fmt::format("  {:<22}{:<20}{}\n", "read page", "-", detected_cell(d.read_page));
-  out += fmt::format("  {:<22}{:<20}{}\n", "write unit", "-", detected_cell(d.write_unit));
-  out += fmt::format("  {:<22}{:<20}{}\n", "erase block", "-", detected_cell(d.erase_block));
-  out += fmt::format("  {:<22}{:<20}\n", "physical_block_size", size_or_dash(t.physical_block_size));
-  out += fmt::format("  {:<22}{:<20}\n", "minimum_io_size", size_or_dash(t.minimum_io_size));
-  out += fmt::format("  {:<22}{:<20}\n", "optimal_io_size", size_or_dash(t.optimal_io_size));
-  out += fmt::format("  {:<22}{:<20}\n", "discard_granularity", size_or_dash(t.discard_granularity));
-  out += fmt::format("  {:<22}{:<20}\n", "alignment_offset",
-                     t.alignment_offset ? fmt::format("{}", *t.alignment_offset) : "-");
-  out += fmt::format("  {:<22}{:<20}\n", "rotational", t.rotational ? (*t.rotational ? "yes" : "no") : "-");
+  const std::vector<SourceColumn> columns = source_columns(d);
+  std::vector<size_t> widths;
+  for (const auto& c : columns) widths.push_back(std::max<size_t>(12, c.title.size() + 2));
+  auto row = [&](const std::string& name, const std::vector<std::string>& cells, const std::string& detected) {
+    std::string line = fmt::format("  {:<22}", name);
+    for (size_t i = 0; i < cells.size(); ++i) line += fmt::format("{:<{}}", cells[i], widths[i]);
+    out += line + detected;
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += "\n";
+  };
+  std::vector<std::string> titles, dashes(columns.size(), "-");
+  for (const auto& c : columns) titles.push_back(c.title);
+  out += "\n";
+  row("", titles, "detected");
+  row("read page", dashes, detected_cell(d.read_page));
+  row("write unit", dashes, detected_cell(d.write_unit));
+  row("erase block", dashes, detected_cell(d.erase_block));
+  for (const char* field : {"logical_block_size", "physical_block_size", "minimum_io_size", "optimal_io_size",
+                            "discard_granularity", "alignment_offset", "rotational"}) {
+    std::vector<std::string> cells;
+    for (const auto& c : columns) cells.push_back(c.value(field));
+    row(field, cells, "");
+  }
 }
 
 // The scalar fields of a firmware section, "name value" wrapped at ~100

@@ -71,3 +71,43 @@ TEST_CASE("binomial tail") {
   CHECK(binomial_tail(1, 1, 0.25) == Approx(0.25));
   CHECK(binomial_tail(10, 10, 0.5) == Approx(1.0 / 1024));
 }
+
+TEST_CASE("small erase blocks that stall on a third or half of all writes are still found") {
+  for (size_t period : {2, 3, 4}) {
+    const auto v = infer_erase_block(make_stream(3000, period, 1, 600, 0.0));
+    INFO("period " << period);
+    REQUIRE(v.bytes.has_value());
+    CHECK(*v.bytes == period * 65536);
+  }
+}
+
+TEST_CASE("a block that is not a whole number of writes (6 MiB in 72 KiB writes) is found, not their lcm") {
+  // A stall on the write that covers the start of each 6 MiB block: writes
+  // floor(m * 85.33), so the exact repeat is 256 writes with 3 stalls.
+  WriteStream s = make_stream(6000, 0, 0, 0, 0.0);
+  s.chunk_bytes = 72 * 1024;
+  const uint64_t block = 6ull << 20;
+  for (uint64_t start = 0; start / s.chunk_bytes < s.latency_us.size(); start += block) {
+    s.latency_us[start / s.chunk_bytes] += 2000;
+  }
+  const auto v = infer_erase_block(s);
+  REQUIRE(v.bytes.has_value());
+  CHECK(*v.bytes == block);
+  CHECK(v.evidence.find("3 stalls evenly spread over every 256 writes") != std::string::npos);
+}
+
+TEST_CASE("two unrelated stall phases are not averaged into a fake fractional block") {
+  WriteStream s = make_stream(4096, 0, 0, 0, 0.0);
+  for (size_t k = 0; k < s.latency_us.size(); ++k) {
+    if (k % 128 == 0 || k % 128 == 10) s.latency_us[k] += 1500;
+  }
+  const auto v = infer_erase_block(s);
+  REQUIRE(v.bytes.has_value());
+  CHECK(*v.bytes == 128 * 65536);
+}
+
+TEST_CASE("a regular small bump (a read-modify-write every third write) is not an erase block") {
+  WriteStream s = make_stream(4096, 3, 0, 40.0, 0.0);  // +40% on every third 100 us write
+  const auto v = infer_erase_block(s);
+  CHECK_FALSE(v.bytes.has_value());
+}

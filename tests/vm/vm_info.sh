@@ -421,6 +421,9 @@ check_firmware_block() {
   done
   if [ -f "$R/run-ng-ns1-passthru.rc" ]; then
     check_run ng-ns1-passthru /dev/ng0n1
+    # The grid really went through NVMe commands, not the block layer.
+    check_one_of "run ng-ns1-passthru run.engine mentions passthrough" \
+      "$(jq -r '.run.engine | test("passthr|URING_CMD|uring_cmd")' "$R/run-ng-ns1-passthru.json" 2>/dev/null)" true
   else
     note "no passthru engine in this ssdprobe (--help does not list it): skipped"
   fi
