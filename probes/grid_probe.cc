@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <fmt/format.h>
 #include <unordered_set>
 
@@ -157,6 +158,7 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
   // (round_drift.h); result.grid keeps the raw latencies for the report.
   LatencyGrid analysed(plan.sizes, plan.offsets);
   std::vector<double> baseline;
+  std::optional<uint64_t> previous_leading;
   result.stop_reason = "round limit";
   for (int round = 1; round <= options.max_rounds; ++round) {
     const bool first = round == 1;
@@ -184,10 +186,14 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
     contenders = result.verdict.contenders.empty() ? analysis.candidates : result.verdict.contenders;
     result.elapsed_s = elapsed_s();
     if (options.progress) options.progress({options.name, round, result.ios, result.elapsed_s, options.budget_s, &result.verdict});
-    // Never settle on the first round alone: with a few samples per cell a
-    // burst of load can line up with one feature, and the bootstrap, which
-    // resamples those same few samples, cannot see that.
-    if (result.verdict.settled && round >= options.min_rounds) {
+    // Settle only on a verdict that new data confirmed: the previous round
+    // must have led to the same answer. With a few samples per cell a burst
+    // of load, or a drive switching speed between rounds, can line up with
+    // one feature, and the bootstrap, which resamples those same samples,
+    // cannot see that; the next round can.
+    const bool confirmed = round >= options.min_rounds && result.verdict.leading == previous_leading;
+    previous_leading = result.verdict.leading;
+    if (result.verdict.settled && confirmed) {
       result.stop_reason = "settled";
       break;
     }

@@ -36,7 +36,8 @@ struct GridProbeOptions {
   uint64_t seed = 1;
   uint32_t initial_samples_per_cell = 3;
   uint32_t warmup_ios = 64;
-  int min_rounds = 2;                 // rounds before a settled verdict may stop the probe
+  int min_rounds = 2;                 // rounds before a settled verdict may stop the probe (and it must
+                                      // agree with the previous round's)
   int max_rounds = 14;
   uint64_t max_bytes = 0;             // stop before issuing more than this (0 = no limit): caps wear from writes
   std::function<void(const GridProbeProgress&)> progress;  // called after each round

@@ -12,6 +12,42 @@ using namespace ssdprobe;
 
 namespace {
 
+// A drive that slows down steadily while it is probed (thermal throttling,
+// background work): every IO takes `us_per_io` longer than the one before.
+class DriftingDevice : public Device {
+ public:
+  DriftingDevice(Device& inner, double us_per_io) : inner_(inner), ns_per_io_(us_per_io * 1000.0) {}
+  const DeviceLimits& limits() const override { return inner_.limits(); }
+  std::string engine_description() const override { return "drifting " + inner_.engine_description(); }
+  bool writable() const override { return inner_.writable(); }
+  void attach_buffers(std::span<AlignedBuffer> buffers) override { inner_.attach_buffers(buffers); }
+  void submit(const IoRequest& request) override { inner_.submit(request); }
+  IoCompletion wait_one() override {
+    const IoCompletion done = inner_.wait_one();
+    extra_ns_ += static_cast<uint64_t>(ns_per_io_ * static_cast<double>(++completed_));
+    return done;
+  }
+  uint64_t now_ns() override { return inner_.now_ns() + extra_ns_; }
+
+ private:
+  Device& inner_;
+  double ns_per_io_;
+  uint64_t completed_ = 0, extra_ns_ = 0;
+};
+
+GridProbeResult probe_device(Device& device, uint64_t seed, uint32_t queue_depth, double budget_s) {
+  GridPlanInput in;
+  in.target_size = device.limits().size_bytes;
+  in.logical_block = device.limits().logical_block;
+  const GridPlan plan = plan_read_grid(in);
+  GridProbeOptions options;
+  options.analysis = read_page_options(plan.candidates, seed);
+  options.seed = seed;
+  options.budget_s = budget_s;
+  options.queue_depth = queue_depth;
+  return run_grid_probe(device, plan, options);
+}
+
 GridProbeResult probe_profile(const SimProfile& profile, uint64_t seed, uint32_t queue_depth = 1) {
   SimDevice device(profile, seed, false);
   GridPlanInput in;
@@ -66,4 +102,42 @@ TEST_CASE("the same seed gives the same run, bit for bit") {
   CHECK(a.ios == b.ios);
   CHECK(a.grid.samples == b.grid.samples);
   CHECK(a.verdict.evidence == b.verdict.evidence);
+}
+
+TEST_CASE("regression: at queue depth 4 and 8 a drive without a page shows none (rounds weighted towards some "
+          "cells used to change the queueing they saw and fake a 128 KiB level)") {
+  for (uint32_t depth : {4u, 8u}) {
+    for (uint64_t seed : {1, 2, 3}) {
+      INFO(fmt::format("qd {} seed {}", depth, seed));
+      SimDevice device(*find_sim_profile("flat-dram"), seed, false);
+      const GridProbeResult result = probe_device(device, seed, depth, 1);
+      INFO(result.verdict.evidence);
+      CHECK_FALSE(result.verdict.bytes.has_value());
+    }
+  }
+  SimDevice device(*find_sim_profile("nvme-4kn-32k"), 1, false);
+  const GridProbeResult result = probe_device(device, 1, 8, 1);
+  INFO(result.verdict.evidence);
+  REQUIRE(result.verdict.bytes.has_value());
+  CHECK(*result.verdict.bytes == 32768);
+}
+
+TEST_CASE("a drive that slows down during the probe: drift is removed, not mistaken for a level") {
+  for (uint64_t seed : {1, 2}) {
+    INFO(fmt::format("seed {}", seed));
+    SimDevice flat(*find_sim_profile("flat-dram"), seed, false);
+    DriftingDevice drifting_flat(flat, 0.002);
+    const GridProbeResult none = probe_device(drifting_flat, seed, 1, 20);
+    INFO(none.verdict.evidence);
+    CHECK_FALSE(none.verdict.bytes.has_value());
+    REQUIRE(none.round_shifts_us.size() >= 2);
+    CHECK(none.round_shifts_us.back() > 1.0);  // the drift was there, and was measured
+
+    SimDevice paged(*find_sim_profile("nvme-tlc-16k"), seed, false);
+    DriftingDevice drifting_paged(paged, 0.002);
+    const GridProbeResult page = probe_device(drifting_paged, seed, 1, 20);
+    INFO(page.verdict.evidence);
+    REQUIRE(page.verdict.bytes.has_value());
+    CHECK(*page.verdict.bytes == 16384);
+  }
 }
