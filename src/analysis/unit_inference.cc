@@ -126,6 +126,13 @@ std::string found_evidence(const UnitVerdict& v, const UnitInferenceOptions& opt
                           level.unit_bytes < *v.leading ? "smaller" : "larger", describe_level(level));
   }
   if (!others.empty()) text += "; other levels: " + others;
+  uint64_t largest = 0;
+  for (const auto& f : options.candidates) largest = std::max(largest, f.unit_bytes);
+  if (*v.leading == largest) {
+    text += fmt::format("; {} is the largest unit this grid can tell apart: a larger unit whose boundaries fall on "
+                        "{} boundaries would look the same, so read this as 'at least {}'",
+                        format_size(largest), format_size(largest), format_size(largest));
+  }
   return text;
 }
 

@@ -189,3 +189,37 @@ dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; 
 
 # journals: the write journals in $J (the test's --journal directory).
 journals() { find "$J" -maxdepth 1 -name '*.ssdpj' 2>/dev/null; }
+
+# traced_window_layout: the layout of the tests that aim signals and kills at
+# phases of a --write run: a 128 MiB window at 64 MiB (WIN_OFF, WIN_LEN, and
+# REGION for --region), the emudrive mount MP, its --trace file TRACE and the
+# journal directory J.
+traced_window_layout() {
+  MIB=$((1 << 20))
+  WIN_OFF=$((64 * MIB))
+  WIN_LEN=$((128 * MIB))
+  REGION="64M:128M"
+  MP="$SCRATCH/mnt"
+  TRACE="$SCRATCH/trace"
+  J="$SCRATCH/j"
+}
+
+# Phases of a traced --write run (emudrive --trace lines "R|W OFFSET LENGTH"),
+# polled every few milliseconds to aim a signal or a kill. The stream writes
+# 64 KiB chunks (a 16 KiB write unit); the restore writes pieces of 4 MiB
+# journal records, larger than any probe write.
+journal_quarter_written() {
+  local f size
+  f=$(journals | head -n 1)
+  [ -n "$f" ] || return 1
+  size=$(stat -c %s "$f" 2>/dev/null) || return 1
+  [ "$size" -ge $((WIN_LEN / 4)) ]
+}
+grid_started() { [ "$(grep -c -m 50 '^W' "$TRACE")" -ge 50 ]; }
+stream_started() {
+  tail -n 16 "$TRACE" | awk '
+    $1 != "W" || $3 != 65536 || (NR > 1 && $2 != prev) { bad = 1 }
+    { prev = $2 + $3; n++ }
+    END { exit !(n == 16 && !bad) }'
+}
+restore_started() { tail -n 8 "$TRACE" | awk '$1 == "W" && $3 > 262144 { found = 1 } END { exit !found }'; }

@@ -17,15 +17,7 @@ use_binaries "$@"
 require_cmd jq b2sum
 require_root_loop_fuse
 
-MIB=$((1 << 20))
-WIN_OFF=$((64 * MIB))
-WIN_LEN=$((128 * MIB))
-REGION="64M:128M"
-MP="$SCRATCH/mnt"
-TRACE="$SCRATCH/trace"
-J="$SCRATCH/j"
-
-
+traced_window_layout
 
 # writes_outside: prints every traced write that is not inside the window.
 writes_outside() {
@@ -45,23 +37,6 @@ last_writes_phase() {
       print seq ? "stream" : "grid"
     }'
 }
-
-# Polling conditions, cheap enough to run every few milliseconds.
-journal_quarter_written() {
-  local f size
-  f=$(journals | head -n 1)
-  [ -n "$f" ] || return 1
-  size=$(stat -c %s "$f" 2>/dev/null) || return 1
-  [ "$size" -ge $((WIN_LEN / 4)) ]
-}
-grid_started() { [ "$(grep -c -m 50 '^W' "$TRACE")" -ge 50 ]; }
-stream_started() {
-  tail -n 16 "$TRACE" | awk '
-    $1 != "W" || $3 != 65536 || (NR > 1 && $2 != prev) { bad = 1 }
-    { prev = $2 + $3; n++ }
-    END { exit !(n == 16 && !bad) }'
-}
-restore_started() { tail -n 8 "$TRACE" | awk '$1 == "W" && $3 > 262144 { found = 1 } END { exit !found }'; }
 
 start_run() {
   : > "$TRACE"

@@ -18,14 +18,7 @@ require_root_loop_fuse
 # ssdprobe the default dispositions a user's terminal would.
 env --default-signal=INT true 2>/dev/null || skip "env --default-signal not supported (coreutils < 8.31)"
 
-MIB=$((1 << 20))
-WIN_OFF=$((64 * MIB))
-WIN_LEN=$((128 * MIB))
-REGION="64M:128M"
-MP="$SCRATCH/mnt"
-TRACE="$SCRATCH/trace"
-J="$SCRATCH/j"
-
+traced_window_layout
 
 # phase_of_lines N: the phase of the first N trace lines: read (no write and
 # no journal yet), journal, grid, stream or restore.
@@ -43,19 +36,6 @@ phase_of_lines() {
 
 # Aiming conditions, cheap enough to poll every few milliseconds.
 in_read_grid() { [ -z "$(journals)" ] && [ "$(grep -c -m 200 '^R' "$TRACE")" -ge 200 ]; }
-journal_quarter_written() {
-  local f
-  f=$(journals | head -n 1)
-  [ -n "$f" ] && [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -ge $((WIN_LEN / 4)) ]
-}
-grid_started() { [ "$(grep -c -m 50 '^W' "$TRACE")" -ge 50 ]; }
-stream_started() {
-  tail -n 16 "$TRACE" | awk '
-    $1 != "W" || $3 != 65536 || (NR > 1 && $2 != prev) { bad = 1 }
-    { prev = $2 + $3; n++ }
-    END { exit !(n == 16 && !bad) }'
-}
-restore_started() { tail -n 8 "$TRACE" | awk '$1 == "W" && $3 > 262144 { found = 1 } END { exit !found }'; }
 
 failures=0
 bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }

@@ -50,16 +50,7 @@ GridProbeResult probe_device(Device& device, uint64_t seed, uint32_t queue_depth
 
 GridProbeResult probe_profile(const SimProfile& profile, uint64_t seed, uint32_t queue_depth = 1) {
   SimDevice device(profile, seed, false);
-  GridPlanInput in;
-  in.target_size = device.limits().size_bytes;
-  in.logical_block = device.limits().logical_block;
-  const GridPlan plan = plan_read_grid(in);
-  GridProbeOptions options;
-  options.analysis = read_page_options(plan.candidates, seed);
-  options.seed = seed;
-  options.budget_s = 60;
-  options.queue_depth = queue_depth;
-  return run_grid_probe(device, plan, options);
+  return probe_device(device, seed, queue_depth, 60);
 }
 
 }  // namespace
