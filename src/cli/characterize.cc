@@ -8,6 +8,7 @@
 #include <ctime>
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 #include "analysis/mismatches.h"
 #include "analysis/recommend.h"
@@ -96,13 +97,14 @@ void emit(const ResultDocument& doc, const Options& options) {
   if (!options.json_path.empty()) write_json(to_json(doc), options.json_path);
 }
 
-GridProbeResult read_grid(Target& target, const Options& options, double budget_s, ProgressLine& progress) {
+GridProbeResult read_grid(Target& target, const Options& options, const Region& region, double budget_s,
+                          ProgressLine& progress) {
   GridPlanInput input;
   input.target_size = target.device->limits().size_bytes;
   input.disk_start = target.topology.partition_start_bytes;
   input.logical_block = target.device->limits().logical_block;
   input.max_transfer = target.device->limits().max_transfer;
-  input.region = options.region;
+  input.region = region;
   const GridPlan plan = plan_read_grid(input);
   GridProbeOptions probe;
   probe.analysis = read_page_options(plan.candidates, options.seed);
@@ -147,6 +149,33 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
   return session;
 }
 
+void record_read(ResultDocument& doc, const GridProbeResult& read, const char* grid_name, uint32_t queue_depth,
+                 const std::string& device_state) {
+  doc.read_page = {read.verdict.bytes, read.verdict.state, read.verdict.confidence, read.verdict.evidence,
+                   read.verdict.levels, device_state, {}};
+  for (const auto& note : read.plan.notes) {
+    if (std::find(doc.notes.begin(), doc.notes.end(), note) == doc.notes.end()) doc.notes.push_back(note);
+  }
+  doc.grids.push_back(GridReport{grid_name, "read", queue_depth, read.grid, read.round_shifts_us});
+}
+
+// Many drives answer a read of never-written or trimmed space from the
+// mapping table without sensing NAND, so a drive that is new, or mostly
+// empty, shows no read page however long it is probed. After --write the
+// window has been written (by the probes and then by the restore, which
+// writes the saved content back), so when the first grid found no page the
+// read grid is repeated inside the window. It gets what is left of the
+// budget, at least a quarter of it.
+std::optional<GridProbeResult> reread_written_window(Target& target, const Options& options, const Region& window,
+                                                     double budget_left_s, ProgressLine& progress) {
+  try {
+    return read_grid(target, options, window, std::max(budget_left_s, options.budget_s / 4.0), progress);
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::target) throw;
+    return std::nullopt;  // the window is too small for a read grid: keep the first answer
+  }
+}
+
 void record_write_results(ResultDocument& doc, const WriteRunResult& writes) {
   const UnitVerdict& w = writes.grid.verdict;
   doc.write_unit = {w.bytes, w.state, w.confidence, w.evidence, w.levels, "random writes inside the write window", {}};
@@ -185,17 +214,10 @@ int run_characterize(const Options& given) {
   ProgressLine progress(!options.quiet);
   // One --budget for the whole run: with write probes the read grid gets half
   // and the write probes what is left.
-  const GridProbeResult read = read_grid(target, options, options.write ? options.budget_s / 2.0 : options.budget_s,
-                                         progress);
+  const GridProbeResult read = read_grid(target, options, options.region,
+                                         options.write ? options.budget_s / 2.0 : options.budget_s, progress);
   ResultDocument doc = base_document(options, target);
-  doc.read_page = {read.verdict.bytes, read.verdict.state, read.verdict.confidence, read.verdict.evidence,
-                   read.verdict.levels, {}, {}};
-  doc.notes.insert(doc.notes.end(), read.plan.notes.begin(), read.plan.notes.end());
-  doc.grids.push_back(GridReport{"read", "read", options.queue_depth, read.grid, read.round_shifts_us});
-  if (!read.verdict.bytes) {
-    doc.notes.push_back("no read page found: if the probed range was never written or was trimmed, many drives "
-                        "answer reads from the mapping table without sensing NAND; probe a range that holds data");
-  }
+  record_read(doc, read, "read", options.queue_depth, "");
   uint64_t ios = read.ios;
   double device_time = read.elapsed_s;
   if (options.write) {
@@ -204,6 +226,25 @@ int run_characterize(const Options& given) {
     record_write_results(doc, writes);
     ios += writes.grid.ios + writes.stream.stream.latency_us.size() * 2;
     device_time += writes.grid.elapsed_s + writes.stream.elapsed_s;
+    if (!read.verdict.bytes) {
+      const auto again = reread_written_window(target, options, window, options.budget_s - device_time, progress);
+      if (again) {
+        ios += again->ios;
+        device_time += again->elapsed_s;
+        if (again->verdict.bytes) {
+          record_read(doc, *again, "read-written", options.queue_depth,
+                      "read inside the write window after the write probes wrote it: the first read grid, over "
+                      "space that may never have been written, found no page");
+        } else {
+          doc.grids.push_back(GridReport{"read-written", "read", options.queue_depth, again->grid, again->round_shifts_us});
+        }
+      }
+    }
+  }
+  if (!doc.read_page.bytes) {
+    doc.notes.push_back("no read page found: if the probed range was never written or was trimmed, many drives "
+                        "answer reads from the mapping table without sensing NAND; probe a range that holds data"
+                        + std::string(options.write ? "" : " (with --write, the written window is re-read)"));
   }
   doc.mismatches = find_mismatches(doc.topology, {&doc.read_page, &doc.write_unit, &doc.erase_block});
   add_firmware_section(doc, doc.write_unit.bytes ? doc.write_unit.bytes : doc.read_page.bytes);

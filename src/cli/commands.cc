@@ -45,6 +45,7 @@ nlohmann::ordered_json sims_json() {
     list.push_back({{"name", "sim:" + p.name},
                     {"logical_block_size", p.logical_block},
                     {"read_page", value(p.expected_read_page())},
+                    {"read_page_with_write", value(p.expected_read_page_with_writes())},
                     {"write_unit", value(p.expected_write_unit())},
                     {"erase_block", value(p.erase_stall_us > 0 ? std::optional<uint64_t>(p.erase_block) : std::nullopt)},
                     {"description", p.description}});

@@ -58,6 +58,20 @@ void SimLatencyModel::remember_pages(uint64_t offset, uint64_t length) {
   }
 }
 
+constexpr uint64_t kGranule = 4096;
+
+bool SimLatencyModel::touches_written(uint64_t offset, uint64_t length) const {
+  for (uint64_t g = offset / kGranule; g <= (offset + length - 1) / kGranule; ++g) {
+    if (written_granules_.count(g)) return true;
+  }
+  return false;
+}
+
+void SimLatencyModel::remember_written(uint64_t offset, uint64_t length) {
+  if (!profile_.unwritten_reads_skip_nand) return;
+  for (uint64_t g = offset / kGranule; g <= (offset + length - 1) / kGranule; ++g) written_granules_.insert(g);
+}
+
 double SimLatencyModel::apply_noise(double us) {
   double noisy = us * std::exp(profile_.noise_sigma * random_.normal());
   if (profile_.outlier_probability > 0.0 && random_.uniform() < profile_.outlier_probability) {
@@ -71,7 +85,8 @@ double SimLatencyModel::service_us(IoOp op, uint64_t offset, uint64_t length) {
   if (op == IoOp::read) {
     // A read served from the controller's page buffer skips the NAND sense:
     // this is why probes must read a fresh location every time.
-    if (all_pages_buffered(offset, length)) {
+    const bool unmapped = profile_.unwritten_reads_skip_nand && !touches_written(offset, length);
+    if (unmapped || all_pages_buffered(offset, length)) {
       us = profile_.read_base_us + profile_.transfer_us_per_kib * static_cast<double>(length) / 1024.0;
     } else {
       us = ideal_read_us(offset, length);
@@ -79,6 +94,7 @@ double SimLatencyModel::service_us(IoOp op, uint64_t offset, uint64_t length) {
     remember_pages(offset, length);
   } else {
     us = ideal_write_us(offset, length, offset == last_write_end_);
+    remember_written(offset, length);
     last_write_end_ = offset + length;
     buffered_pages_.clear();
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <unordered_set>
 
 #include "core/block_math.h"
 #include "core/random.h"
@@ -30,11 +31,14 @@ class SimLatencyModel {
   bool all_pages_buffered(uint64_t offset, uint64_t length) const;
   void remember_pages(uint64_t offset, uint64_t length);
   double apply_noise(double us);
+  bool touches_written(uint64_t offset, uint64_t length) const;
+  void remember_written(uint64_t offset, uint64_t length);
 
   SimProfile profile_;
   Random random_;
   std::deque<uint64_t> buffered_pages_;  // most recent last
   uint64_t last_write_end_ = UINT64_MAX;
+  std::unordered_set<uint64_t> written_granules_;  // 4 KiB granules (only with unwritten_reads_skip_nand)
 };
 
 }  // namespace ssdprobe

@@ -33,6 +33,10 @@ struct SimProfile {
   double page_sense_us = 40.0;
   std::vector<SimLevel> read_levels;  // e.g. the 4 KiB mapping unit
   uint32_t read_cache_pages = 8;      // recently sensed pages answered from the controller buffer
+  // A fresh or trimmed drive: a read that touches only never-written space is
+  // answered from the mapping table (base + transfer, no NAND sense), as
+  // real SSDs do. Written space (4 KiB granules) reads normally.
+  bool unwritten_reads_skip_nand = false;
 
   // Writes (used by write probes): mapping unit, program unit, erase block.
   uint32_t write_map_unit = 4096;     // a partly covered mapping unit costs a read-modify-write
@@ -53,7 +57,13 @@ struct SimProfile {
   // The read page a correct analysis must report: the read page when its
   // crossing is visible (page larger than the logical block and sensing
   // costs something), otherwise nothing.
+  // A read-only run sees no page on a drive that skips NAND for unwritten
+  // space; a --write run re-reads its written window and sees it.
   std::optional<uint32_t> expected_read_page() const {
+    if (unwritten_reads_skip_nand) return std::nullopt;
+    return expected_read_page_with_writes();
+  }
+  std::optional<uint32_t> expected_read_page_with_writes() const {
     if (read_page > logical_block && page_sense_us > 0.0) return read_page;
     return std::nullopt;
   }

@@ -139,12 +139,26 @@ SimProfile emmc_4k_4kn() {
   return p;
 }
 
+SimProfile fresh_tlc_16k() {
+  SimProfile p;
+  p.name = "fresh-16k";
+  p.description = "NVMe TLC, 16 KiB read page, never written: reads of unwritten space skip NAND (read-only runs "
+                  "see no page; --write runs find it in the window they wrote)";
+  p.read_base_us = 14.0;
+  p.page_sense_us = 50.0;
+  p.unwritten_reads_skip_nand = true;
+  p.program_unit = 32768;
+  p.erase_block = 16ull << 20;
+  return p;
+}
+
 }  // namespace
 
 const std::vector<SimProfile>& sim_profiles() {
   static const std::vector<SimProfile> profiles{
       nvme_tlc_16k(), nvme_4kn_32k(), sata_mlc_8k(), clean_4k(),      noisy_16k(),
       subtle_8k(),    qlc_16k_iu_32k(), multiplane_16k(), flat_dram(), emmc_4k_4kn(),
+      fresh_tlc_16k(),
   };
   return profiles;
 }
