@@ -211,6 +211,13 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
       result.stop_reason = "budget";
       break;
     }
+    if (result.ios + next_round_ios > options.max_ios) {
+      next_round_ios = options.max_ios > result.ios ? options.max_ios - result.ios : 0;
+      if (next_round_ios < result.grid.cell_count()) {
+        result.stop_reason = "IO cap";
+        break;
+      }
+    }
   }
   analysis.bootstrap_replicates = 200;
   result.verdict = infer_unit(analysed, analysis);

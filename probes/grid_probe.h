@@ -40,6 +40,10 @@ struct GridProbeOptions {
                                       // agree with the previous round's)
   int max_rounds = 14;
   uint64_t max_bytes = 0;             // stop before issuing more than this (0 = no limit): caps wear from writes
+  // Stop before the grid holds more timed IOs than this: the bootstrap's
+  // cost grows with the sample count, and a fast drive at a deep queue
+  // would otherwise spend minutes of CPU analysing its last round.
+  uint64_t max_ios = 2'000'000;
   std::function<void(const GridProbeProgress&)> progress;  // called after each round
 };
 
@@ -51,7 +55,7 @@ struct GridProbeResult {
   uint64_t bytes_issued = 0; // every IO's bytes, warm-up included
   double elapsed_s = 0.0;    // device clock, warm-up included
   int rounds = 0;
-  std::string stop_reason;   // "settled", "budget", "byte cap", "round limit"
+  std::string stop_reason;   // "settled", "budget", "byte cap", "IO cap", "round limit"
   std::vector<double> round_shifts_us;  // drift removed from each round before analysis (round 1: 0)
 };
 

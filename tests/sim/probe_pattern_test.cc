@@ -20,7 +20,8 @@ struct Recorded {
   uint32_t max_in_flight;
 };
 
-Recorded record(const char* profile_name, Region region, double budget_s, uint32_t queue_depth = 1) {
+Recorded record(const char* profile_name, Region region, double budget_s, uint32_t queue_depth = 1,
+                uint64_t max_ios = GridProbeOptions{}.max_ios) {
   SimDevice sim(*find_sim_profile(profile_name), 1, false);
   RecordingDevice device(sim);
   GridPlanInput in;
@@ -32,6 +33,7 @@ Recorded record(const char* profile_name, Region region, double budget_s, uint32
   options.analysis = read_page_options(plan.candidates, 1);
   options.budget_s = budget_s;
   options.queue_depth = queue_depth;
+  options.max_ios = max_ios;
   auto result = run_grid_probe(device, plan, options);
   return {plan, result, device.requests, device.max_in_flight};
 }
@@ -93,4 +95,11 @@ TEST_CASE("queue depth is honoured") {
 TEST_CASE("a simulated drive opened read-only refuses writes") {
   SimDevice sim(*find_sim_profile("nvme-tlc-16k"), 1, false);
   CHECK_THROWS(sim.submit(IoRequest{IoOp::write, 0, 4096, 0, 0}));
+}
+
+TEST_CASE("the IO cap bounds a grid that would never settle (no page, deep queue, long budget)") {
+  const Recorded r = record("flat-dram", {}, 600, 8, 40000);
+  CHECK(r.result.ios <= 40000);
+  CHECK(r.result.stop_reason == "IO cap");
+  CHECK_FALSE(r.result.verdict.bytes.has_value());
 }
