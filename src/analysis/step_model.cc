@@ -204,6 +204,20 @@ std::vector<LevelEstimate> StepModel::select(std::span<const double> medians, co
   return current;
 }
 
+double StepModel::residual_dispersion(std::span<const double> medians,
+                                      const std::vector<LevelEstimate>& levels) const {
+  std::vector<size_t> chosen;
+  for (const auto& level : levels) {
+    for (size_t c = 0; c < candidates_.size(); ++c) {
+      if (candidates_[c].unit_bytes == level.unit_bytes && candidates_[c].cost == level.cost) chosen.push_back(c);
+    }
+  }
+  const double dof = static_cast<double>(used_cells_) - static_cast<double>(rows_) - static_cast<double>(chosen.size());
+  double rss = 0.0;
+  if (dof < 1 || !fit_moments(moments(medians), chosen, &rss)) return 0.0;
+  return rss / dof;
+}
+
 double StepModel::largest_plausible_step(std::span<const double> medians) const {
   const Moments m = moments(medians);
   double largest = 0.0;

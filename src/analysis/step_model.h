@@ -63,6 +63,10 @@ class StepModel {
                                                 const std::vector<size_t>& chosen) const;
   // Forward selection (with backward pruning) of significant levels.
   std::vector<LevelEstimate> select(std::span<const double> medians, const SelectionRules& rules) const;
+  // Weighted residual sum of squares per degree of freedom of the fit of
+  // `levels` (near 1 when the model explains the grid down to its noise;
+  // well above 1 when structure is left unexplained). 0 when not fittable.
+  double residual_dispersion(std::span<const double> medians, const std::vector<LevelEstimate>& levels) const;
   // For each candidate fitted alone: step + 2 stderr, the largest step the
   // data cannot rule out (about 97.5% one-sided).
   double largest_plausible_step(std::span<const double> medians) const;

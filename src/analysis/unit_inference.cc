@@ -223,6 +223,7 @@ UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& opti
   verdict.levels = model.select(medians, rules);
   verdict.leading = pick_unit(verdict.levels, options.pick);
   verdict.largest_plausible_step_us = model.largest_plausible_step(medians);
+  verdict.fit_dispersion = model.residual_dispersion(medians, verdict.levels);
   verdict.contenders = contenders_of(model, medians, verdict.levels);
 
   Random random(options.seed * 0x9e3779b97f4a7c15ull + grid.total_samples());

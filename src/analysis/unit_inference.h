@@ -46,6 +46,7 @@ struct UnitVerdict {
   double typical_us = 0.0;             // median latency of the smallest IOs
   double min_effect_us = 0.0;
   double largest_plausible_step_us = 0.0;
+  double fit_dispersion = 0.0;         // residual / dof of the chosen levels (step_model.h)
   bool settled = false;                // confident answer, or confident absence
   const char* state = "undetermined";  // "found", "absent" or "undetermined" (see DetectedUnit)
 };

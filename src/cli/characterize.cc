@@ -152,7 +152,7 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
 void record_read(ResultDocument& doc, const GridProbeResult& read, const char* grid_name, uint32_t queue_depth,
                  const std::string& device_state) {
   doc.read_page = {read.verdict.bytes, read.verdict.state, read.verdict.confidence, read.verdict.evidence,
-                   read.verdict.levels, device_state, {}};
+                   read.verdict.levels, device_state, {}, read.verdict.fit_dispersion};
   for (const auto& note : read.plan.notes) {
     if (std::find(doc.notes.begin(), doc.notes.end(), note) == doc.notes.end()) doc.notes.push_back(note);
   }
@@ -178,7 +178,8 @@ std::optional<GridProbeResult> reread_written_window(Target& target, const Optio
 
 void record_write_results(ResultDocument& doc, const WriteRunResult& writes) {
   const UnitVerdict& w = writes.grid.verdict;
-  doc.write_unit = {w.bytes, w.state, w.confidence, w.evidence, w.levels, "random writes inside the write window", {}};
+  doc.write_unit = {w.bytes, w.state, w.confidence, w.evidence, w.levels, "random writes inside the write window", {},
+                    w.fit_dispersion};
   const EraseBlockVerdict& e = writes.stream.verdict;
   // No stall up to the searched size is an absence within that range only;
   // the evidence and searched_up_to_bytes say how far that is.

@@ -72,6 +72,7 @@ json detected_json(const DetectedUnit& unit) {
               {"evidence", unit.evidence}};
   if (!unit.device_state.empty()) out["device_state"] = unit.device_state;
   if (unit.searched_up_to_bytes) out["searched_up_to_bytes"] = *unit.searched_up_to_bytes;
+  if (unit.fit_dispersion) out["fit_dispersion"] = std::round(*unit.fit_dispersion * 100.0) / 100.0;
   if (!unit.levels.empty()) {
     json levels = json::array();
     for (const auto& level : unit.levels) {

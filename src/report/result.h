@@ -28,6 +28,7 @@ struct DetectedUnit {
   std::vector<LevelEstimate> levels;  // every level found (grid probes)
   std::string device_state;           // what the drive had been through (write probes)
   std::optional<uint64_t> searched_up_to_bytes;  // erase block: largest period that could show
+  std::optional<double> fit_dispersion;           // grid probes: residual / dof of the fitted levels
 };
 
 struct Mismatch {
