@@ -211,13 +211,12 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
       result.stop_reason = "budget";
       break;
     }
-    if (result.ios + next_round_ios > options.max_ios) {
-      next_round_ios = options.max_ios > result.ios ? options.max_ios - result.ios : 0;
-      if (next_round_ios < result.grid.cell_count()) {
-        result.stop_reason = "IO cap";
-        break;
-      }
+    const uint64_t ios_left = options.max_ios > result.ios ? options.max_ios - result.ios : 0;
+    if (ios_left < result.grid.cell_count()) {
+      result.stop_reason = "IO cap";
+      break;
     }
+    next_round_ios = std::min(next_round_ios, ios_left);
   }
   analysis.bootstrap_replicates = 200;
   result.verdict = infer_unit(analysed, analysis);

@@ -15,12 +15,22 @@ struct PhaseScore {
   size_t phase = 0;
 };
 
-PhaseScore best_phase(const std::vector<bool>& slow, size_t period) {
-  std::vector<int> on(period, 0), hits(period, 0);
+// Per phase of `period`: how many writes fall on it, and how many are slow.
+struct PhaseCounts {
+  std::vector<int> on, hits;
+};
+
+PhaseCounts count_phases(const std::vector<bool>& slow, size_t period) {
+  PhaseCounts c{std::vector<int>(period, 0), std::vector<int>(period, 0)};
   for (size_t k = 0; k < slow.size(); ++k) {
-    ++on[k % period];
-    hits[k % period] += slow[k] ? 1 : 0;
+    ++c.on[k % period];
+    c.hits[k % period] += slow[k] ? 1 : 0;
   }
+  return c;
+}
+
+PhaseScore best_phase(const std::vector<bool>& slow, size_t period) {
+  const auto [on, hits] = count_phases(slow, period);
   PhaseScore best;
   for (size_t phase = 0; phase < period; ++phase) {
     // Rate first; among equal rates the phase with more writes.
@@ -53,11 +63,7 @@ double slow_threshold(const std::vector<double>& y) {
 // shortest whole period p that repeats exactly, and the block is p / h
 // writes long.
 std::vector<size_t> stalling_phases(const std::vector<bool>& slow, size_t period, double min_rate) {
-  std::vector<int> on(period, 0), hits(period, 0);
-  for (size_t k = 0; k < slow.size(); ++k) {
-    ++on[k % period];
-    hits[k % period] += slow[k] ? 1 : 0;
-  }
+  const auto [on, hits] = count_phases(slow, period);
   std::vector<size_t> phases;
   for (size_t phase = 0; phase < period; ++phase) {
     if (on[phase] > 0 && hits[phase] >= min_rate * on[phase]) phases.push_back(phase);

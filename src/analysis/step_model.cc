@@ -156,7 +156,8 @@ std::optional<std::vector<LevelEstimate>> StepModel::fit(std::span<const double>
   return fit_moments(moments(medians), chosen, nullptr);
 }
 
-std::vector<LevelEstimate> StepModel::select(std::span<const double> medians, const SelectionRules& rules) const {
+std::vector<LevelEstimate> StepModel::select(std::span<const double> medians, const SelectionRules& rules,
+                                             double* dispersion) const {
   const Moments m = moments(medians);
   auto passes = [&](const LevelEstimate& level) {
     return level.z >= rules.z_critical && level.step_us >= rules.min_effect_us;
@@ -201,21 +202,11 @@ std::vector<LevelEstimate> StepModel::select(std::span<const double> medians, co
   }
   std::sort(current.begin(), current.end(),
             [](const LevelEstimate& a, const LevelEstimate& b) { return a.unit_bytes < b.unit_bytes; });
-  return current;
-}
-
-double StepModel::residual_dispersion(std::span<const double> medians,
-                                      const std::vector<LevelEstimate>& levels) const {
-  std::vector<size_t> chosen;
-  for (const auto& level : levels) {
-    for (size_t c = 0; c < candidates_.size(); ++c) {
-      if (candidates_[c].unit_bytes == level.unit_bytes && candidates_[c].cost == level.cost) chosen.push_back(c);
-    }
+  if (dispersion) {
+    const double dof = static_cast<double>(used_cells_) - static_cast<double>(rows_) - static_cast<double>(chosen.size());
+    *dispersion = dof >= 1 ? current_rss / dof : 0.0;
   }
-  const double dof = static_cast<double>(used_cells_) - static_cast<double>(rows_) - static_cast<double>(chosen.size());
-  double rss = 0.0;
-  if (dof < 1 || !fit_moments(moments(medians), chosen, &rss)) return 0.0;
-  return rss / dof;
+  return current;
 }
 
 double StepModel::largest_plausible_step(std::span<const double> medians) const {

@@ -61,12 +61,12 @@ class StepModel {
   // design is singular or has no residual degrees of freedom.
   std::optional<std::vector<LevelEstimate>> fit(std::span<const double> medians,
                                                 const std::vector<size_t>& chosen) const;
-  // Forward selection (with backward pruning) of significant levels.
-  std::vector<LevelEstimate> select(std::span<const double> medians, const SelectionRules& rules) const;
-  // Weighted residual sum of squares per degree of freedom of the fit of
-  // `levels` (near 1 when the model explains the grid down to its noise;
-  // well above 1 when structure is left unexplained). 0 when not fittable.
-  double residual_dispersion(std::span<const double> medians, const std::vector<LevelEstimate>& levels) const;
+  // Forward selection (with backward pruning) of significant levels. With
+  // `dispersion`, also the weighted residual sum of squares per degree of
+  // freedom of the selected fit: near 1 when the levels explain the grid down
+  // to its noise, well above 1 when structure is left unexplained.
+  std::vector<LevelEstimate> select(std::span<const double> medians, const SelectionRules& rules,
+                                    double* dispersion = nullptr) const;
   // For each candidate fitted alone: step + 2 stderr, the largest step the
   // data cannot rule out (about 97.5% one-sided).
   double largest_plausible_step(std::span<const double> medians) const;

@@ -109,6 +109,19 @@ std::string describe_level(const LevelEstimate& level) {
                            format_size(level.unit_bytes), level.step_us, level.stderr_us, level.z);
 }
 
+struct UnitRange {
+  uint64_t smallest = 0, largest = 0;
+};
+
+UnitRange candidate_range(const UnitInferenceOptions& options) {
+  uint64_t smallest = UINT64_MAX, largest = 0;
+  for (const auto& f : options.candidates) {
+    smallest = std::min(smallest, f.unit_bytes);
+    largest = std::max(largest, f.unit_bytes);
+  }
+  return {smallest == UINT64_MAX ? 0 : smallest, largest};
+}
+
 std::string found_evidence(const UnitVerdict& v, const UnitInferenceOptions& options, const LatencyGrid& grid) {
   std::string text = fmt::format("{} {}: ", format_size(*v.leading), options.what);
   bool first = true;
@@ -126,8 +139,7 @@ std::string found_evidence(const UnitVerdict& v, const UnitInferenceOptions& opt
                           level.unit_bytes < *v.leading ? "smaller" : "larger", describe_level(level));
   }
   if (!others.empty()) text += "; other levels: " + others;
-  uint64_t largest = 0;
-  for (const auto& f : options.candidates) largest = std::max(largest, f.unit_bytes);
+  const uint64_t largest = candidate_range(options).largest;
   if (*v.leading == largest) {
     text += fmt::format("; {} is the largest unit this grid can tell apart: a larger unit whose boundaries fall on "
                         "{} boundaries would look the same, so read this as 'at least {}'",
@@ -137,11 +149,7 @@ std::string found_evidence(const UnitVerdict& v, const UnitInferenceOptions& opt
 }
 
 std::string absent_evidence(const UnitVerdict& v, const UnitInferenceOptions& options, const LatencyGrid& grid) {
-  uint64_t smallest = UINT64_MAX, largest = 0;
-  for (const auto& f : options.candidates) {
-    smallest = std::min(smallest, f.unit_bytes);
-    largest = std::max(largest, f.unit_bytes);
-  }
+  const UnitRange range = candidate_range(options);
   if (v.leading) {
     return fmt::format("not determined: {} is the best candidate for the {} but only {:.0f}% of bootstrap "
                        "resamples agree (needed {:.0f}%) after {} IOs",
@@ -152,7 +160,7 @@ std::string absent_evidence(const UnitVerdict& v, const UnitInferenceOptions& op
   return fmt::format(
       "{}: no unit from {} to {} costs a significant step; the largest step the data allow is {:.2f} us "
       "({:.1f}% of a {:.1f} us small IO; a level must exceed {:.2f} us){}; {} IOs",
-      ruled_out ? fmt::format("no {}", options.what) : fmt::format("{} not determined", options.what), format_size(smallest == UINT64_MAX ? 0 : smallest), format_size(largest),
+      ruled_out ? fmt::format("no {}", options.what) : fmt::format("{} not determined", options.what), format_size(range.smallest), format_size(range.largest),
       v.largest_plausible_step_us, v.typical_us > 0 ? 100.0 * v.largest_plausible_step_us / v.typical_us : 0.0,
       v.typical_us, v.min_effect_us,
       ruled_out ? "" : ", so a level that matters is not ruled out: a larger --budget would tell", grid.total_samples());
@@ -220,10 +228,9 @@ UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& opti
   verdict.min_effect_us = options.min_relative_effect * verdict.typical_us;
   const SelectionRules rules{options.z_critical, verdict.min_effect_us};
 
-  verdict.levels = model.select(medians, rules);
+  verdict.levels = model.select(medians, rules, &verdict.fit_dispersion);
   verdict.leading = pick_unit(verdict.levels, options.pick);
   verdict.largest_plausible_step_us = model.largest_plausible_step(medians);
-  verdict.fit_dispersion = model.residual_dispersion(medians, verdict.levels);
   verdict.contenders = contenders_of(model, medians, verdict.levels);
 
   Random random(options.seed * 0x9e3779b97f4a7c15ull + grid.total_samples());

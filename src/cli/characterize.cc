@@ -149,13 +149,19 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
   return session;
 }
 
+// Plan notes (4 KiB sectors, capped sizes) go into the document once each:
+// the read and write grids often plan the same adaptation.
+void add_notes(ResultDocument& doc, const std::vector<std::string>& notes) {
+  for (const auto& note : notes) {
+    if (std::find(doc.notes.begin(), doc.notes.end(), note) == doc.notes.end()) doc.notes.push_back(note);
+  }
+}
+
 void record_read(ResultDocument& doc, const GridProbeResult& read, const char* grid_name, uint32_t queue_depth,
                  const std::string& device_state) {
   doc.read_page = {read.verdict.bytes, read.verdict.state, read.verdict.confidence, read.verdict.evidence,
                    read.verdict.levels, device_state, {}, read.verdict.fit_dispersion};
-  for (const auto& note : read.plan.notes) {
-    if (std::find(doc.notes.begin(), doc.notes.end(), note) == doc.notes.end()) doc.notes.push_back(note);
-  }
+  add_notes(doc, read.plan.notes);
   doc.grids.push_back(GridReport{grid_name, "read", queue_depth, read.grid, read.round_shifts_us});
 }
 
@@ -184,11 +190,9 @@ void record_write_results(ResultDocument& doc, const WriteRunResult& writes) {
   // No stall up to the searched size is an absence within that range only;
   // the evidence and searched_up_to_bytes say how far that is.
   doc.erase_block = {e.bytes, e.bytes ? "found" : "absent", e.confidence, e.evidence, {}, writes.stream.device_state,
-                     e.searched_up_to_bytes};
+                     e.searched_up_to_bytes, {}};
   doc.grids.push_back(GridReport{"write", "write", 1, writes.grid.grid, writes.grid.round_shifts_us});
-  for (const auto& note : writes.grid.plan.notes) {
-    if (std::find(doc.notes.begin(), doc.notes.end(), note) == doc.notes.end()) doc.notes.push_back(note);
-  }
+  add_notes(doc, writes.grid.plan.notes);
   doc.write_probe = writes.summary;
 }
 

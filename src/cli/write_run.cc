@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "firmware/firmware_probe.h"
+#include "firmware/json_values.h"
 #include "probe/grid_plan.h"
 #include "safety/interrupt.h"
 
@@ -72,8 +73,8 @@ nlohmann::ordered_json phase_json(const SmartWriteCounters& before, const SmartW
   const auto nand = delta(before.nand_bytes_written, after.nand_bytes_written);
   nlohmann::ordered_json phase = {{"pattern", pattern},
                                   {"bytes_issued", bytes_issued},
-                                  {"host_bytes_written", host ? nlohmann::ordered_json(*host) : nlohmann::ordered_json(nullptr)},
-                                  {"nand_bytes_written", nand ? nlohmann::ordered_json(*nand) : nlohmann::ordered_json(nullptr)}};
+                                  {"host_bytes_written", json_or_null(host)},
+                                  {"nand_bytes_written", json_or_null(nand)}};
   phase["write_amplification"] = host && nand && *host > 0 ? nlohmann::ordered_json(static_cast<double>(*nand) / *host)
                                                             : nlohmann::ordered_json(nullptr);
   return phase;
