@@ -14,7 +14,7 @@
 #include "core/random.h"
 #include "core/units.h"
 #include "device/target.h"
-#include "probe/runner.h"
+#include "runner/runner.h"
 
 using namespace ssdprobe;
 

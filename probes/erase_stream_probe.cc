@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "probe/runner.h"
+#include "runner/runner.h"
 
 namespace ssdprobe {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "analysis/round_drift.h"
 #include "core/random.h"
-#include "probe/runner.h"
+#include "runner/runner.h"
 
 namespace ssdprobe {
 namespace {
@@ -159,14 +159,14 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
   LatencyGrid analysed(plan.sizes, plan.offsets);
   std::vector<double> baseline;
   std::optional<uint64_t> previous_leading;
-  result.stop_reason = "round limit";
+  result.stop_reason = GridStopReason::round_limit;
   for (int round = 1; round <= options.max_rounds; ++round) {
     const bool first = round == 1;
     const RoundShape shape = round_shape(first, next_round_ios, result.grid.cell_count(), options);
     auto cells = round_cells(result.grid, shape.uniform_per_cell, shape.targeted, contenders, random);
     if (options.max_bytes > 0) trim_to_byte_cap(cells, result.grid, options.max_bytes - std::min(options.max_bytes, runner.bytes_issued()));
     if (cells.empty()) {
-      result.stop_reason = "byte cap";
+      result.stop_reason = GridStopReason::byte_cap;
       break;
     }
     const auto ios = ios_for(options.op, plan, result.grid, cells, slots);
@@ -194,7 +194,7 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
     const bool confirmed = round >= options.min_rounds && result.verdict.leading == previous_leading;
     previous_leading = result.verdict.leading;
     if (result.verdict.settled && confirmed) {
-      result.stop_reason = "settled";
+      result.stop_reason = GridStopReason::settled;
       break;
     }
     // Double the sample count each round, but stay inside the budget.
@@ -208,12 +208,12 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
       next_round_ios = std::min<uint64_t>(next_round_ios, bytes_left > 0 ? static_cast<uint64_t>(bytes_left / bytes_per_io) : 0);
     }
     if (remaining_s <= 0 || next_round_ios < result.grid.cell_count()) {
-      result.stop_reason = "budget";
+      result.stop_reason = GridStopReason::budget;
       break;
     }
     const uint64_t ios_left = options.max_ios > result.ios ? options.max_ios - result.ios : 0;
     if (ios_left < result.grid.cell_count()) {
-      result.stop_reason = "IO cap";
+      result.stop_reason = GridStopReason::io_cap;
       break;
     }
     next_round_ios = std::min(next_round_ios, ios_left);

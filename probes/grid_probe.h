@@ -14,7 +14,7 @@
 #include "analysis/latency_grid.h"
 #include "analysis/unit_inference.h"
 #include "device/device.h"
-#include "probe/grid_plan.h"
+#include "probes/grid_plan.h"
 
 namespace ssdprobe {
 
@@ -47,6 +47,15 @@ struct GridProbeOptions {
   std::function<void(const GridProbeProgress&)> progress;  // called after each round
 };
 
+// Why a grid stopped sampling (the report layer names them).
+enum class GridStopReason {
+  settled,      // the verdict held for two rounds at the settle confidence
+  budget,       // --budget's device time ran out
+  byte_cap,     // the next round would write more than max_bytes
+  io_cap,       // the next round would pass max_ios
+  round_limit,  // max_rounds rounds done
+};
+
 struct GridProbeResult {
   GridPlan plan;
   LatencyGrid grid;
@@ -55,7 +64,7 @@ struct GridProbeResult {
   uint64_t bytes_issued = 0; // every IO's bytes, warm-up included
   double elapsed_s = 0.0;    // device clock, warm-up included
   int rounds = 0;
-  std::string stop_reason;   // "settled", "budget", "byte cap", "IO cap", "round limit"
+  GridStopReason stop_reason = GridStopReason::round_limit;
   std::vector<double> round_shifts_us;  // drift removed from each round before analysis (round 1: 0)
 };
 

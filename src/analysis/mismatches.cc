@@ -12,7 +12,7 @@ std::optional<uint64_t> bytes_of(const DetectedUnit* unit) {
   return unit && unit->bytes ? unit->bytes : std::nullopt;
 }
 
-Mismatch make(const char* field, uint64_t reported, uint64_t detected, const char* severity, std::string message) {
+Mismatch make(const char* field, uint64_t reported, uint64_t detected, Severity severity, std::string message) {
   return Mismatch{field, static_cast<int64_t>(reported), static_cast<int64_t>(detected), severity, std::move(message)};
 }
 
@@ -22,7 +22,7 @@ Mismatch make(const char* field, uint64_t reported, uint64_t detected, const cha
 // atomic write unit, so a smaller one is common and only information. A
 // larger value is not contradicted (it may describe a level not measured).
 void compare_min_size(const char* field, const std::optional<uint64_t>& reported, uint64_t unit,
-                      const char* severity_if_smaller, std::vector<Mismatch>& out) {
+                      Severity severity_if_smaller, std::vector<Mismatch>& out) {
   if (!reported || *reported == 0 || *reported == unit) return;
   if (*reported < unit) {
     out.push_back(make(field, *reported, unit, severity_if_smaller,
@@ -30,7 +30,7 @@ void compare_min_size(const char* field, const std::optional<uint64_t>& reported
                                    "to {} (parted, mkfs.xfs, LVM) will under-align",
                                    field, format_size(*reported), format_size(unit), field)));
   } else {
-    out.push_back(make(field, *reported, unit, "info",
+    out.push_back(make(field, *reported, unit, Severity::info,
                        fmt::format("{} is {}, larger than the {} unit measured; the measurement does not "
                                    "contradict it",
                                    field, format_size(*reported), format_size(unit))));
@@ -43,11 +43,11 @@ void compare_optimal(const Topology& t, const std::optional<uint64_t>& write_uni
   if (!best || !t.optimal_io_size) return;
   const uint64_t reported = *t.optimal_io_size;
   if (reported == 0) {
-    out.push_back(make("optimal_io_size", 0, *best, "info",
+    out.push_back(make("optimal_io_size", 0, *best, Severity::info,
                        fmt::format("optimal_io_size is 0 (not reported); measured {} {}", erase_block ? "erase block" : "write unit",
                                    format_size(*best))));
   } else if (write_unit && reported % *write_unit != 0) {
-    out.push_back(make("optimal_io_size", reported, *write_unit, "warning",
+    out.push_back(make("optimal_io_size", reported, *write_unit, Severity::warning,
                        fmt::format("optimal_io_size {} is not a multiple of the {} write unit: IO sized to it "
                                    "leaves partly written units",
                                    format_size(reported), format_size(*write_unit))));
@@ -57,7 +57,7 @@ void compare_optimal(const Topology& t, const std::optional<uint64_t>& write_uni
 void compare_discard(const Topology& t, const std::optional<uint64_t>& write_unit, std::vector<Mismatch>& out) {
   if (!write_unit || !t.discard_granularity || *t.discard_granularity == 0) return;
   if (*t.discard_granularity % *write_unit == 0) return;
-  out.push_back(make("discard_granularity", *t.discard_granularity, *write_unit, "info",
+  out.push_back(make("discard_granularity", *t.discard_granularity, *write_unit, Severity::info,
                      fmt::format("discard_granularity {} is not a multiple of the {} write unit: a discard of that "
                                  "size cannot free whole units",
                                  format_size(*t.discard_granularity), format_size(*write_unit))));
@@ -65,7 +65,7 @@ void compare_discard(const Topology& t, const std::optional<uint64_t>& write_uni
 
 void check_partition_start(const Topology& t, uint64_t unit, std::vector<Mismatch>& out) {
   if (t.partition_name.empty() || t.partition_start_bytes % unit == 0) return;
-  out.push_back(make("partition_start", t.partition_start_bytes, unit, "warning",
+  out.push_back(make("partition_start", t.partition_start_bytes, unit, Severity::warning,
                      fmt::format("partition {} starts at byte {}, which is {} past a {} boundary: IO aligned inside "
                                  "the partition is misaligned on the drive",
                                  t.partition_name, t.partition_start_bytes, t.partition_start_bytes % unit,
@@ -81,8 +81,8 @@ std::vector<Mismatch> find_mismatches(const Topology& reported, const DetectedGe
   const auto erase = bytes_of(detected.erase_block);
   if (page || write) {
     const uint64_t unit = std::max(page.value_or(0), write.value_or(0));
-    compare_min_size("minimum_io_size", reported.minimum_io_size, unit, "warning", out);
-    compare_min_size("physical_block_size", reported.physical_block_size, unit, "info", out);
+    compare_min_size("minimum_io_size", reported.minimum_io_size, unit, Severity::warning, out);
+    compare_min_size("physical_block_size", reported.physical_block_size, unit, Severity::info, out);
   }
   compare_optimal(reported, write, erase, out);
   compare_discard(reported, write, out);

@@ -4,8 +4,8 @@
 
 #include <vector>
 
+#include "analysis/verdicts.h"
 #include "device/topology.h"
-#include "report/result.h"
 
 namespace ssdprobe {
 

@@ -246,10 +246,10 @@ UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& opti
     verdict.confidence = verdict.leading_support;
     verdict.evidence = found_evidence(verdict, options, grid);
     verdict.settled = verdict.leading_support >= options.settle_confidence;
-    verdict.state = "found";
+    verdict.state = UnitState::found;
   } else {
     verdict.settled = !verdict.leading && verdict.largest_plausible_step_us < verdict.min_effect_us;
-    verdict.state = verdict.settled ? "absent" : "undetermined";
+    verdict.state = verdict.settled ? UnitState::absent : UnitState::undetermined;
     verdict.evidence = absent_evidence(verdict, options, grid);
   }
   return verdict;

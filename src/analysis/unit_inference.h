@@ -18,6 +18,7 @@
 
 #include "analysis/latency_grid.h"
 #include "analysis/step_model.h"
+#include "analysis/verdicts.h"
 
 namespace ssdprobe {
 
@@ -48,7 +49,7 @@ struct UnitVerdict {
   double largest_plausible_step_us = 0.0;
   double fit_dispersion = 0.0;         // residual / dof of the chosen levels (step_model.h)
   bool settled = false;                // confident answer, or confident absence
-  const char* state = "undetermined";  // "found", "absent" or "undetermined" (see DetectedUnit)
+  UnitState state = UnitState::undetermined;  // found, absent or undetermined (verdicts.h)
 };
 
 UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& options);

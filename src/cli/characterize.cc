@@ -19,12 +19,12 @@
 #include "core/error.h"
 #include "device/sim_profile.h"
 #include "device/target.h"
-#include "probe/grid_plan.h"
+#include "probes/grid_plan.h"
 #include "probes/grid_probe.h"
 #include "report/json_report.h"
 #include "report/text_report.h"
 #include "safety/confirm.h"
-#include "safety/interrupt.h"
+#include "core/interrupt.h"
 
 namespace ssdprobe {
 namespace {
@@ -189,7 +189,7 @@ void record_write_results(ResultDocument& doc, const WriteRunResult& writes) {
   const EraseBlockVerdict& e = writes.stream.verdict;
   // No stall up to the searched size is an absence within that range only;
   // the evidence and searched_up_to_bytes say how far that is.
-  doc.erase_block = {e.bytes, e.bytes ? "found" : "absent", e.confidence, e.evidence, {}, writes.stream.device_state,
+  doc.erase_block = {e.bytes, e.bytes ? UnitState::found : UnitState::absent, e.confidence, e.evidence, {}, writes.stream.device_state,
                      e.searched_up_to_bytes, {}};
   doc.grids.push_back(GridReport{"write", "write", 1, writes.grid.grid, writes.grid.round_shifts_us});
   add_notes(doc, writes.grid.plan.notes);

@@ -1,12 +1,12 @@
 #include "cli/firmware_section.h"
 
-#include "firmware/firmware_probe.h"
+#include "firmware/firmware_query.h"
 
 namespace ssdprobe {
 
 void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_unit) {
   if (doc.kind == TargetKind::sim) return;  // a simulated drive has no firmware to ask
-  const FirmwareReport fw = probe_firmware(doc.path, doc.topology, measured_unit);
+  const FirmwareReport fw = query_firmware(doc.path, doc.topology, measured_unit);
   doc.firmware.nvme = fw.nvme;
   doc.firmware.ata = fw.ata;
   doc.firmware.scsi = fw.scsi;

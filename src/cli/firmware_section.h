@@ -1,4 +1,4 @@
-// Folds what the firmware reports (src/firmware/firmware_probe.h) into the
+// Folds what the firmware reports (src/firmware/firmware_query.h) into the
 // result document: the reported.nvme/ata/scsi/smart sections, the identity
 // when sysfs lacks it, firmware-vs-kernel mismatches and notes.
 #pragma once

@@ -5,10 +5,10 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "firmware/firmware_probe.h"
+#include "firmware/firmware_query.h"
 #include "firmware/json_values.h"
-#include "probe/grid_plan.h"
-#include "safety/interrupt.h"
+#include "probes/grid_plan.h"
+#include "core/interrupt.h"
 
 namespace ssdprobe {
 namespace {

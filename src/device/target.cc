@@ -16,8 +16,8 @@
 #include "device/psync_device.h"
 #include "device/sim_device.h"
 #include "device/uring_device.h"
-#include "firmware/nvme_passthru_device.h"
-#include "firmware/nvme_paths.h"
+#include "device/nvme_passthru_device.h"
+#include "device/nvme_paths.h"
 
 namespace ssdprobe {
 namespace {

@@ -37,7 +37,7 @@ ExpectedField discard(const NvmeIdCtrl* ctrl, uint64_t lba) {
 }
 
 Mismatch finding(const char* field, std::optional<uint64_t> reported, std::optional<uint64_t> detected,
-                 const char* severity, std::string message) {
+                 Severity severity, std::string message) {
   auto as_signed = [](std::optional<uint64_t> v) -> std::optional<int64_t> {
     if (!v) return std::nullopt;
     return static_cast<int64_t>(*v);
@@ -48,14 +48,14 @@ Mismatch finding(const char* field, std::optional<uint64_t> reported, std::optio
 std::optional<Mismatch> write_granularity_finding(const NvmeIdNs& ns, uint64_t lba, std::optional<uint64_t> unit) {
   if (!unit || *unit <= lba) return std::nullopt;
   if ((ns.nsfeat & kNsfeatIoOpt) == 0) {
-    return finding("nsfeat", lba, unit, "warning",
+    return finding("nsfeat", lba, unit, Severity::warning,
                    fmt::format("NSFEAT bit 4 is clear: the drive reports no preferred write granularity "
                                "(NPWG/NPWA/NOWS not valid), but the measured unit is {} B, larger than the {} B LBA",
                                *unit, lba));
   }
   const uint64_t npwg_bytes = (uint64_t{ns.npwg} + 1) * lba;
   if (npwg_bytes >= *unit) return std::nullopt;
-  return finding("npwg", npwg_bytes, unit, "warning",
+  return finding("npwg", npwg_bytes, unit, Severity::warning,
                  fmt::format("NPWG={} means a preferred write granularity of {} B, but the measured unit is {} B",
                              ns.npwg, npwg_bytes, *unit));
 }
@@ -63,7 +63,7 @@ std::optional<Mismatch> write_granularity_finding(const NvmeIdNs& ns, uint64_t l
 std::optional<Mismatch> nows_finding(const NvmeIdNs& ns, uint64_t lba) {
   if (ns.nows != 0) return std::nullopt;
   const bool valid = (ns.nsfeat & kNsfeatIoOpt) != 0;
-  return finding("nows", lba, std::nullopt, "info",
+  return finding("nows", lba, std::nullopt, Severity::info,
                  valid ? "NOWS=0: the drive reports an optimal write size of one LBA; Linux 6.1 sets "
                          "optimal_io_size to the LBA size, newer kernels leave it 0"
                        : "NOWS=0 and NSFEAT bit 4 clear: the drive reports no optimal write size");
@@ -80,7 +80,7 @@ std::optional<Mismatch> lba_format_finding(const NvmeIdNs& ns, uint64_t lba) {
   }
   if (!better) return std::nullopt;
   const uint64_t better_lba = uint64_t{1} << ns.lbaf[*better].ds;
-  return finding("flbas", lba, better_lba, "info",
+  return finding("flbas", lba, better_lba, Severity::info,
                  fmt::format("LBA format {} ({} B, RP={}) is in use, but format {} ({} B, same {} B metadata) "
                              "has a better relative performance (RP={}); reformatting (nvme format --lbaf={}) "
                              "erases the namespace",
@@ -90,7 +90,7 @@ std::optional<Mismatch> lba_format_finding(const NvmeIdNs& ns, uint64_t lba) {
 std::optional<Mismatch> noiob_finding(const NvmeIdNs& ns, uint64_t lba) {
   if (ns.noiob == 0 || (ns.noiob & (ns.noiob - 1)) == 0) return std::nullopt;
   const uint64_t bytes = uint64_t{ns.noiob} * lba;
-  return finding("noiob", bytes, std::nullopt, "warning",
+  return finding("noiob", bytes, std::nullopt, Severity::warning,
                  fmt::format("NOIOB={} ({} B) is not a power of two; Linux ignores it, so IOs are not split at "
                              "the drive's optimal boundary",
                              ns.noiob, bytes));

@@ -21,10 +21,10 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/verdicts.h"
 #include "device/topology.h"
 #include "firmware/nvme_identify.h"
 #include "firmware/sysfs_expectation.h"
-#include "report/result.h"
 
 namespace ssdprobe {
 

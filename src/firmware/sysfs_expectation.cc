@@ -11,10 +11,10 @@ std::optional<int64_t> as_signed(const std::optional<uint64_t>& value) {
   return static_cast<int64_t>(*value);
 }
 
-std::string severity_for(const SysfsExpectation& expected, const Topology& sysfs) {
+Severity severity_for(const SysfsExpectation& expected, const Topology& sysfs) {
   if (expected.kernel_model.empty() || kernel_matches_model(sysfs.kernel_version, expected.kernel_model))
-    return "warning";
-  return "info";
+    return Severity::warning;
+  return Severity::info;
 }
 
 std::string message_for(const SysfsExpectation& expected, const ExpectedField& field, int64_t shown,

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/verdicts.h"
 #include "device/topology.h"
-#include "report/result.h"
 
 namespace ssdprobe {
 

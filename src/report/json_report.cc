@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "report/enum_names.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -67,7 +68,7 @@ json reported_json(const Topology& t, const FirmwareSection& f) {
 
 json detected_json(const DetectedUnit& unit) {
   json out = {{"bytes", optional_value(unit.bytes)},
-              {"state", unit.state},
+              {"state", unit_state_name(unit.state)},
               {"confidence", std::round(unit.confidence * 1000.0) / 1000.0},
               {"evidence", unit.evidence}};
   if (!unit.device_state.empty()) out["device_state"] = unit.device_state;
@@ -77,7 +78,7 @@ json detected_json(const DetectedUnit& unit) {
     json levels = json::array();
     for (const auto& level : unit.levels) {
       levels.push_back({{"bytes", level.unit_bytes},
-                        {"cost", level.cost == UnitCost::per_block_touched ? "per_block_touched" : "per_partial_block"},
+                        {"cost", unit_cost_key(level.cost)},
                         {"step_us", rounded(level.step_us)},
                         {"stderr_us", rounded(level.stderr_us)},
                         {"z", std::round(level.z * 10.0) / 10.0}});
@@ -129,7 +130,7 @@ json write_probe_json(const std::optional<WriteProbeSummary>& w) {
           {"restored", w->restored},
           {"restore", text_or_null(w->restore_message)},
           {"write_amplification", w->write_amplification},
-          {"grid", {{"rounds", w->grid_rounds}, {"stop_reason", w->grid_stop_reason}}},
+          {"grid", {{"rounds", w->grid_rounds}, {"stop_reason", stop_reason_name(w->grid_stop_reason)}}},
           {"stream", {{"chunk_bytes", w->stream_chunk_bytes}, {"streamed_bytes", w->streamed_bytes}, {"latency_us", stream}}}};
 }
 
@@ -149,7 +150,7 @@ json to_json(const ResultDocument& d) {
     mismatches.push_back({{"field", m.field},
                           {"reported", optional_value(m.reported)},
                           {"detected", optional_value(m.detected)},
-                          {"severity", m.severity},
+                          {"severity", severity_name(m.severity)},
                           {"message", m.message}});
   }
   json grids = json::array();
@@ -173,7 +174,7 @@ json to_json(const ResultDocument& d) {
   if (d.run) {
     doc["run"] = {{"engine", d.run->engine}, {"ios", d.run->ios}, {"rounds", d.run->rounds},
                   {"device_time_s", std::round(d.run->device_time_s * 1000.0) / 1000.0},
-                  {"stop_reason", d.run->stop_reason}};
+                  {"stop_reason", stop_reason_name(d.run->stop_reason)}};
   } else {
     doc["run"] = nullptr;
   }

@@ -12,40 +12,11 @@
 #include <vector>
 
 #include "analysis/latency_grid.h"
-#include "analysis/step_model.h"
+#include "analysis/verdicts.h"
 #include "device/topology.h"
+#include "probes/grid_probe.h"
 
 namespace ssdprobe {
-
-// state: "found" (bytes set), "absent" (no level, and any level large enough
-// to matter is ruled out), "undetermined" (the data neither show nor rule one
-// out: more IOs, a larger --budget, would tell), "not_measured".
-struct DetectedUnit {
-  std::optional<uint64_t> bytes;
-  std::string state = "not_measured";
-  double confidence = 0.0;
-  std::string evidence;
-  std::vector<LevelEstimate> levels;  // every level found (grid probes)
-  std::string device_state;           // what the drive had been through (write probes)
-  std::optional<uint64_t> searched_up_to_bytes;  // erase block: largest period that could show
-  std::optional<double> fit_dispersion;           // grid probes: residual / dof of the fitted levels
-};
-
-struct Mismatch {
-  std::string field;                  // the reported field's name, e.g. "minimum_io_size"
-  std::optional<int64_t> reported;
-  std::optional<int64_t> detected;
-  std::string severity;               // "info" | "warning" | "error"
-  std::string message;
-};
-
-struct Recommendations {
-  uint64_t partition_start_bytes = 1 << 20;
-  uint64_t partition_alignment_bytes = 1 << 20;
-  uint64_t filesystem_block_bytes = 4096;
-  std::map<std::string, std::string> commands;  // parted, sfdisk, mkfs_xfs, mkfs_ext4, mkfs_f2fs, pvcreate
-  std::vector<std::string> notes;
-};
 
 struct GridReport {
   std::string name = "read";
@@ -62,7 +33,7 @@ struct WriteProbeSummary {
   uint64_t bytes_written = 0;
   bool restored = false;             // content written back and read back identical
   std::string restore_message;
-  std::string grid_stop_reason;      // why the write grid stopped: settled, budget, byte cap, round limit
+  GridStopReason grid_stop_reason = GridStopReason::round_limit;  // why the write grid stopped
   int grid_rounds = 0;
   uint64_t stream_chunk_bytes = 0;
   uint64_t streamed_bytes = 0;       // window bytes each stream pass covered (less than length when cut to --budget)
@@ -83,7 +54,7 @@ struct RunSummary {
   uint64_t ios = 0;
   int rounds = 0;
   double device_time_s = 0.0;  // on the device's clock (virtual for sims)
-  std::string stop_reason;
+  GridStopReason stop_reason = GridStopReason::round_limit;
 };
 
 struct ResultDocument {

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/units.h"
+#include "report/enum_names.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -18,8 +19,8 @@ std::string size_or_dash(const std::optional<uint64_t>& value) {
 
 std::string detected_cell(const DetectedUnit& unit) {
   if (unit.bytes) return fmt::format("{} (confidence {:.2f})", format_size(*unit.bytes), unit.confidence);
-  if (unit.state == "not_measured") return "not measured";
-  if (unit.state == "absent") {
+  if (unit.state == UnitState::not_measured) return "not measured";
+  if (unit.state == UnitState::absent) {
     return unit.searched_up_to_bytes ? fmt::format("none up to {}", format_size(*unit.searched_up_to_bytes))
                                      : "none found";
   }
@@ -160,7 +161,7 @@ void evidence(std::string& out, const ResultDocument& d) {
 void mismatches(std::string& out, const ResultDocument& d) {
   out += "\nMismatches\n";
   if (d.mismatches.empty()) out += "  none found\n";
-  for (const auto& m : d.mismatches) out += fmt::format("  {:<8} {}: {}\n", m.severity, m.field, m.message);
+  for (const auto& m : d.mismatches) out += fmt::format("  {:<8} {}: {}\n", severity_name(m.severity), m.field, m.message);
 }
 
 void recommendation(std::string& out, const ResultDocument& d) {
@@ -180,7 +181,7 @@ void run_summary(std::string& out, const ResultDocument& d) {
     return;
   }
   out += fmt::format("\nRun: {} timed IOs, {:.2f} s of device time, {:.2f} s wall; read grid: {} rounds ({}); engine {}\n",
-                     d.run->ios, d.run->device_time_s, d.duration_s, d.run->rounds, d.run->stop_reason, d.run->engine);
+                     d.run->ios, d.run->device_time_s, d.duration_s, d.run->rounds, stop_reason_name(d.run->stop_reason), d.run->engine);
   if (d.write_probe) {
     const WriteProbeSummary& w = *d.write_probe;
     out += fmt::format("Writes: {} bytes inside {}+{}; {}\n", w.bytes_written, w.offset, w.length,

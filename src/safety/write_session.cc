@@ -15,7 +15,7 @@
 #include "core/block_math.h"
 #include "core/error.h"
 #include "safety/exclusive_use.h"
-#include "safety/interrupt.h"
+#include "core/interrupt.h"
 
 namespace ssdprobe {
 namespace {

@@ -145,7 +145,7 @@ TEST_CASE("libata expectations: 512e SSD with TRIM") {
   const auto mismatches = compare_with_sysfs(e, t);
   REQUIRE(mismatches.size() == 2);
   CHECK(mismatches[0].field == "physical_block_size");
-  CHECK(mismatches[0].severity == "warning");
+  CHECK(mismatches[0].severity == Severity::warning);
   CHECK(mismatches[1].field == "minimum_io_size");
 }
 

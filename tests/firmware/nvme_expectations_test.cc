@@ -67,7 +67,7 @@ TEST_CASE("NPWG=3 with sysfs minimum_io_size 4096 is a mismatch on minimum_io_si
   CHECK(m.field == "minimum_io_size");
   CHECK(m.reported == 4096);
   CHECK(m.detected == 16384);
-  CHECK(m.severity == "warning");
+  CHECK(m.severity == Severity::warning);
   CHECK(m.message.find("NPWG=3") != std::string::npos);
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("On a kernel other than 6.1 the same difference is informational") {
   const auto mismatches =
       compare_with_sysfs(expected_nvme_sysfs(&*ctrl, npwg3_namespace()), sysfs(4096, 4096, 4096, 131072, "6.18.0"));
   REQUIRE(mismatches.size() == 1);
-  CHECK(mismatches.front().severity == "info");
+  CHECK(mismatches.front().severity == Severity::info);
   CHECK(kernel_matches_model("6.1", "6.1"));
   CHECK(kernel_matches_model("6.1.0-18-amd64", "6.1"));
   CHECK_FALSE(kernel_matches_model("6.10.2", "6.1"));
@@ -124,7 +124,7 @@ TEST_CASE("NOWS=0 is flagged") {
   const auto findings = nvme_firmware_findings(*decode_nvme_id_ns(p.bytes()), std::nullopt);
   const Mismatch* nows = find(findings, "nows");
   REQUIRE(nows);
-  CHECK(nows->severity == "info");
+  CHECK(nows->severity == Severity::info);
   CHECK(nows->reported == 4096);
   CHECK_FALSE(find(findings, "npwg"));
   CHECK_FALSE(find(findings, "nsfeat"));
@@ -137,7 +137,7 @@ TEST_CASE("NPWG=0 while the measured unit is larger than the LBA is flagged on n
   const auto findings = nvme_firmware_findings(ns, 16384);
   const Mismatch* npwg = find(findings, "npwg");
   REQUIRE(npwg);
-  CHECK(npwg->severity == "warning");
+  CHECK(npwg->severity == Severity::warning);
   CHECK(npwg->reported == 4096);
   CHECK(npwg->detected == 16384);
   CHECK_FALSE(find(nvme_firmware_findings(ns, 4096), "npwg"));

@@ -1,6 +1,6 @@
 // The NVMe Read/Write command the passthrough engine submits, built from an
 // IoRequest: opcode, nsid, buffer, SLBA in CDW10/11, 0's based NLB in CDW12.
-#include "firmware/nvme_passthru_cmd.h"
+#include "device/nvme_passthru_cmd.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Recognising NVMe targets on a fake sysfs tree: namespace, partition,
 // generic char device, controller, native multipath, and non-NVMe names.
-#include "firmware/nvme_paths.h"
+#include "device/nvme_paths.h"
 
 #include <catch2/catch.hpp>
 

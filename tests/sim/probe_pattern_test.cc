@@ -5,7 +5,7 @@
 #include <set>
 
 #include "device/sim_device.h"
-#include "probe/grid_plan.h"
+#include "probes/grid_plan.h"
 #include "probes/grid_probe.h"
 #include "recording_device.h"
 
@@ -83,7 +83,7 @@ TEST_CASE("cells are visited in shuffled order, not row by row") {
 
 TEST_CASE("a tiny budget stops the probe early and says so") {
   const auto r = record("flat-dram", {}, 0.05);
-  CHECK(r.result.stop_reason == "budget");
+  CHECK(r.result.stop_reason == GridStopReason::budget);
   CHECK(r.result.elapsed_s < 0.5);
 }
 
@@ -100,6 +100,6 @@ TEST_CASE("a simulated drive opened read-only refuses writes") {
 TEST_CASE("the IO cap bounds a grid that would never settle (no page, deep queue, long budget)") {
   const Recorded r = record("flat-dram", {}, 600, 8, 40000);
   CHECK(r.result.ios <= 40000);
-  CHECK(r.result.stop_reason == "IO cap");
+  CHECK(r.result.stop_reason == GridStopReason::io_cap);
   CHECK_FALSE(r.result.verdict.bytes.has_value());
 }

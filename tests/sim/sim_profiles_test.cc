@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "device/sim_device.h"
-#include "probe/grid_plan.h"
+#include "probes/grid_plan.h"
 #include "probes/grid_probe.h"
 
 using namespace ssdprobe;

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "device/sim_device.h"
-#include "probe/grid_plan.h"
+#include "probes/grid_plan.h"
 #include "probes/erase_stream_probe.h"
 #include "probes/grid_probe.h"
 #include "recording_device.h"

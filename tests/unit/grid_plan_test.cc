@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/error.h"
-#include "probe/grid_plan.h"
+#include "probes/grid_plan.h"
 
 using namespace ssdprobe;
 

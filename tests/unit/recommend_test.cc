@@ -62,11 +62,11 @@ TEST_CASE("mismatches name the reported field") {
   const auto found = find_mismatches(t, {&page});
   REQUIRE(found.size() == 2);
   CHECK(found[0].field == "minimum_io_size");
-  CHECK(found[0].severity == "warning");
+  CHECK(found[0].severity == Severity::warning);
   CHECK(found[0].reported == 512);
   CHECK(found[0].detected == 16384);
   CHECK(found[1].field == "physical_block_size");
-  CHECK(found[1].severity == "info");
+  CHECK(found[1].severity == Severity::info);
 }
 
 TEST_CASE("a partition starting off a page boundary is a mismatch") {
@@ -99,7 +99,7 @@ TEST_CASE("write unit and erase block are compared with optimal_io_size and disc
   t.optimal_io_size = 65536;  // not a multiple of 48 KiB
   const auto again = find_mismatches(t, {&page, &write, &erase});
   CHECK(again[1].field == "optimal_io_size");
-  CHECK(again[1].severity == "warning");
+  CHECK(again[1].severity == Severity::warning);
 }
 
 TEST_CASE("nothing detected, nothing contradicted") {

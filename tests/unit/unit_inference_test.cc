@@ -6,7 +6,7 @@
 #include "analysis/unit_inference.h"
 #include "core/block_math.h"
 #include "core/random.h"
-#include "probe/grid_plan.h"
+#include "probes/grid_plan.h"
 
 using namespace ssdprobe;
 

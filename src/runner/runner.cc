@@ -1,11 +1,11 @@
-#include "probe/runner.h"
+#include "runner/runner.h"
 
 #include <cstring>
 #include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/random.h"
-#include "safety/interrupt.h"
+#include "core/interrupt.h"
 
 namespace ssdprobe {
 

@@ -1,4 +1,4 @@
-#include "firmware/firmware_probe.h"
+#include "firmware/firmware_query.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -6,7 +6,7 @@
 
 #include "firmware/ata_scsi_expectations.h"
 #include "firmware/nvme_expectations.h"
-#include "firmware/nvme_paths.h"
+#include "device/nvme_paths.h"
 #include "firmware/smartctl_json.h"
 
 namespace ssdprobe {
@@ -130,7 +130,7 @@ FirmwareBackends default_firmware_backends() {
   return b;
 }
 
-FirmwareReport probe_firmware(const std::string& path, const Topology& sysfs, std::optional<uint64_t> measured_unit,
+FirmwareReport query_firmware(const std::string& path, const Topology& sysfs, std::optional<uint64_t> measured_unit,
                               const FirmwareBackends& backends) {
   FirmwareReport r;
   auto nvme = is_firmwareless(sysfs.transport) ? std::nullopt : resolve_nvme_target(path, backends.sysfs_root);

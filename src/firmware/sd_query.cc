@@ -1,4 +1,4 @@
-#include "firmware/sd_probe.h"
+#include "firmware/sd_query.h"
 
 #include <fmt/format.h>
 

@@ -24,13 +24,13 @@
 #include <string>
 #include <vector>
 
+#include "analysis/verdicts.h"
 #include "device/topology.h"
-#include "firmware/nvme_probe.h"
-#include "firmware/sd_probe.h"
+#include "firmware/nvme_query.h"
+#include "firmware/sd_query.h"
 #include "firmware/smartctl_runner.h"
 #include "firmware/sysfs_expectation.h"
 #include "firmware/write_counters.h"
-#include "report/result.h"
 
 namespace ssdprobe {
 
@@ -63,7 +63,7 @@ FirmwareBackends default_firmware_backends();
 // `path` is the target as the user gave it; `sysfs` its topology (transport
 // and disk name decide the route). `measured_unit` is the write/read unit
 // measured by timing, if any.
-FirmwareReport probe_firmware(const std::string& path, const Topology& sysfs, std::optional<uint64_t> measured_unit,
+FirmwareReport query_firmware(const std::string& path, const Topology& sysfs, std::optional<uint64_t> measured_unit,
                               const FirmwareBackends& backends = default_firmware_backends());
 
 // The drive's lifetime write counters, for write amplification: NVMe SMART

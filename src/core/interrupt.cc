@@ -1,4 +1,4 @@
-#include "safety/interrupt.h"
+#include "core/interrupt.h"
 
 #include <csignal>
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "firmware/nvme_admin.h"
-#include "firmware/nvme_paths.h"
+#include "device/nvme_paths.h"
 #include "firmware/nvme_reported.h"
 
 namespace ssdprobe {

@@ -1,4 +1,4 @@
-#include "firmware/nvme_passthru_cmd.h"
+#include "device/nvme_passthru_cmd.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // The firmware probe end to end with scripted backends: an NVMe namespace
 // with hand-built Identify data, a SATA disk with an IDENTIFY sector, missing
 // permissions and tools, targets without firmware, and write counters.
-#include "firmware/firmware_probe.h"
+#include "firmware/firmware_query.h"
 
 #include <catch2/catch.hpp>
 
@@ -167,7 +167,7 @@ TEST_CASE("NVMe: Identify, logs, smartctl and mismatches in one report") {
   build_nvme_sysfs(h.sys);
   h.make_nvme = [&] { return npwg3_drive(&h.calls); };
   h.smartctl = SmartctlRun{true, 0, false, firmware_test::read_data_file("smartctl_nvme_970evo.json"), ""};
-  const FirmwareReport r = probe_firmware("/dev/nvme0n1", nvme_topology(), 32768, h.backends);
+  const FirmwareReport r = query_firmware("/dev/nvme0n1", nvme_topology(), 32768, h.backends);
   CHECK(h.opened == std::vector<std::string>{"/dev/nvme0n1"});
   CHECK(h.smartctl_devices == std::vector<std::string>{"/dev/nvme0n1"});
   CHECK(h.calls == std::vector<std::string>{"identify_ctrl", "identify_ns 1", "identify_ns_nvm", "smart_log",
@@ -202,7 +202,7 @@ TEST_CASE("NVMe without CAP_SYS_ADMIN: one note naming the capability, sysfs ide
     return admin;
   };
   FirmwareReport r;
-  REQUIRE_NOTHROW(r = probe_firmware("/dev/nvme0n1p1", nvme_topology(), std::nullopt, h.backends));
+  REQUIRE_NOTHROW(r = query_firmware("/dev/nvme0n1p1", nvme_topology(), std::nullopt, h.backends));
   CHECK(h.calls == std::vector<std::string>{"identify_ctrl"});
   CHECK(r.nvme.is_null());
   CHECK(has_note(r, "NVMe passthrough needs CAP_SYS_ADMIN"));
@@ -218,7 +218,7 @@ TEST_CASE("NVMe: opening the node refused is a note too") {
   h.make_nvme = []() -> std::unique_ptr<NvmeAdmin> {
     throw Error(ErrorCategory::permission, "open /dev/nvme0n1: NVMe passthrough needs CAP_SYS_ADMIN");
   };
-  const FirmwareReport r = probe_firmware("/dev/nvme0n1", nvme_topology(), std::nullopt, h.backends);
+  const FirmwareReport r = query_firmware("/dev/nvme0n1", nvme_topology(), std::nullopt, h.backends);
   CHECK(has_note(r, "CAP_SYS_ADMIN"));
   CHECK(r.nvme.is_null());
 }
@@ -231,7 +231,7 @@ TEST_CASE("NVMe: a C0h page from another vendor is not decoded as OCP") {
     admin->c0 = Page(512).bytes();
     return admin;
   };
-  const FirmwareReport r = probe_firmware("/dev/ng0n1", nvme_topology(), std::nullopt, h.backends);
+  const FirmwareReport r = query_firmware("/dev/ng0n1", nvme_topology(), std::nullopt, h.backends);
   CHECK(r.nvme["ocp"].is_null());
   CHECK(has_note(r, "GUID differs"));
 }
@@ -249,7 +249,7 @@ TEST_CASE("SATA: IDENTIFY, SCSI pages, libata expectations, smartctl on the whol
     admin->pages["rc16"] = rc.bytes();
     return admin;
   };
-  const FirmwareReport r = probe_firmware("/dev/sda1", sata_topology(), std::nullopt, h.backends);
+  const FirmwareReport r = query_firmware("/dev/sda1", sata_topology(), std::nullopt, h.backends);
   CHECK(h.opened == std::vector<std::string>{"/dev/sda"});
   CHECK(h.smartctl_devices == std::vector<std::string>{"/dev/sda"});
   CHECK(r.ata["model"] == "QEMU HARDDISK");
@@ -280,7 +280,7 @@ TEST_CASE("SATA without CAP_SYS_RAWIO: the SCSI commands still run") {
     admin->pages["rc16"] = rc.bytes();
     return admin;
   };
-  const FirmwareReport r = probe_firmware("/dev/sda", sata_topology(), std::nullopt, h.backends);
+  const FirmwareReport r = query_firmware("/dev/sda", sata_topology(), std::nullopt, h.backends);
   CHECK(r.ata.is_null());
   CHECK(has_note(r, "CAP_SYS_RAWIO"));
   CHECK(r.identity_source == "SCSI INQUIRY");
@@ -295,7 +295,7 @@ TEST_CASE("smartctl that could not open the device: the note says why") {
   Harness h;
   h.make_sgio = [] { return std::make_unique<FakeSgioAdmin>(); };
   h.smartctl = SmartctlRun{true, 2, false, firmware_test::read_data_file("smartctl_open_failed.json"), ""};
-  const FirmwareReport r = probe_firmware("/dev/sda", sata_topology(), std::nullopt, h.backends);
+  const FirmwareReport r = query_firmware("/dev/sda", sata_topology(), std::nullopt, h.backends);
   CHECK(has_note(r, "smartctl could not read /dev/sda (exit status 2: device open failed"));
   CHECK(has_note(r, "Permission denied"));
   CHECK(r.smart["has_data"] == false);
@@ -307,7 +307,7 @@ TEST_CASE("Targets without firmware get a note and nothing else") {
     Topology t;
     t.transport = transport;
     t.disk_name = std::string(transport) == "virtio" ? "vda" : "";
-    const FirmwareReport r = probe_firmware("/dev/vda", t, 16384, h.backends);
+    const FirmwareReport r = query_firmware("/dev/vda", t, 16384, h.backends);
     CHECK(r.notes.size() == 1);
     CHECK(r.nvme.is_null());
     CHECK(r.ata.is_null());

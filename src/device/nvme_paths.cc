@@ -1,4 +1,4 @@
-#include "firmware/nvme_paths.h"
+#include "device/nvme_paths.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "firmware/nvme_passthru_device.h"
+#include "device/nvme_passthru_device.h"
 
 #include <fcntl.h>
 #include <liburing.h>
@@ -13,7 +13,7 @@
 #include "core/error.h"
 #include "device/psync_device.h"
 #include "firmware/nvme_identify.h"
-#include "firmware/nvme_paths.h"
+#include "device/nvme_paths.h"
 
 namespace ssdprobe {
 

@@ -1,4 +1,4 @@
-#include "firmware/nvme_probe.h"
+#include "firmware/nvme_query.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "probe/grid_plan.h"
+#include "probes/grid_plan.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -26,8 +26,8 @@
 
 #include "core/unique_fd.h"
 #include "device/device.h"
-#include "firmware/nvme_passthru_cmd.h"
-#include "firmware/nvme_probe.h"
+#include "device/nvme_passthru_cmd.h"
+#include "firmware/nvme_query.h"
 
 namespace ssdprobe {
 

@@ -1,0 +1,58 @@
+// What a run concludes about a drive, as domain values: the detected units,
+// where the reported geometry disagrees with them, and what to do about it.
+// Analysis produces these; firmware adds its own mismatches; only the report
+// layer turns them (and their enums) into text or JSON.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/step_model.h"
+
+namespace ssdprobe {
+
+// Which of three things a unit without bytes means.
+enum class UnitState {
+  found,         // bytes set
+  absent,        // no level, and any level large enough to matter is ruled out
+  undetermined,  // the data neither show nor rule one out: a larger --budget would tell
+  not_measured,  // no probe ran for it (e.g. write units without --write)
+};
+
+struct DetectedUnit {
+  std::optional<uint64_t> bytes;
+  UnitState state = UnitState::not_measured;
+  double confidence = 0.0;
+  std::string evidence;
+  std::vector<LevelEstimate> levels;  // every level found (grid probes)
+  std::string device_state;           // what the drive had been through (write probes)
+  std::optional<uint64_t> searched_up_to_bytes;  // erase block: largest period that could show
+  std::optional<double> fit_dispersion;           // grid probes: residual / dof of the fitted levels
+};
+
+enum class Severity {
+  info,     // worth knowing; the kernel or drive may legitimately differ
+  warning,  // likely costs performance or misleads a tool
+  error,    // the reported value is wrong in a way that breaks alignment
+};
+
+struct Mismatch {
+  std::string field;                  // the reported field's name, e.g. "minimum_io_size"
+  std::optional<int64_t> reported;
+  std::optional<int64_t> detected;
+  Severity severity = Severity::warning;
+  std::string message;
+};
+
+struct Recommendations {
+  uint64_t partition_start_bytes = 1 << 20;
+  uint64_t partition_alignment_bytes = 1 << 20;
+  uint64_t filesystem_block_bytes = 4096;
+  std::map<std::string, std::string> commands;  // parted, sfdisk, mkfs_xfs, mkfs_ext4, mkfs_f2fs, pvcreate
+  std::vector<std::string> notes;
+};
+
+}  // namespace ssdprobe

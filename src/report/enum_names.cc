@@ -1,0 +1,39 @@
+#include "report/enum_names.h"
+
+namespace ssdprobe {
+
+const char* unit_state_name(UnitState state) {
+  switch (state) {
+    case UnitState::found: return "found";
+    case UnitState::absent: return "absent";
+    case UnitState::undetermined: return "undetermined";
+    case UnitState::not_measured: return "not_measured";
+  }
+  return "undetermined";
+}
+
+const char* severity_name(Severity severity) {
+  switch (severity) {
+    case Severity::info: return "info";
+    case Severity::warning: return "warning";
+    case Severity::error: return "error";
+  }
+  return "warning";
+}
+
+const char* stop_reason_name(GridStopReason reason) {
+  switch (reason) {
+    case GridStopReason::settled: return "settled";
+    case GridStopReason::budget: return "budget";
+    case GridStopReason::byte_cap: return "byte cap";
+    case GridStopReason::io_cap: return "IO cap";
+    case GridStopReason::round_limit: return "round limit";
+  }
+  return "round limit";
+}
+
+const char* unit_cost_key(UnitCost cost) {
+  return cost == UnitCost::per_block_touched ? "per_block_touched" : "per_partial_block";
+}
+
+}  // namespace ssdprobe
