@@ -14,6 +14,7 @@
 #include "core/random.h"
 #include "core/units.h"
 #include "device/target.h"
+#include "firmware/nvme_passthru_open.h"
 #include "runner/runner.h"
 
 using namespace ssdprobe;
@@ -29,7 +30,8 @@ int main(int argc, char** argv) {
     const uint64_t ios = parse_size(argv[4], "IO count");
     const EngineChoice engine = parse_engine(argc > 5 ? argv[5] : "uring");
     const uint64_t slot = parse_size(argc > 6 ? argv[6] : "384k", "slot");
-    Target target = open_target({.path = argv[1], .open_for_io = true, .engine = engine});
+    Target target = open_target({.path = argv[1], .open_for_io = true, .engine = engine},
+                                nvme_passthru_opener());
     const uint64_t slots = target.device->limits().size_bytes / slot;
     ProbeRunner runner(*target.device, 1, static_cast<uint32_t>(size));
     Random random(1);

@@ -101,4 +101,15 @@ GridPlan plan_write_grid(const GridPlanInput& input) {
   return plan;
 }
 
+GridPlanInput grid_plan_input(const Target& target, const Region& region) {
+  const DeviceLimits& limits = target.device->limits();
+  GridPlanInput input;
+  input.target_size = limits.size_bytes;
+  input.disk_start = target.topology.partition_start_bytes;
+  input.logical_block = limits.logical_block;
+  input.max_transfer = limits.max_transfer;
+  input.region = region;
+  return input;
+}
+
 }  // namespace ssdprobe

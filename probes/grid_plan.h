@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/units.h"
+#include "device/target.h"
 
 namespace ssdprobe {
 
@@ -25,6 +26,10 @@ struct GridPlanInput {
   uint64_t window = 128 * 1024;   // largest unit searched
   uint64_t largest_size = 32 * 1024;
 };
+
+// The input for `region` of an opened target: its size and block limits as
+// the engine reports them, and its start on the disk.
+GridPlanInput grid_plan_input(const Target& target, const Region& region);
 
 struct GridPlan {
   std::vector<uint64_t> sizes;

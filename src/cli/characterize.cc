@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <fmt/format.h>
 #include <iostream>
 #include <optional>
@@ -16,9 +15,11 @@
 #include "cli/firmware_section.h"
 #include "cli/progress.h"
 #include "cli/write_run.h"
+#include "core/clock_text.h"
 #include "core/error.h"
 #include "device/sim_profile.h"
 #include "device/target.h"
+#include "firmware/nvme_passthru_open.h"
 #include "probes/grid_plan.h"
 #include "probes/grid_probe.h"
 #include "report/json_report.h"
@@ -28,15 +29,6 @@
 
 namespace ssdprobe {
 namespace {
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
 
 std::string default_target(const Options& options) {
   if (!options.target.empty()) return options.target;
@@ -80,9 +72,9 @@ void fill_recommendations(ResultDocument& doc) {
 
 ResultDocument base_document(const Options& options, const Target& target) {
   ResultDocument doc;
-  doc.started_at = utc_now_iso8601();
+  doc.started_at = utc_now_text(kIso8601Utc);
   doc.options = options.echo;
-  doc.options["target"] = target.path;
+  doc.options.set("target", target.path);
   doc.path = target.path;
   doc.kind = target.kind;
   doc.topology = target.topology;
@@ -99,13 +91,7 @@ void emit(const ResultDocument& doc, const Options& options) {
 
 GridProbeResult read_grid(Target& target, const Options& options, const Region& region, double budget_s,
                           ProgressLine& progress) {
-  GridPlanInput input;
-  input.target_size = target.device->limits().size_bytes;
-  input.disk_start = target.topology.partition_start_bytes;
-  input.logical_block = target.device->limits().logical_block;
-  input.max_transfer = target.device->limits().max_transfer;
-  input.region = region;
-  const GridPlan plan = plan_read_grid(input);
+  const GridPlan plan = plan_read_grid(grid_plan_input(target, region));
   GridProbeOptions probe;
   probe.analysis = read_page_options(plan.candidates, options.seed);
   probe.budget_s = budget_s;
@@ -144,7 +130,12 @@ Region write_window(const Target& target, const Options& options) {
 // Safety first: claim, check and confirm before any IO is done.
 std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region& window, const Options& options) {
   if (target.kind == TargetKind::sim) return nullptr;  // nothing real to preserve
-  auto session = std::make_unique<WriteSession>(target, window, WriteSessionOptions{options.journal_dir, options.preserve});
+  WriteSessionOptions session_options;
+  session_options.journal_dir = options.journal_dir;
+  session_options.preserve = options.preserve;
+  session_options.region_given = options.region_given();
+  session_options.journal_dir_options.allow_ram = options.allow_ram_journal;
+  auto session = std::make_unique<WriteSession>(target, window, session_options);
   confirm_write(session->summary(), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
   return session;
 }
@@ -211,7 +202,8 @@ int run_characterize(const Options& given) {
     window = write_window(target, options);
     session = prepare_writes(target, window, options);
   }
-  open_engine(target, parse_engine(options.engine), options.write, options.seed);
+  open_engine(target, parse_engine(options.engine), options.write, options.seed, nvme_passthru_opener(),
+              session ? session->device_fd() : -1);
   // From here a signal stops the run between IOs with exit 130 and a message,
   // never mid-write (the write phase restores the saved content first).
   const InterruptGuard signals;

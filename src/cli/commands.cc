@@ -7,6 +7,7 @@
 #include "core/units.h"
 #include "device/sim_profile.h"
 #include "report/json_report.h"
+#include "report/sims_json.h"
 #include "safety/restore.h"
 #include "ssdprobe_version.h"
 
@@ -38,21 +39,6 @@ int print_error(const Error& e) {
 
 }  // namespace
 
-nlohmann::ordered_json sims_json() {
-  auto value = [](std::optional<uint64_t> v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); };
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const auto& p : sim_profiles()) {
-    list.push_back({{"name", "sim:" + p.name},
-                    {"logical_block_size", p.logical_block},
-                    {"read_page", value(p.expected_read_page())},
-                    {"read_page_with_write", value(p.expected_read_page_with_writes())},
-                    {"write_unit", value(p.expected_write_unit())},
-                    {"erase_block", value(p.erase_stall_us > 0 ? std::optional<uint64_t>(p.erase_block) : std::nullopt)},
-                    {"description", p.description}});
-  }
-  return list;
-}
-
 int run_list_sims(const std::string& json_path) {
   if (!json_path.empty()) {
     write_json(sims_json(), json_path);
@@ -71,7 +57,7 @@ int run_list_sims(const std::string& json_path) {
 }
 
 int run_restore(const Options& options) {
-  const RestoreReport report = restore_journal(options.target, options.device);
+  const RestoreReport report = restore_journal({options.target, options.device, options.partial});
   fmt::print("{}\n", report.message);
   return 0;
 }

@@ -12,7 +12,7 @@ void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_
   doc.firmware.scsi = fw.scsi;
   doc.firmware.smart = fw.smart;
   doc.firmware.identity_source = fw.identity_source;
-  for (const auto& expectation : fw.expectations) doc.firmware.expectations.push_back(expectation_json(expectation));
+  doc.firmware.expectations = fw.expectations;
   // Firmware strings are complete where sysfs truncates (ATA model: 16 chars).
   if (!fw.model.empty()) doc.topology.model = fw.model;
   if (!fw.serial.empty()) doc.topology.serial = fw.serial;

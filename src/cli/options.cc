@@ -34,68 +34,39 @@ uint64_t parse_count(const std::string& name, const std::string& text, uint64_t 
   return value;
 }
 
-using ordered_json = nlohmann::ordered_json;
+void validate_engine(const std::string& text) { parse_engine(text); }
 
-ordered_json apply_json(Options& o, const std::string&, const std::string& text) {
-  o.json_path = text;
-  return text.empty() ? ordered_json(nullptr) : ordered_json(text);
-}
-
-ordered_json apply_budget(Options& o, const std::string& name, const std::string& text) {
-  o.budget_s = parse_seconds(name, text);
-  return o.budget_s;
-}
-
-ordered_json apply_region(Options& o, const std::string&, const std::string& text) {
-  if (text.empty()) return nullptr;
-  o.region = parse_region(text);
-  return {{"offset", o.region.offset}, {"length", o.region.length}};
-}
-
-ordered_json apply_engine(Options& o, const std::string&, const std::string& text) {
-  parse_engine(text);  // validates
-  o.engine = text;
-  return text;
-}
-
-ordered_json apply_queue_depth(Options& o, const std::string& name, const std::string& text) {
-  o.queue_depth = static_cast<uint32_t>(parse_count(name, text, 1, 256));
-  return o.queue_depth;
-}
-
-ordered_json apply_seed(Options& o, const std::string& name, const std::string& text) {
-  o.seed = parse_count(name, text, 0, UINT64_MAX);
-  return o.seed;
-}
-
-ordered_json apply_quiet(Options& o, const std::string&, const std::string& text) {
-  o.quiet = !text.empty();
-  return o.quiet;
-}
-
-ordered_json apply_write(Options& o, const std::string&, const std::string& text) {
-  o.write = !text.empty();
-  return o.write;
-}
-
-ordered_json apply_yes(Options& o, const std::string&, const std::string& text) {
-  o.yes = !text.empty();
-  return o.yes;
-}
-
-ordered_json apply_no_preserve(Options& o, const std::string&, const std::string& text) {
-  o.preserve = text.empty();
-  return !o.preserve;
-}
-
-ordered_json apply_journal(Options& o, const std::string&, const std::string& text) {
-  o.journal_dir = text;
-  return text;
-}
-
-ordered_json apply_device(Options& o, const std::string&, const std::string& text) {
-  o.device = text;
-  return text.empty() ? ordered_json(nullptr) : ordered_json(text);
+// Parses `text` (the value, or the default; "1" for a given flag, "" for an
+// absent one) into the field's member of `o`, and returns the value to echo:
+// null for an absent text or region.
+OptionValue apply(const OptionField& field, Options& o, const std::string& name, const std::string& text) {
+  struct Visitor {
+    Options& o;
+    const std::string& name;
+    const std::string& text;
+    OptionValue operator()(const FlagField& f) const {
+      const bool given = !text.empty();
+      o.*f.member = f.inverted ? !given : given;
+      return given;
+    }
+    OptionValue operator()(const TextField& f) const {
+      if (f.validate != nullptr) f.validate(text);
+      o.*f.member = text;
+      return text.empty() ? OptionValue{} : OptionValue{text};
+    }
+    OptionValue operator()(const SecondsField& f) const { return o.*f.member = parse_seconds(name, text); }
+    OptionValue operator()(const CountField& f) const {
+      const uint64_t value = parse_count(name, text, f.low, f.high);
+      if (f.member32 != nullptr) o.*f.member32 = static_cast<uint32_t>(value);
+      if (f.member64 != nullptr) o.*f.member64 = value;
+      return value;
+    }
+    OptionValue operator()(const RegionField& f) const {
+      if (text.empty()) return {};
+      return o.*f.member = parse_region(text);
+    }
+  };
+  return std::visit(Visitor{o, name, text}, field);
 }
 
 }  // namespace
@@ -105,36 +76,46 @@ const std::vector<OptionSpec>& option_table() {
       {"--json", "FILE", "", "json", kBoth,
        "Write the result document (schema ssdprobe/1) to FILE; '-' writes it to standard output instead of the "
        "text report",
-       apply_json},
+       TextField{&Options::json_path}},
       {"--budget", "SECONDS", "60", "budget_s", kCharacterize,
        "Stop sampling after this much device time (virtual time for sim: drives); stops earlier once the answer "
        "is settled",
-       apply_budget},
+       SecondsField{&Options::budget_s}},
       {"--region", "OFFSET:LENGTH", "", "region", kCharacterize,
-       "Probe only this byte range of the target, e.g. 1G:4G (LENGTH may be empty: to the end)", apply_region},
+       "Probe only this byte range of the target, e.g. 1G:4G (LENGTH may be empty: to the end)", RegionField{&Options::region}},
       {"--engine", "NAME", "auto", "engine", kCharacterize,
        "IO engine: uring (io_uring, registered buffers), psync (pread, queue depth 1), passthru (NVMe commands "
        "through io_uring on /dev/ngXnY, bypassing the block layer; needs CAP_SYS_ADMIN), or auto (uring, falling "
        "back to psync where io_uring is unavailable; passthru for /dev/ngXnY)",
-       apply_engine},
+       TextField{&Options::engine, validate_engine}},
       {"--qd", "N", "1", "queue_depth", kCharacterize,
-       "Queue depth: reads kept in flight at once (1..256; psync allows only 1)", apply_queue_depth},
+       "Queue depth: reads kept in flight at once (1..256; psync allows only 1)", CountField{1, 256, &Options::queue_depth}},
       {"--seed", "N", "1", "seed", kCharacterize,
-       "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", apply_seed},
-      {"-q,--quiet", "", "", "quiet", kBoth | kRestore, "No progress on standard error", apply_quiet},
+       "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", CountField{0, UINT64_MAX, nullptr, &Options::seed}},
+      {"-q,--quiet", "", "", "quiet", kBoth | kRestore, "No progress on standard error", FlagField{&Options::quiet}},
       {"--write", "", "", "write", kCharacterize,
        "Allow write probes (write unit, erase block). Writes stay inside --region (default: up to 256 MiB from the "
        "middle of the device, never its first or last MiB); the range is saved to a journal first and restored "
        "after, and a drive in use is refused",
-       apply_write},
-      {"--yes", "", "", "yes", kCharacterize, "Confirm --write without asking (for scripts)", apply_yes},
+       FlagField{&Options::write}},
+      {"--yes", "", "", "yes", kCharacterize, "Confirm --write without asking (for scripts)", FlagField{&Options::yes}},
       {"--journal", "DIR", "/var/lib/ssdprobe/journal", "journal_dir", kCharacterize,
-       "Where --write saves the original content; must be on another filesystem than the target", apply_journal},
+       "Where --write saves the original content; must be on another filesystem than the target", TextField{&Options::journal_dir}},
       {"--no-preserve", "", "", "no_preserve", kCharacterize,
        "With --write: do not save and restore the range (scratch drives only: its content is destroyed)",
-       apply_no_preserve},
+       FlagField{&Options::preserve, true}},
       {"--device", "PATH", "", "device", kRestore,
-       "restore: the device to restore to, when it is no longer at the path in the journal", apply_device},
+       "restore: the device to restore to, when it is no longer at the path in the journal (its path and device "
+       "numbers are then not compared; size, serial, WWID, partition start and backing file still are)",
+       TextField{&Options::device}},
+      {"--partial", "", "", "partial", kRestore,
+       "restore: put back the complete records of a journal whose end was lost (the rest of its window must come "
+       "from a backup); the journal is kept",
+       FlagField{&Options::partial}},
+      {"--allow-ram-journal", "", "", "allow_ram_journal", kCharacterize,
+       "Accept a --journal directory on tmpfs/ramfs, where a power loss loses the saved content (scratch machines "
+       "only)",
+       FlagField{&Options::allow_ram_journal}},
   };
   return table;
 }
@@ -165,9 +146,9 @@ Options resolve_options(const RawOptions& raw, OptionScope scope) {
     if (raw.given.count(spec.json_key) && text.empty()) {
       throw Error(ErrorCategory::usage, long_name(spec) + " needs a value");
     }
-    options.echo[spec.json_key] = spec.apply(options, long_name(spec), text);
+    options.echo.set(spec.json_key, apply(spec.field, options, long_name(spec), text));
   }
-  if (!options.echo.contains("write")) options.echo["write"] = false;
+  if (!options.echo.contains("write")) options.echo.set("write", false);
   if (!options.write && (options.yes || !options.preserve) && (scope & kCharacterize)) {
     throw Error(ErrorCategory::usage, "--yes and --no-preserve only make sense with --write");
   }

@@ -6,11 +6,12 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/units.h"
+#include "report/option_echo.h"
 
 namespace ssdprobe {
 
@@ -19,6 +20,30 @@ enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3, kRestore 
 
 struct Options;
 
+// Where an option's value goes and how its text is read. One of these per
+// option replaces a parse-and-store function per option: the kind decides
+// the parsing, the member pointer the destination.
+struct FlagField {
+  bool Options::*member;
+  bool inverted = false;  // --no-preserve stores false into `preserve`
+};
+struct TextField {
+  std::string Options::*member;
+  void (*validate)(const std::string& text) = nullptr;  // throws Error(usage)
+};
+struct SecondsField {
+  double Options::*member;  // a positive, finite number
+};
+struct CountField {
+  uint64_t low, high;  // inclusive range
+  uint32_t Options::*member32 = nullptr;  // exactly one of these is set
+  uint64_t Options::*member64 = nullptr;
+};
+struct RegionField {
+  Region Options::*member;  // OFFSET:LENGTH (core/units.h)
+};
+using OptionField = std::variant<FlagField, TextField, SecondsField, CountField, RegionField>;
+
 struct OptionSpec {
   const char* names;        // CLI11 name list: "-q,--quiet"
   const char* value_name;   // "SECONDS"; empty for flags
@@ -26,11 +51,8 @@ struct OptionSpec {
   const char* json_key;     // key in the result's "options"
   unsigned scope;
   const char* help;
-  // Parses `text` (the value, or the default; "1" for a given flag, "" for an
-  // absent one) into `options` and returns the value to echo. Throws
-  // Error(usage) naming the option.
-  nlohmann::ordered_json (*apply)(Options& options, const std::string& name, const std::string& text);
-  bool is_flag() const { return *value_name == '\0'; }
+  OptionField field;
+  bool is_flag() const { return std::holds_alternative<FlagField>(field); }
 };
 
 const std::vector<OptionSpec>& option_table();
@@ -50,8 +72,12 @@ struct Options {
   bool preserve = true;           // journal and restore the written range
   std::string journal_dir = "/var/lib/ssdprobe/journal";
   std::string device;             // restore: the device, when it moved
+  bool partial = false;           // restore: put back what a damaged journal still holds
+  bool allow_ram_journal = false; // accept a journal on tmpfs/ramfs
 
-  nlohmann::ordered_json echo;            // every option in effect, keyed by json_key
+  bool region_given() const { return region.offset != 0 || region.length != 0; }
+
+  OptionEcho echo;                // every option in effect, keyed by json_key, in table order
 };
 
 // Raw strings as CLI11 collected them, one map per command.

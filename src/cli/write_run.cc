@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <utility>
 
 #include "core/error.h"
 #include "core/units.h"
 #include "firmware/firmware_query.h"
-#include "firmware/json_values.h"
 #include "probes/grid_plan.h"
 #include "core/interrupt.h"
 
@@ -19,13 +19,7 @@ constexpr uint64_t kWriteGridByteCap = 1ull << 30;
 
 GridProbeResult write_grid(Target& target, const Region& window, const Options& options, double budget_s,
                            ProgressLine& progress) {
-  GridPlanInput input;
-  input.target_size = target.device->limits().size_bytes;
-  input.disk_start = target.topology.partition_start_bytes;
-  input.logical_block = target.device->limits().logical_block;
-  input.max_transfer = target.device->limits().max_transfer;
-  input.region = window;
-  const GridPlan plan = plan_write_grid(input);
+  const GridPlan plan = plan_write_grid(grid_plan_input(target, window));
   GridProbeOptions probe;
   probe.op = IoOp::write;
   probe.name = "write";
@@ -59,37 +53,13 @@ EraseStreamResult erase_stream(Target& target, const Region& window, const std::
   return run_erase_stream(*target.device, stream);
 }
 
-std::optional<uint64_t> delta(const std::optional<uint64_t>& before, const std::optional<uint64_t>& after) {
-  if (!before || !after || *after < *before) return std::nullopt;
-  return *after - *before;
-}
-
-// One phase's counter deltas: what the host wrote and, where the drive has a
-// NAND-side counter, what was programmed; their ratio is the phase's write
-// amplification (counters tick in coarse units, so small phases read 0).
-nlohmann::ordered_json phase_json(const SmartWriteCounters& before, const SmartWriteCounters& after,
-                                  uint64_t bytes_issued, const char* pattern) {
-  const auto host = delta(before.host_bytes_written, after.host_bytes_written);
-  const auto nand = delta(before.nand_bytes_written, after.nand_bytes_written);
-  nlohmann::ordered_json phase = {{"pattern", pattern},
-                                  {"bytes_issued", bytes_issued},
-                                  {"host_bytes_written", json_or_null(host)},
-                                  {"nand_bytes_written", json_or_null(nand)}};
-  phase["write_amplification"] = host && nand && *host > 0 ? nlohmann::ordered_json(static_cast<double>(*nand) / *host)
-                                                            : nlohmann::ordered_json(nullptr);
-  return phase;
-}
-
-nlohmann::ordered_json write_amplification(const SmartWriteCounters& start, const SmartWriteCounters& middle,
-                                           const SmartWriteCounters& end, const WriteRunResult& r) {
-  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
-  for (const auto& note : end.notes) notes.push_back(note);
-  if (!end.nand_bytes_written) notes.push_back("the drive exposes no NAND-side write counter with a known unit");
-  return {{"host_source", end.host_source},
-          {"nand_source", end.nand_source},
-          {"write_grid", phase_json(start, middle, r.grid.bytes_issued, "sub-unit and misaligned random writes")},
-          {"stream", phase_json(middle, end, r.stream.bytes_written, "aligned whole-unit sequential writes")},
-          {"notes", notes}};
+// The write grid's and the stream's counter deltas, from the counters read
+// before, between and after them.
+WriteAmplification write_amplification(const SmartWriteCounters& start, const SmartWriteCounters& middle,
+                                       const SmartWriteCounters& end, const WriteRunResult& r) {
+  auto grid = write_phase_counts(start, middle, r.grid.bytes_issued, "sub-unit and misaligned random writes");
+  auto stream = write_phase_counts(middle, end, r.stream.bytes_written, "aligned whole-unit sequential writes");
+  return combine_write_phases(end, std::move(grid), std::move(stream));
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 
 #include "core/error.h"
 #include "device/psync_device.h"
-#include "firmware/nvme_identify.h"
+#include "device/uring_wait.h"
 #include "device/nvme_paths.h"
 
 namespace ssdprobe {
@@ -98,12 +98,7 @@ void NvmePassthruDevice::submit_command(const IoRequest& request, void* buffer) 
 }
 
 IoCompletion NvmePassthruDevice::wait_one() {
-  io_uring_cqe* cqe = nullptr;
-  int rc;
-  do {
-    rc = io_uring_wait_cqe(&ring_->ring, &cqe);
-  } while (rc == -EINTR);
-  if (rc < 0) throw os_error("io_uring_wait_cqe (NVMe passthrough)", -rc);
+  io_uring_cqe* cqe = wait_for_completion(ring_->ring, "io_uring_wait_cqe (NVMe passthrough)");
   const auto slot = static_cast<uint32_t>(io_uring_cqe_get_data64(cqe));
   const int res = cqe->res;
   io_uring_cqe_seen(&ring_->ring, cqe);
@@ -122,80 +117,41 @@ void NvmePassthruDevice::verify() {
   const IoCompletion done = wait_one();
   if (done.result < 0 && last_nvme_status_ == 0) throw passthru_error(path_, static_cast<int>(-done.result));
   if (done.result < 0) {
-    throw Error(ErrorCategory::io, fmt::format("{}: NVMe Read of LBA {} failed: NVMe status {}", path_,
-                                               target_.base_offset / target_.lba_bytes,
-                                               nvme_status_text(last_nvme_status_)));
+    throw Error(ErrorCategory::io, fmt::format("{}: NVMe Read of LBA {} failed: NVMe status 0x{:x}", path_,
+                                               target_.base_offset / target_.lba_bytes, last_nvme_status_));
   }
 }
 
 namespace {
 
-struct NamespaceFacts {
-  NvmeIdNs ns;
-  std::optional<uint64_t> mdts_bytes;
-  uint32_t nsid = 0;
-};
-
-NamespaceFacts identify(const NvmeTarget& t, const NvmeAdminOpener& open_admin) {
-  auto admin = open_admin(t.generic_path());
-  const auto nsid = t.nsid ? t.nsid : admin->nsid();
-  if (!nsid) throw Error(ErrorCategory::target, t.generic_path() + ": no namespace ID");
-  const auto ns = decode_nvme_id_ns(admin->identify_ns(*nsid));
-  const auto ctrl = decode_nvme_id_ctrl(admin->identify_ctrl());
-  if (!ns || !ctrl) throw Error(ErrorCategory::io, t.generic_path() + ": short Identify data");
-  return NamespaceFacts{*ns, derive_nvme_sizes(&*ctrl, nullptr, nullptr).mdts_bytes, *nsid};
-}
-
-// The LBA size of the format in use; throws Error(unsupported) for an
-// invalid format or one with metadata (transfers would carry it inline).
-uint64_t usable_lba_bytes(const NvmeIdNs& ns, const std::string& path) {
-  const auto lba = ns.lba_bytes();
-  if (!lba) throw Error(ErrorCategory::unsupported, path + ": the namespace's LBA format is not valid");
-  const unsigned format = ns.lbaf_in_use();
-  if (ns.lbaf[format].ms != 0) {
-    throw Error(ErrorCategory::unsupported,
-                fmt::format("{}: LBA format {} carries {} B of metadata per block; the passthrough engine "
-                            "supports metadata-free formats only",
-                            path, format, ns.lbaf[format].ms));
-  }
-  return *lba;
-}
-
-DeviceLimits limits_for(const NamespaceFacts& facts, uint64_t lba, uint64_t size_bytes) {
+DeviceLimits limits_for(const NvmeNamespaceGeometry& geometry, uint64_t size_bytes) {
+  const uint64_t lba = geometry.lba_bytes;
   DeviceLimits limits;
   limits.size_bytes = size_bytes;
   limits.logical_block = static_cast<uint32_t>(lba);
   uint64_t max_transfer = std::min<uint64_t>(kMaxTransferCap, kNvmeMaxBlocksPerCommand * lba);
-  if (facts.mdts_bytes) max_transfer = std::min(max_transfer, *facts.mdts_bytes);
+  if (geometry.mdts_bytes) max_transfer = std::min(max_transfer, *geometry.mdts_bytes);
   limits.max_transfer = static_cast<uint32_t>(std::max(max_transfer, lba));
   return limits;
 }
 
 }  // namespace
 
-std::unique_ptr<NvmePassthruDevice> open_nvme_passthru(const std::string& path, bool writable,
-                                                       const std::string& sysfs_root,
-                                                       const NvmeAdminOpener& open_admin) {
-  const auto target = resolve_nvme_target(path, sysfs_root);
-  if (!target) throw Error(ErrorCategory::unsupported, path + " is not an NVMe device: no passthrough engine");
-  if (target->generic.empty())
-    throw Error(ErrorCategory::unsupported,
-                fmt::format("{}: no NVMe generic char device (/dev/ngXnY; needs Linux 5.13+)", path));
-  const NamespaceFacts facts = identify(*target, open_admin);
-  const uint64_t lba = usable_lba_bytes(facts.ns, path);
-  NvmeIoTarget io{facts.nsid, static_cast<uint32_t>(lba), 0};
-  uint64_t size = facts.ns.nsze * lba;
-  if (!target->partition.empty()) {
-    const auto dir = std::filesystem::path(sysfs_root) / "class" / "block" / target->partition;
+std::unique_ptr<NvmePassthruDevice> open_nvme_passthru_device(const NvmeTarget& target,
+                                                              const NvmeNamespaceGeometry& geometry, bool writable,
+                                                              const std::string& sysfs_root) {
+  const uint64_t lba = geometry.lba_bytes;
+  NvmeIoTarget io{geometry.nsid, static_cast<uint32_t>(lba), 0};
+  uint64_t size = geometry.namespace_lbas * lba;
+  if (!target.partition.empty()) {
+    const auto dir = std::filesystem::path(sysfs_root) / "class" / "block" / target.partition;
     io.base_offset = read_sectors(dir / "start") * kSectorBytes;
     size = read_sectors(dir / "size") * kSectorBytes;
   }
-  UniqueFd fd(::open(target->generic_path().c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC));
-  if (!fd.valid()) throw passthru_error(target->generic_path(), errno);
-  auto device = std::make_unique<NvmePassthruDevice>(std::move(fd), target->generic_path(), io,
-                                                     limits_for(facts, lba, size), writable);
-  device->verify();
-  return device;
+  UniqueFd fd(::open(target.generic_path().c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC));
+  if (!fd.valid()) throw passthru_error(target.generic_path(), errno);
+  return std::make_unique<NvmePassthruDevice>(std::move(fd), target.generic_path(), io, limits_for(geometry, size),
+                                              writable);
 }
 
 }  // namespace ssdprobe

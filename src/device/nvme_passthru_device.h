@@ -21,13 +21,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/unique_fd.h"
 #include "device/device.h"
 #include "device/nvme_passthru_cmd.h"
-#include "firmware/nvme_query.h"
+#include "device/nvme_paths.h"
 
 namespace ssdprobe {
 
@@ -73,14 +74,21 @@ class NvmePassthruDevice : public Device {
   int last_nvme_status_ = 0;
 };
 
-// Opens the passthrough engine for any NVMe path (namespace, partition,
-// generic or controller node): finds /dev/ngXnY through sysfs, reads
-// Identify Namespace/Controller for the LBA size, capacity and MDTS (through
-// `open_admin`), and checks with verify() that passthrough works. Throws
-// Error(unsupported) for a non-NVMe path, a missing generic device or a
-// metadata LBA format, Error(permission) naming CAP_SYS_ADMIN.
-std::unique_ptr<NvmePassthruDevice> open_nvme_passthru(const std::string& path, bool writable,
-                                                       const std::string& sysfs_root = "/sys",
-                                                       const NvmeAdminOpener& open_admin = open_nvme_admin);
+// What the engine needs to know about a namespace. The firmware layer reads
+// it from Identify (firmware/nvme_passthru_open.h), so this layer never
+// decodes admin data.
+struct NvmeNamespaceGeometry {
+  uint32_t nsid = 0;
+  uint64_t lba_bytes = 0;                // the LBA format in use (metadata-free)
+  uint64_t namespace_lbas = 0;           // NSZE
+  std::optional<uint64_t> mdts_bytes;    // largest transfer the controller takes
+};
+
+// Opens `target`'s generic char device and offsets a partition by its sysfs
+// start; the caller checks with verify() that passthrough works. Throws
+// Error(permission) naming CAP_SYS_ADMIN.
+std::unique_ptr<NvmePassthruDevice> open_nvme_passthru_device(const NvmeTarget& target,
+                                                              const NvmeNamespaceGeometry& geometry, bool writable,
+                                                              const std::string& sysfs_root = "/sys");
 
 }  // namespace ssdprobe

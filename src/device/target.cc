@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <functional>
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -16,7 +17,6 @@
 #include "device/psync_device.h"
 #include "device/sim_device.h"
 #include "device/uring_device.h"
-#include "device/nvme_passthru_device.h"
 #include "device/nvme_paths.h"
 
 namespace ssdprobe {
@@ -144,22 +144,24 @@ Topology nvme_char_topology(const std::string& path) {
 
 // io_uring first (unless psync was asked for); when the kernel refuses
 // io_uring and the user did not insist on it, psync with a note.
-std::unique_ptr<Device> make_engine(const std::string& path, const DeviceLimits& limits, EngineChoice engine,
-                                    bool writable, std::vector<std::string>& notes) {
+// `open_fd` gives a fresh O_DIRECT descriptor on the target each call.
+std::unique_ptr<Device> make_engine(const std::function<UniqueFd()>& open_fd, const DeviceLimits& limits,
+                                    EngineChoice engine, bool writable, std::vector<std::string>& notes) {
   if (engine != EngineChoice::psync) {
     try {
-      return std::make_unique<UringDevice>(open_direct(path, writable), limits, writable);
+      return std::make_unique<UringDevice>(open_fd(), limits, writable);
     } catch (const Error& e) {
       if (engine == EngineChoice::uring || e.category() != ErrorCategory::unsupported) throw;
       notes.push_back(std::string(e.what()) + "; using the psync engine");
     }
   }
-  return std::make_unique<PsyncDevice>(open_direct(path, writable), limits, writable);
+  return std::make_unique<PsyncDevice>(open_fd(), limits, writable);
 }
 
 }  // namespace
 
-void open_engine(Target& target, EngineChoice engine, bool writable, uint64_t seed) {
+void open_engine(Target& target, EngineChoice engine, bool writable, uint64_t seed,
+                 const PassthruOpener& open_passthru, int claimed_fd) {
   if (target.kind == TargetKind::sim) {
     target.device = make_sim_device(*find_sim_profile(target.path.substr(kSimPrefix.size())), target.path, engine, seed,
                                     writable);
@@ -172,18 +174,30 @@ void open_engine(Target& target, EngineChoice engine, bool writable, uint64_t se
       throw Error(ErrorCategory::unsupported, fmt::format("{} is a character device: only --engine passthru can "
                                                           "do IO on it", target.path));
     }
-    auto device = open_nvme_passthru(target.path, writable);
+    if (!open_passthru) {
+      throw Error(ErrorCategory::unsupported, fmt::format("{}: the NVMe passthrough engine is not available in this "
+                                                          "command", target.path));
+    }
+    auto device = open_passthru(target.path, writable);
     target.topology.size_bytes = device->limits().size_bytes;
     target.device = std::move(device);
     return;
   }
-  const UniqueFd probe_fd = open_direct(target.path, writable);  // fails early with a clear message
+  // A claimed descriptor is duplicated, never reopened by name: the engine
+  // then writes to the very device the write session checked and journaled.
+  const auto open_fd = [&]() -> UniqueFd {
+    if (claimed_fd < 0) return open_direct(target.path, writable);
+    UniqueFd copy(::fcntl(claimed_fd, F_DUPFD_CLOEXEC, 0));
+    if (!copy.valid()) throw os_error("duplicating the descriptor of " + target.path, errno);
+    return copy;
+  };
+  const UniqueFd probe_fd = open_fd();  // fails early with a clear message
   struct stat st {};
   if (::fstat(probe_fd.get(), &st) != 0) throw os_error(target.path, errno);
   const uint64_t size = S_ISBLK(st.st_mode) ? block_device_size(probe_fd.get(), target.path)
                                             : static_cast<uint64_t>(st.st_size);
   target.topology.size_bytes = size;
-  target.device = make_engine(target.path, limits_for(target.topology, size), engine, writable, target.notes);
+  target.device = make_engine(open_fd, limits_for(target.topology, size), engine, writable, target.notes);
 }
 
 EngineChoice parse_engine(const std::string& name) {
@@ -194,11 +208,12 @@ EngineChoice parse_engine(const std::string& name) {
   throw Error(ErrorCategory::usage, fmt::format("unknown engine '{}' (choose auto, uring, psync or passthru)", name));
 }
 
-Target open_target(const TargetRequest& request) {
+Target open_target(const TargetRequest& request, const PassthruOpener& open_passthru) {
   if (request.path.rfind(kSimPrefix, 0) == 0) return open_sim(request);
   const struct stat st = stat_or_throw(request.path);
   Target target;
   target.path = request.path;
+  target.node = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_rdev)};
   if (S_ISCHR(st.st_mode)) {
     target.topology = nvme_char_topology(request.path);
     target.kind = TargetKind::block;
@@ -215,7 +230,7 @@ Target open_target(const TargetRequest& request) {
     }
     return target;
   }
-  open_engine(target, request.engine, request.writable, request.seed);
+  open_engine(target, request.engine, request.writable, request.seed, open_passthru);
   return target;
 }
 

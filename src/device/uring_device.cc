@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "device/uring_wait.h"
 #include "device/psync_device.h"
 
 namespace ssdprobe {
@@ -69,12 +70,7 @@ void UringDevice::submit(const IoRequest& request) {
 }
 
 IoCompletion UringDevice::wait_one() {
-  io_uring_cqe* cqe = nullptr;
-  int rc;
-  do {
-    rc = io_uring_wait_cqe(&ring_->ring, &cqe);
-  } while (rc == -EINTR);
-  if (rc < 0) throw os_error("io_uring_wait_cqe", -rc);
+  io_uring_cqe* cqe = wait_for_completion(ring_->ring, "io_uring_wait_cqe");
   IoCompletion completion{io_uring_cqe_get_data64(cqe), cqe->res};
   io_uring_cqe_seen(&ring_->ring, cqe);
   return completion;

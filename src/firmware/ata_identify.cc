@@ -3,7 +3,7 @@
 #include <numeric>
 
 #include "firmware/byte_reader.h"
-#include "firmware/json_values.h"
+#include "firmware/checked_math.h"
 
 namespace ssdprobe {
 
@@ -79,32 +79,6 @@ std::optional<AtaIdentify> decode_ata_identify(std::span<const uint8_t> buffer) 
   id.capacity_sectors = capacity(r);
   decode_checksum(r, id);
   return id;
-}
-
-nlohmann::ordered_json ata_reported_json(const AtaIdentify& id) {
-  nlohmann::ordered_json j;
-  j["model"] = id.model;
-  j["serial"] = id.serial;
-  j["firmware"] = id.firmware;
-  j["logical_sector_bytes"] = id.logical_sector_bytes;
-  j["physical_sector_bytes"] = id.physical_sector_bytes;
-  j["alignment_offset_bytes"] = json_or_null(id.alignment_offset_bytes);
-  j["lowest_aligned_lba"] = id.lowest_aligned_lba;
-  j["trim_supported"] = id.trim_supported;
-  j["trim_deterministic"] = id.trim_deterministic;
-  j["trim_zeroes"] = id.trim_zeroes;
-  j["rotation_rate"] = id.rotation_rate;
-  j["solid_state"] = id.rotation_rate == 1;
-  j["capacity_sectors"] = id.capacity_sectors;
-  j["capacity_bytes"] = json_or_null(checked_mul(id.capacity_sectors, id.logical_sector_bytes));
-  j["word106"] = id.word106;
-  j["word117"] = id.word117;
-  j["word118"] = id.word118;
-  j["word209"] = id.word209;
-  j["word217"] = id.word217;
-  j["checksum_present"] = id.checksum_present;
-  j["checksum_valid"] = id.checksum_present ? nlohmann::ordered_json(id.checksum_valid) : nullptr;
-  return j;
 }
 
 }  // namespace ssdprobe

@@ -19,7 +19,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,12 +49,5 @@ struct AtaIdentify {
 };
 
 std::optional<AtaIdentify> decode_ata_identify(std::span<const uint8_t> buffer);
-
-// The `reported.ata` object: model, serial, firmware, logical_sector_bytes,
-// physical_sector_bytes, alignment_offset_bytes, lowest_aligned_lba,
-// trim_supported, trim_deterministic, trim_zeroes, rotation_rate,
-// solid_state, capacity_sectors, capacity_bytes, word106, word117, word118,
-// word209, word217, checksum_present, checksum_valid (null when absent).
-nlohmann::ordered_json ata_reported_json(const AtaIdentify& id);
 
 }  // namespace ssdprobe

@@ -7,7 +7,6 @@
 #include "firmware/ata_scsi_expectations.h"
 #include "firmware/nvme_expectations.h"
 #include "device/nvme_paths.h"
-#include "firmware/smartctl_json.h"
 
 namespace ssdprobe {
 
@@ -37,7 +36,7 @@ void apply_nvme(const NvmeTarget& t, const Topology& sysfs, std::optional<uint64
                 const FirmwareBackends& b, FirmwareReport& r) {
   const NvmeFirmwareData data = read_nvme_firmware(t, b.open_nvme, r.notes);
   if (!data.ctrl && !data.ns) return;
-  r.nvme = nvme_reported_json(data);
+  r.nvme = data;
   if (data.ctrl) set_identity(r, data.ctrl->mn, data.ctrl->sn, data.ctrl->fr, "NVMe Identify Controller");
   if (!data.ns) return;
   add_expectation(r, expected_nvme_sysfs(data.ctrl ? &*data.ctrl : nullptr, *data.ns), sysfs);
@@ -46,17 +45,17 @@ void apply_nvme(const NvmeTarget& t, const Topology& sysfs, std::optional<uint64
 
 void apply_sd(const std::string& disk_path, const Topology& sysfs, const FirmwareBackends& b, FirmwareReport& r) {
   const ScsiFirmwareData data = read_scsi_firmware(disk_path, b.open_sgio, r.notes);
+  const ScsiPages& scsi = data.scsi;
   if (data.ata) {
-    r.ata = ata_reported_json(*data.ata);
+    r.ata = data.ata;
     set_identity(r, data.ata->model, data.ata->serial, data.ata->firmware, "ATA IDENTIFY DEVICE");
     add_expectation(r, expected_ata_sysfs(*data.ata), sysfs);
-  } else if (data.capacity) {
-    add_expectation(r, expected_scsi_sysfs(*data.capacity, data.block_limits), sysfs);
+  } else if (scsi.capacity) {
+    add_expectation(r, expected_scsi_sysfs(*scsi.capacity, scsi.block_limits), sysfs);
   }
-  if (data.inquiry || data.unit_serial || data.capacity || data.block_limits)
-    r.scsi = scsi_reported_json(data.inquiry, data.unit_serial, data.capacity, data.block_limits);
-  if (data.inquiry)
-    set_identity(r, data.inquiry->product, data.unit_serial.value_or(""), data.inquiry->revision, "SCSI INQUIRY");
+  if (scsi.any()) r.scsi = scsi;
+  if (scsi.inquiry)
+    set_identity(r, scsi.inquiry->product, scsi.unit_serial.value_or(""), scsi.inquiry->revision, "SCSI INQUIRY");
 }
 
 std::optional<SmartctlReport> run_and_parse_smartctl(const std::string& device, const FirmwareBackends& b,
@@ -85,7 +84,7 @@ std::optional<SmartctlReport> run_and_parse_smartctl(const std::string& device, 
 void apply_smartctl(const std::string& device, const FirmwareBackends& b, FirmwareReport& r) {
   const auto parsed = run_and_parse_smartctl(device, b, r.notes);
   if (!parsed) return;
-  r.smart = smartctl_summary_json(*parsed);
+  r.smart = parsed;
   if (parsed->has_data) set_identity(r, parsed->model, parsed->serial, parsed->firmware, "smartctl");
 }
 
@@ -166,16 +165,6 @@ SmartWriteCounters read_write_counters(const std::string& path, const FirmwareBa
     return from_smartctl;
   }
   return counters;
-}
-
-nlohmann::ordered_json expectation_json(const SysfsExpectation& expectation) {
-  nlohmann::ordered_json fields = nlohmann::ordered_json::array();
-  for (const auto& f : expectation.fields) {
-    fields.push_back({{"name", f.name},
-                      {"value", f.value ? nlohmann::ordered_json(*f.value) : nlohmann::ordered_json(nullptr)},
-                      {"derivation", f.derivation}});
-  }
-  return {{"source", expectation.source}, {"kernel_model", expectation.kernel_model}, {"fields", fields}};
 }
 
 }  // namespace ssdprobe

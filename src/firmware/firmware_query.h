@@ -19,7 +19,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +27,7 @@
 #include "device/topology.h"
 #include "firmware/nvme_query.h"
 #include "firmware/sd_query.h"
+#include "firmware/smartctl_json.h"
 #include "firmware/smartctl_runner.h"
 #include "firmware/sysfs_expectation.h"
 #include "firmware/write_counters.h"
@@ -35,9 +35,14 @@
 namespace ssdprobe {
 
 struct FirmwareReport {
-  // reported.nvme / reported.ata (spec/result-json.md), a SCSI section and
-  // the smartctl summary; JSON null when absent.
-  nlohmann::ordered_json nvme = nullptr, ata = nullptr, scsi = nullptr, smart = nullptr;
+  // What each interface reported (reported.nvme / ata / scsi / smart in
+  // spec/result-json.md), nullopt when there was nothing: nvme when Identify
+  // Controller or Namespace was read, scsi when any SCSI page was, smart when
+  // smartctl's output was its JSON (even one saying it could not read).
+  std::optional<NvmeFirmwareData> nvme;
+  std::optional<AtaIdentify> ata;
+  std::optional<ScsiPages> scsi;
+  std::optional<SmartctlReport> smart;
   // Best identity: NVMe Identify, else ATA IDENTIFY, else SCSI INQUIRY, else
   // smartctl, else sysfs; identity_source names the one used.
   std::string model, serial, firmware, identity_source;
@@ -72,8 +77,5 @@ FirmwareReport query_firmware(const std::string& path, const Topology& sysfs, st
 // stay empty and `notes` says why.
 SmartWriteCounters read_write_counters(const std::string& path,
                                        const FirmwareBackends& backends = default_firmware_backends());
-
-// {"source", "kernel_model", "fields": [{"name", "value", "derivation"}]}.
-nlohmann::ordered_json expectation_json(const SysfsExpectation& expectation);
 
 }  // namespace ssdprobe

@@ -2,7 +2,7 @@
 // Identify data, and what the Identify data alone says is missing or odd.
 //
 // The kernel model is Linux 6.1's nvme_update_disk_info()/nvme_config_discard()
-// (../shared/METHODS.md, "How the kernel turns what drives report into sysfs"):
+// (the kernel's block/ and nvme/ drivers: how what drives report becomes sysfs):
 //   logical_block_size  = LBA size (2^LBAF[FLBAS].DS)
 //   minimum_io_size     = LBA × (1 + NPWG)            if NSFEAT bit 4, else LBA
 //   optimal_io_size     = LBA × (1 + NOWS)            if NSFEAT bit 4, else 0

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "firmware/json_values.h"
+#include "firmware/checked_math.h"
 
 namespace ssdprobe {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "firmware/json_values.h"
+#include "firmware/checked_math.h"
 
 namespace ssdprobe {
 
@@ -62,10 +62,6 @@ void decode_ocp_health(const ByteReader& r, OcpSmartLog& log) {
   log.log_page_version = r.le16(494);
 }
 
-nlohmann::ordered_json json_bytes_of_units(uint128 units) {
-  return json_or_null(nvme_data_units_to_bytes(units));
-}
-
 }  // namespace
 
 std::optional<uint64_t> nvme_data_units_to_bytes(uint128 units) {
@@ -94,57 +90,6 @@ std::optional<OcpSmartLog> decode_ocp_smart_log(std::span<const uint8_t> buffer)
   decode_ocp_media(r, log);
   decode_ocp_health(r, log);
   return log;
-}
-
-nlohmann::ordered_json nvme_smart_json(const NvmeSmartLog& log) {
-  nlohmann::ordered_json j;
-  j["critical_warning"] = log.critical_warning;
-  j["composite_temperature_kelvin"] = log.composite_temperature;
-  j["available_spare"] = log.available_spare;
-  j["available_spare_threshold"] = log.available_spare_threshold;
-  j["percentage_used"] = log.percentage_used;
-  j["data_units_read"] = json_u128(log.data_units_read);
-  j["data_units_read_bytes"] = json_bytes_of_units(log.data_units_read);
-  j["data_units_written"] = json_u128(log.data_units_written);
-  j["data_units_written_bytes"] = json_bytes_of_units(log.data_units_written);
-  j["host_read_commands"] = json_u128(log.host_read_commands);
-  j["host_write_commands"] = json_u128(log.host_write_commands);
-  j["controller_busy_time"] = json_u128(log.controller_busy_time);
-  j["power_cycles"] = json_u128(log.power_cycles);
-  j["power_on_hours"] = json_u128(log.power_on_hours);
-  j["unsafe_shutdowns"] = json_u128(log.unsafe_shutdowns);
-  j["media_errors"] = json_u128(log.media_errors);
-  j["num_err_log_entries"] = json_u128(log.num_err_log_entries);
-  j["warning_temp_time"] = log.warning_temp_time;
-  j["critical_comp_time"] = log.critical_comp_time;
-  return j;
-}
-
-nlohmann::ordered_json ocp_smart_json(const OcpSmartLog& log) {
-  nlohmann::ordered_json j;
-  j["physical_media_units_written"] = json_u128(log.physical_media_units_written);
-  j["physical_media_units_read"] = json_u128(log.physical_media_units_read);
-  j["bad_user_nand_blocks"] = log.bad_user_nand_blocks;
-  j["bad_system_nand_blocks"] = log.bad_system_nand_blocks;
-  j["xor_recovery_count"] = log.xor_recovery_count;
-  j["uncorrectable_read_error_count"] = log.uncorrectable_read_error_count;
-  j["soft_ecc_error_count"] = log.soft_ecc_error_count;
-  j["end_to_end_detected_errors"] = log.end_to_end_detected_errors;
-  j["end_to_end_corrected_errors"] = log.end_to_end_corrected_errors;
-  j["system_data_percent_used"] = log.system_data_percent_used;
-  j["refresh_counts"] = log.refresh_counts;
-  j["user_data_erase_count_max"] = log.user_data_erase_count_max;
-  j["user_data_erase_count_min"] = log.user_data_erase_count_min;
-  j["thermal_throttling_event_count"] = log.thermal_throttling_event_count;
-  j["thermal_throttling_status"] = log.thermal_throttling_status;
-  j["pcie_correctable_error_count"] = log.pcie_correctable_error_count;
-  j["incomplete_shutdowns"] = log.incomplete_shutdowns;
-  j["percent_free_blocks"] = log.percent_free_blocks;
-  j["capacitor_health"] = log.capacitor_health;
-  j["unaligned_io"] = log.unaligned_io;
-  j["nand_avg_erase_count"] = log.nand_avg_erase_count;
-  j["log_page_version"] = log.log_page_version;
-  return j;
 }
 
 }  // namespace ssdprobe

@@ -15,7 +15,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 
@@ -71,11 +70,6 @@ std::optional<NvmeSmartLog> decode_nvme_smart_log(std::span<const uint8_t> buffe
 bool is_ocp_smart_log(std::span<const uint8_t> buffer);
 // nullopt unless is_ocp_smart_log(buffer).
 std::optional<OcpSmartLog> decode_ocp_smart_log(std::span<const uint8_t> buffer);
-
-// The `smart` and `ocp` sub-objects of reported.nvme: raw counters under
-// their spec names in lower case, plus *_bytes for data units.
-nlohmann::ordered_json nvme_smart_json(const NvmeSmartLog& log);
-nlohmann::ordered_json ocp_smart_json(const OcpSmartLog& log);
 
 // data units × 512,000 B, or nullopt if that does not fit in 64 bits.
 std::optional<uint64_t> nvme_data_units_to_bytes(uint128 units);

@@ -4,13 +4,11 @@
 #include <fmt/format.h>
 
 #include "firmware/byte_reader.h"
-#include "firmware/json_values.h"
+#include "firmware/checked_math.h"
 
 namespace ssdprobe {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 constexpr uint8_t kVpdBlockLimits = 0xB0;
 constexpr uint8_t kVpdUnitSerial = 0x80;
@@ -113,58 +111,6 @@ const char* asc_text(uint8_t asc, uint8_t ascq) {
   return nullptr;
 }
 
-Json capacity_json(const ReadCapacity16& c) {
-  Json j;
-  j["returned_logical_block_address"] = c.last_lba;
-  j["logical_block_length"] = c.block_length;
-  j["capacity_bytes"] = json_or_null(c.capacity_bytes());
-  j["p_type"] = c.p_type;
-  j["prot_en"] = c.prot_en;
-  j["p_i_exponent"] = c.p_i_exponent;
-  j["logical_blocks_per_physical_block_exponent"] = c.lbppbe;
-  j["physical_block_bytes"] = json_or_null(c.physical_block_bytes());
-  j["lbpme"] = c.lbpme;
-  j["lbprz"] = c.lbprz;
-  j["lowest_aligned_logical_block_address"] = c.lowest_aligned_lba;
-  j["lowest_aligned_bytes"] = json_or_null(checked_mul(c.lowest_aligned_lba, c.block_length));
-  return j;
-}
-
-template <typename T>
-void put_blocks(Json& j, const char* name, const std::optional<T>& blocks, std::optional<uint64_t> lba) {
-  j[name] = json_or_null(blocks);
-  std::optional<uint64_t> bytes;
-  if (blocks && lba && *blocks != 0) bytes = checked_mul(*blocks, *lba);
-  j[std::string(name) + "_bytes"] = json_or_null(bytes);
-}
-
-Json limits_json(const BlockLimitsVpd& b, std::optional<uint64_t> lba) {
-  Json j;
-  j["page_length"] = b.page_length;
-  j["wsnz"] = json_or_null(b.wsnz);
-  j["maximum_compare_and_write_length"] = json_or_null(b.maximum_compare_and_write_length);
-  put_blocks(j, "optimal_transfer_length_granularity", b.optimal_transfer_length_granularity, lba);
-  put_blocks(j, "maximum_transfer_length", b.maximum_transfer_length, lba);
-  put_blocks(j, "optimal_transfer_length", b.optimal_transfer_length, lba);
-  j["maximum_prefetch_length"] = json_or_null(b.maximum_prefetch_length);
-  put_blocks(j, "maximum_unmap_lba_count", b.maximum_unmap_lba_count, lba);
-  j["maximum_unmap_block_descriptor_count"] = json_or_null(b.maximum_unmap_block_descriptor_count);
-  put_blocks(j, "optimal_unmap_granularity", b.optimal_unmap_granularity, lba);
-  j["ugavalid"] = json_or_null(b.ugavalid);
-  j["unmap_granularity_alignment"] = json_or_null(b.unmap_granularity_alignment);
-  j["maximum_write_same_length"] = json_or_null(b.maximum_write_same_length);
-  return j;
-}
-
-Json inquiry_json(const StandardInquiry& q) {
-  return Json{{"peripheral_device_type", q.peripheral_device_type},
-              {"removable", q.removable},
-              {"version", q.version},
-              {"vendor", q.vendor},
-              {"product", q.product},
-              {"revision", q.revision}};
-}
-
 }  // namespace
 
 std::optional<uint64_t> ReadCapacity16::capacity_bytes() const {
@@ -261,20 +207,6 @@ std::string describe_sense(const SenseData& sense) {
 
 bool is_ata_passthrough_success(const SenseData& sense) {
   return (sense.sense_key == 0x00 || sense.sense_key == 0x01) && sense.asc == 0x00 && sense.ascq == 0x1d;
-}
-
-nlohmann::ordered_json scsi_reported_json(const std::optional<StandardInquiry>& inquiry,
-                                          const std::optional<std::string>& unit_serial,
-                                          const std::optional<ReadCapacity16>& capacity,
-                                          const std::optional<BlockLimitsVpd>& limits) {
-  std::optional<uint64_t> lba;
-  if (capacity && capacity->block_length != 0) lba = capacity->block_length;
-  Json j;
-  j["inquiry"] = inquiry ? inquiry_json(*inquiry) : Json(nullptr);
-  j["unit_serial"] = json_or_null(unit_serial);
-  j["read_capacity16"] = capacity ? capacity_json(*capacity) : Json(nullptr);
-  j["block_limits"] = limits ? limits_json(*limits, lba) : Json(nullptr);
-  return j;
 }
 
 }  // namespace ssdprobe

@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -70,6 +69,17 @@ struct StandardInquiry {
 // Needs the 36 bytes of the mandatory part.
 std::optional<StandardInquiry> decode_standard_inquiry(std::span<const uint8_t> buffer);
 
+// The pages read from one SCSI disk; each is missing on its own when its
+// command failed or its data did not decode.
+struct ScsiPages {
+  std::optional<StandardInquiry> inquiry;
+  std::optional<std::string> unit_serial;
+  std::optional<ReadCapacity16> capacity;
+  std::optional<BlockLimitsVpd> block_limits;
+
+  bool any() const { return inquiry || unit_serial || capacity || block_limits; }
+};
+
 // SAT ATA Status Return descriptor (sense descriptor 09h): the ATA registers
 // after the command.
 struct AtaStatusReturn {
@@ -99,14 +109,5 @@ std::string describe_sense(const SenseData& sense);
 // RECOVERED ERROR or NO SENSE with ASC/ASCQ 00h/1Dh (ATA PASS-THROUGH
 // INFORMATION AVAILABLE): how SAT bridges report a successful pass-through.
 bool is_ata_passthrough_success(const SenseData& sense);
-
-// The `reported.scsi` object: {"inquiry": {...}|null, "unit_serial": str|null,
-// "read_capacity16": {...}|null, "block_limits": {...}|null}; counts raw in
-// logical blocks under the SBC field names, plus *_bytes where the logical
-// block length is known.
-nlohmann::ordered_json scsi_reported_json(const std::optional<StandardInquiry>& inquiry,
-                                          const std::optional<std::string>& unit_serial,
-                                          const std::optional<ReadCapacity16>& capacity,
-                                          const std::optional<BlockLimitsVpd>& limits);
 
 }  // namespace ssdprobe

@@ -22,11 +22,11 @@ void read_ata(SgioAdmin& admin, ScsiFirmwareData& data, std::vector<std::string>
   }
 }
 
-void read_scsi(SgioAdmin& admin, Attempts& attempt, ScsiFirmwareData& data) {
-  if (auto bytes = attempt([&] { return admin.inquiry(); })) data.inquiry = decode_standard_inquiry(*bytes);
-  if (auto bytes = attempt([&] { return admin.inquiry_vpd(0x80); })) data.unit_serial = decode_unit_serial_vpd(*bytes);
-  if (auto bytes = attempt([&] { return admin.read_capacity16(); })) data.capacity = decode_read_capacity16(*bytes);
-  if (auto bytes = attempt([&] { return admin.inquiry_vpd(0xB0); })) data.block_limits = decode_block_limits_vpd(*bytes);
+void read_scsi(SgioAdmin& admin, Attempts& attempt, ScsiPages& scsi) {
+  if (auto bytes = attempt([&] { return admin.inquiry(); })) scsi.inquiry = decode_standard_inquiry(*bytes);
+  if (auto bytes = attempt([&] { return admin.inquiry_vpd(0x80); })) scsi.unit_serial = decode_unit_serial_vpd(*bytes);
+  if (auto bytes = attempt([&] { return admin.read_capacity16(); })) scsi.capacity = decode_read_capacity16(*bytes);
+  if (auto bytes = attempt([&] { return admin.inquiry_vpd(0xB0); })) scsi.block_limits = decode_block_limits_vpd(*bytes);
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ ScsiFirmwareData read_scsi_firmware(const std::string& disk_path, const SgioAdmi
   auto admin = attempt([&] { return open(disk_path); });
   if (!admin || !*admin) return data;
   read_ata(**admin, data, notes);
-  read_scsi(**admin, attempt, data);
+  read_scsi(**admin, attempt, data.scsi);
   return data;
 }
 

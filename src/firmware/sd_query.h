@@ -22,10 +22,7 @@ using SgioAdminOpener = std::function<std::unique_ptr<SgioAdmin>(const std::stri
 
 struct ScsiFirmwareData {
   std::optional<AtaIdentify> ata;
-  std::optional<StandardInquiry> inquiry;
-  std::optional<std::string> unit_serial;
-  std::optional<ReadCapacity16> capacity;
-  std::optional<BlockLimitsVpd> block_limits;
+  ScsiPages scsi;
 };
 
 ScsiFirmwareData read_scsi_firmware(const std::string& disk_path, const SgioAdminOpener& open,

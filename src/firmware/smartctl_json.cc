@@ -1,9 +1,10 @@
 #include "firmware/smartctl_json.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <span>
 
-#include "firmware/json_values.h"
+#include "firmware/checked_math.h"
 #include "firmware/nvme_logs.h"
 
 namespace ssdprobe {
@@ -154,27 +155,6 @@ void attribute_bytes(const SmartctlReport& r, std::span<const AttributeUnit> tab
   }
 }
 
-nlohmann::ordered_json attributes_json(const SmartctlReport& r) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const auto& a : r.ata_attributes) {
-    list.push_back({{"id", a.id}, {"name", a.name}, {"value", a.value}, {"worst", a.worst},
-                    {"thresh", a.thresh}, {"raw", json_or_null(a.raw)}});
-  }
-  return list;
-}
-
-nlohmann::ordered_json nvme_counters_json(const SmartctlReport& r) {
-  if (!r.nvme_data_units_written && !r.nvme_data_units_read) return nullptr;
-  std::optional<uint64_t> written_bytes;
-  if (r.nvme_data_units_written) written_bytes = nvme_data_units_to_bytes(*r.nvme_data_units_written);
-  return {{"data_units_read", json_or_null(r.nvme_data_units_read)},
-          {"data_units_written", json_or_null(r.nvme_data_units_written)},
-          {"data_units_written_bytes", json_or_null(written_bytes)},
-          {"host_reads", json_or_null(r.nvme_host_reads)},
-          {"host_writes", json_or_null(r.nvme_host_writes)},
-          {"percentage_used", json_or_null(r.nvme_percentage_used)}};
-}
-
 }  // namespace
 
 SmartctlReport parse_smartctl_json(std::string_view text) {
@@ -225,29 +205,6 @@ SmartWriteCounters counters_from_smartctl(const SmartctlReport& r) {
   if (const AtaAttribute* a = find_attribute(r, "FTL_Program_Page_Count")) c.ftl_program_pages = a->raw;
   else if (const AtaAttribute* b = find_attribute(r, "Bckgnd_Program_Page_Cnt")) c.ftl_program_pages = b->raw;
   return c;
-}
-
-nlohmann::ordered_json smartctl_summary_json(const SmartctlReport& r) {
-  nlohmann::ordered_json j;
-  j["exit_status"] = r.exit_status;
-  j["exit_status_bits"] = smartctl_exit_status_bits(r.exit_status);
-  j["has_data"] = r.has_data;
-  j["messages"] = r.messages;
-  j["device_type"] = r.device_type;
-  j["protocol"] = r.protocol;
-  j["model_name"] = r.model;
-  j["serial_number"] = r.serial;
-  j["firmware_version"] = r.firmware;
-  j["logical_block_size"] = json_or_null(r.logical_block_size);
-  j["physical_block_size"] = json_or_null(r.physical_block_size);
-  j["rotation_rate"] = json_or_null(r.rotation_rate);
-  j["user_capacity_bytes"] = json_or_null(r.user_capacity_bytes);
-  j["trim_supported"] = json_or_null(r.trim_supported);
-  j["smart_passed"] = json_or_null(r.smart_passed);
-  j["nvme"] = nvme_counters_json(r);
-  j["ata_attributes"] = attributes_json(r);
-  j["write_counters"] = write_counters_json(counters_from_smartctl(r));
-  return j;
 }
 
 }  // namespace ssdprobe

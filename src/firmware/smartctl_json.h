@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,10 +55,5 @@ std::vector<std::string> smartctl_exit_status_bits(int exit_status);
 // written; ATA device statistics or attributes with a known unit, looked up
 // by name. An attribute whose unit is not in the table is not used.
 SmartWriteCounters counters_from_smartctl(const SmartctlReport& report);
-
-// FirmwareReport::smart: exit status (with bit names), messages, identity,
-// block sizes, rotation, trim, SMART status, NVMe counters, ATA attributes
-// and the write counters.
-nlohmann::ordered_json smartctl_summary_json(const SmartctlReport& report);
 
 }  // namespace ssdprobe

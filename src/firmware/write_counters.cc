@@ -1,9 +1,19 @@
 #include "firmware/write_counters.h"
 
-#include "firmware/json_values.h"
+#include <utility>
+
 #include "firmware/nvme_logs.h"
 
 namespace ssdprobe {
+
+namespace {
+
+std::optional<uint64_t> delta(const std::optional<uint64_t>& before, const std::optional<uint64_t>& after) {
+  if (!before || !after || *after < *before) return std::nullopt;
+  return *after - *before;
+}
+
+}  // namespace
 
 SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpSmartLog* ocp) {
   SmartWriteCounters c;
@@ -18,16 +28,29 @@ SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpS
   return c;
 }
 
-nlohmann::ordered_json write_counters_json(const SmartWriteCounters& counters) {
-  nlohmann::ordered_json j;
-  j["host_bytes_written"] = json_or_null(counters.host_bytes_written);
-  j["host_source"] = counters.host_source;
-  j["nand_bytes_written"] = json_or_null(counters.nand_bytes_written);
-  j["nand_source"] = counters.nand_source;
-  j["host_program_pages"] = json_or_null(counters.host_program_pages);
-  j["ftl_program_pages"] = json_or_null(counters.ftl_program_pages);
-  j["notes"] = counters.notes;
-  return j;
+WritePhaseCounts write_phase_counts(const SmartWriteCounters& before, const SmartWriteCounters& after,
+                                    uint64_t bytes_issued, std::string pattern) {
+  WritePhaseCounts phase;
+  phase.pattern = std::move(pattern);
+  phase.bytes_issued = bytes_issued;
+  phase.host_bytes_written = delta(before.host_bytes_written, after.host_bytes_written);
+  phase.nand_bytes_written = delta(before.nand_bytes_written, after.nand_bytes_written);
+  const auto& host = phase.host_bytes_written;
+  const auto& nand = phase.nand_bytes_written;
+  if (host && nand && *host > 0) phase.write_amplification = static_cast<double>(*nand) / *host;
+  return phase;
+}
+
+WriteAmplification combine_write_phases(const SmartWriteCounters& last, WritePhaseCounts write_grid,
+                                        WritePhaseCounts stream) {
+  WriteAmplification w;
+  w.host_source = last.host_source;
+  w.nand_source = last.nand_source;
+  w.write_grid = std::move(write_grid);
+  w.stream = std::move(stream);
+  w.notes = last.notes;
+  if (!last.nand_bytes_written) w.notes.push_back("the drive exposes no NAND-side write counter with a known unit");
+  return w;
 }
 
 }  // namespace ssdprobe

@@ -17,7 +17,6 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +39,32 @@ struct SmartWriteCounters {
 // From the NVMe SMART/Health log and, when present, the OCP C0h page.
 SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpSmartLog* ocp);
 
-nlohmann::ordered_json write_counters_json(const SmartWriteCounters& counters);
+// One write phase's counter deltas: what the host wrote and, where the drive
+// has a NAND-side counter, what was programmed; their ratio is the phase's
+// write amplification. Counters tick in coarse units (NVMe: 512,000 B), so a
+// small phase reads 0 and has no ratio. A delta is nullopt when either
+// reading lacks the counter or it went backwards.
+struct WritePhaseCounts {
+  std::string pattern;  // what the phase wrote: "aligned whole-unit sequential writes"
+  uint64_t bytes_issued = 0;
+  std::optional<uint64_t> host_bytes_written, nand_bytes_written;
+  std::optional<double> write_amplification;  // nand / host, when both are known and host > 0
+};
+
+// The write amplification of the write probes: the write grid and the
+// sequential stream, each between two readings of the counters.
+struct WriteAmplification {
+  std::string host_source, nand_source;  // of the last reading
+  WritePhaseCounts write_grid, stream;
+  std::vector<std::string> notes;
+};
+
+WritePhaseCounts write_phase_counts(const SmartWriteCounters& before, const SmartWriteCounters& after,
+                                    uint64_t bytes_issued, std::string pattern);
+
+// `last` is the reading after the last phase: its sources and notes describe
+// the counters, and a note says so when the drive has no NAND-side counter.
+WriteAmplification combine_write_phases(const SmartWriteCounters& last, WritePhaseCounts write_grid,
+                                        WritePhaseCounts stream);
 
 }  // namespace ssdprobe

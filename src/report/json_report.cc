@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "report/enum_names.h"
+#include "report/firmware_json.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -42,6 +43,18 @@ json target_json(const ResultDocument& d) {
           {"backing_file", text_or_null(t.backing_file)}};
 }
 
+// render(*value), or null when there is no value.
+template <typename T, typename Render>
+json rendered_or_null(const std::optional<T>& value, Render render) {
+  return value ? render(*value) : json(nullptr);
+}
+
+json expectations_json(const std::vector<SysfsExpectation>& expectations) {
+  json list = json::array();
+  for (const auto& expectation : expectations) list.push_back(expectation_json(expectation));
+  return list;
+}
+
 json reported_json(const Topology& t, const FirmwareSection& f) {
   return {{"logical_block_size", optional_value(t.logical_block_size)},
           {"physical_block_size", optional_value(t.physical_block_size)},
@@ -58,11 +71,11 @@ json reported_json(const Topology& t, const FirmwareSection& f) {
           {"filesystem_block_size", optional_value(t.filesystem_block_size)},
           {"kernel_version", t.kernel_version},
           {"source", "sysfs"},
-          {"nvme", f.nvme},
-          {"ata", f.ata},
-          {"scsi", f.scsi},
-          {"smart", f.smart},
-          {"expectations", f.expectations},
+          {"nvme", rendered_or_null(f.nvme, nvme_reported_json)},
+          {"ata", rendered_or_null(f.ata, ata_reported_json)},
+          {"scsi", rendered_or_null(f.scsi, scsi_reported_json)},
+          {"smart", rendered_or_null(f.smart, smartctl_summary_json)},
+          {"expectations", expectations_json(f.expectations)},
           {"identity_source", text_or_null(f.identity_source)}};
 }
 
@@ -129,9 +142,27 @@ json write_probe_json(const std::optional<WriteProbeSummary>& w) {
           {"bytes_written", w->bytes_written},
           {"restored", w->restored},
           {"restore", text_or_null(w->restore_message)},
-          {"write_amplification", w->write_amplification},
+          {"write_amplification", rendered_or_null(w->write_amplification, write_amplification_json)},
           {"grid", {{"rounds", w->grid_rounds}, {"stop_reason", stop_reason_name(w->grid_stop_reason)}}},
           {"stream", {{"chunk_bytes", w->stream_chunk_bytes}, {"streamed_bytes", w->streamed_bytes}, {"latency_us", stream}}}};
+}
+
+json option_json(const OptionValue& value) {
+  struct Visitor {
+    json operator()(std::monostate) const { return nullptr; }
+    json operator()(bool b) const { return b; }
+    json operator()(uint64_t n) const { return n; }
+    json operator()(double d) const { return d; }
+    json operator()(const std::string& s) const { return s; }
+    json operator()(const Region& r) const { return {{"offset", r.offset}, {"length", r.length}}; }
+  };
+  return std::visit(Visitor{}, value);
+}
+
+json options_json(const OptionEcho& echo) {
+  json out = json::object();
+  for (const auto& [key, value] : echo.entries()) out[key] = option_json(value);
+  return out;
 }
 
 json recommendations_json(const Recommendations& r) {
@@ -159,7 +190,7 @@ json to_json(const ResultDocument& d) {
               {"tool", {{"name", "ssdprobe"}, {"version", SSDPROBE_VERSION}}},
               {"started_at", d.started_at},
               {"duration_s", std::round(d.duration_s * 1000.0) / 1000.0},
-              {"options", d.options},
+              {"options", options_json(d.options)},
               {"target", target_json(d)},
               {"reported", reported_json(d.topology, d.firmware)},
               {"detected",

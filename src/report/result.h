@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +13,13 @@
 #include "analysis/latency_grid.h"
 #include "analysis/verdicts.h"
 #include "device/topology.h"
+#include "firmware/ata_identify.h"
+#include "firmware/nvme_reported.h"
+#include "firmware/scsi_pages.h"
+#include "firmware/smartctl_json.h"
+#include "firmware/sysfs_expectation.h"
+#include "firmware/write_counters.h"
+#include "report/option_echo.h"
 #include "probes/grid_probe.h"
 
 namespace ssdprobe {
@@ -38,14 +44,17 @@ struct WriteProbeSummary {
   uint64_t stream_chunk_bytes = 0;
   uint64_t streamed_bytes = 0;       // window bytes each stream pass covered (less than length when cut to --budget)
   std::vector<double> stream_latency_us;  // the timed sequential pass
-  nlohmann::ordered_json write_amplification = nullptr;  // from SMART counters, when the drive has them
+  std::optional<WriteAmplification> write_amplification;  // from SMART counters, when the drive has them
 };
 
-// What the firmware itself reports (src/firmware), as the spec's JSON
-// sections; null where the target has no such interface.
+// What the firmware itself reports (src/firmware), as decoded; nullopt where
+// the target has no such interface or nothing could be read through it.
 struct FirmwareSection {
-  nlohmann::ordered_json nvme = nullptr, ata = nullptr, scsi = nullptr, smart = nullptr;
-  nlohmann::ordered_json expectations = nlohmann::ordered_json::array();  // what sysfs should show, per source
+  std::optional<NvmeFirmwareData> nvme;
+  std::optional<AtaIdentify> ata;
+  std::optional<ScsiPages> scsi;
+  std::optional<SmartctlReport> smart;
+  std::vector<SysfsExpectation> expectations;  // what sysfs should show, per source
   std::string identity_source;
 };
 
@@ -60,7 +69,7 @@ struct RunSummary {
 struct ResultDocument {
   std::string started_at;   // ISO 8601 UTC
   double duration_s = 0.0;
-  nlohmann::ordered_json options = nlohmann::ordered_json::object();
+  OptionEcho options;
   std::string path;
   TargetKind kind = TargetKind::block;
   Topology topology;

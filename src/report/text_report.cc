@@ -7,6 +7,7 @@
 
 #include "core/units.h"
 #include "report/enum_names.h"
+#include "report/firmware_json.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -47,11 +48,28 @@ struct SourceColumn {
   std::function<std::string(const std::string& field)> value;
 };
 
-std::string json_size(const nlohmann::ordered_json& v, const std::string& field) {
-  if (!v.is_number_integer()) return "-";
-  const int64_t n = v.get<int64_t>();
+// An expected sysfs value: yes/no for rotational, else a size (0 and the
+// odd negative value as numbers).
+std::string expected_cell(const std::optional<int64_t>& value, const std::string& field) {
+  if (!value) return "-";
+  const int64_t n = *value;
   if (field == "rotational") return n ? "yes" : "no";
   return n <= 0 ? fmt::format("{}", n) : format_size(static_cast<uint64_t>(n));
+}
+
+std::string expectation_cell(const SysfsExpectation& expectation, const std::string& field) {
+  for (const auto& expected : expectation.fields) {
+    if (expected.name == field) return expected_cell(expected.value, field);
+  }
+  return "-";
+}
+
+// smartctl's own view: its block sizes, and rotation rate 0 as "not rotational".
+std::string smartctl_cell(const SmartctlReport& smart, const std::string& field) {
+  if (field == "logical_block_size") return size_or_dash(smart.logical_block_size);
+  if (field == "physical_block_size") return size_or_dash(smart.physical_block_size);
+  if (field == "rotational" && smart.rotation_rate) return *smart.rotation_rate == 0 ? "no" : "yes";
+  return "-";
 }
 
 std::string sysfs_cell(const Topology& t, const std::string& field) {
@@ -71,26 +89,12 @@ std::vector<SourceColumn> source_columns(const ResultDocument& d) {
   std::vector<SourceColumn> columns;
   columns.push_back({"sysfs", [&d](const std::string& f) { return sysfs_cell(d.topology, f); }});
   for (const auto& expectation : d.firmware.expectations) {
-    if (!expectation.is_object() || !expectation.contains("fields")) continue;
-    const auto fields = expectation["fields"];
-    columns.push_back({expectation.value("source", "firmware"), [fields](const std::string& f) {
-                         for (const auto& field : fields) {
-                           if (field.value("name", "") == f) return json_size(field["value"], f);
-                         }
-                         return std::string("-");
-                       }});
+    columns.push_back(
+        {expectation.source, [&expectation](const std::string& f) { return expectation_cell(expectation, f); }});
   }
-  if (d.firmware.smart.is_object() && d.firmware.smart.value("has_data", false)) {
-    const auto smart = d.firmware.smart;
-    columns.push_back({"smartctl", [smart](const std::string& f) {
-                         if (f == "logical_block_size" || f == "physical_block_size") {
-                           return smart.contains(f) ? json_size(smart[f], f) : std::string("-");
-                         }
-                         if (f == "rotational" && smart.contains("rotation_rate") && smart["rotation_rate"].is_number()) {
-                           return std::string(smart["rotation_rate"].get<int64_t>() == 0 ? "no" : "yes");
-                         }
-                         return std::string("-");
-                       }});
+  if (d.firmware.smart && d.firmware.smart->has_data) {
+    const SmartctlReport& smart = *d.firmware.smart;
+    columns.push_back({"smartctl", [&smart](const std::string& f) { return smartctl_cell(smart, f); }});
   }
   return columns;
 }
@@ -121,11 +125,11 @@ void side_by_side(std::string& out, const ResultDocument& d) {
   }
 }
 
-// The scalar fields of a firmware section, "name value" wrapped at ~100
-// columns; nested objects and lists (LBA formats, SMART details) are left to
-// the JSON document.
+// The scalar fields of a firmware section as the JSON document names and
+// writes them (rendered by firmware_json.h, so the two never disagree), "name
+// value" wrapped at ~100 columns; nested objects and lists (LBA formats, SMART
+// details) are left to the JSON document.
 void firmware_fields(std::string& out, const char* title, const nlohmann::ordered_json& section) {
-  if (!section.is_object()) return;
   out += fmt::format("  {}:", title);
   size_t column = 4 + std::string(title).size();
   for (const auto& [key, value] : section.items()) {
@@ -143,12 +147,12 @@ void firmware_fields(std::string& out, const char* title, const nlohmann::ordere
 
 void firmware(std::string& out, const ResultDocument& d) {
   const FirmwareSection& f = d.firmware;
-  if (!f.nvme.is_object() && !f.ata.is_object() && !f.scsi.is_object() && !f.smart.is_object()) return;
+  if (!f.nvme && !f.ata && !f.scsi && !f.smart) return;
   out += "\nFirmware reports\n";
-  firmware_fields(out, "NVMe", f.nvme);
-  firmware_fields(out, "ATA IDENTIFY", f.ata);
-  firmware_fields(out, "SCSI", f.scsi);
-  firmware_fields(out, "smartctl", f.smart);
+  if (f.nvme) firmware_fields(out, "NVMe", nvme_reported_json(*f.nvme));
+  if (f.ata) firmware_fields(out, "ATA IDENTIFY", ata_reported_json(*f.ata));
+  if (f.scsi) firmware_fields(out, "SCSI", scsi_reported_json(*f.scsi));
+  if (f.smart) firmware_fields(out, "smartctl", smartctl_summary_json(*f.smart));
 }
 
 void evidence(std::string& out, const ResultDocument& d) {

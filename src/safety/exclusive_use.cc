@@ -1,5 +1,6 @@
 #include "safety/exclusive_use.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -106,6 +107,52 @@ void refuse_if_in_use(const Topology& target, const std::string& sysfs_root, con
               fmt::format("refusing to write to {}: the drive is in use ({}). Unmount it, swapoff, or stop the "
                           "holder first",
                           target.partition_name.empty() ? target.disk_name : target.partition_name, list));
+}
+
+namespace {
+
+// Loop devices whose backing file is the file open at `fd`: sysfs names the
+// backing file by the path it had when attached (" (deleted)" appended when
+// unlinked), so each is compared by device and inode.
+std::vector<std::string> loops_backed_by(int fd, const std::string& sysfs_root) {
+  std::vector<std::string> loops;
+  struct stat file {};
+  if (::fstat(fd, &file) != 0) return loops;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(fs::path(sysfs_root) / "block", ec)) {
+    std::ifstream in(entry.path() / "loop" / "backing_file");
+    std::string backing;
+    if (!std::getline(in, backing) || backing.empty()) continue;
+    struct stat st {};
+    if (::stat(backing.c_str(), &st) == 0 && st.st_dev == file.st_dev && st.st_ino == file.st_ino) {
+      loops.push_back(entry.path().filename().string());
+    }
+  }
+  return loops;
+}
+
+}  // namespace
+
+void refuse_file_in_use(const std::string& path, int fd, const std::string& sysfs_root) {
+  const auto loops = loops_backed_by(fd, sysfs_root);
+  if (!loops.empty()) {
+    std::string list;
+    for (const auto& loop : loops) list += (list.empty() ? "/dev/" : ", /dev/") + loop;
+    throw Error(ErrorCategory::refused, fmt::format("refusing to write to {}: it is the backing file of {}; detach it "
+                                                    "(losetup -d) or probe the loop device instead",
+                                                    path, list));
+  }
+  // A write lease is granted only when no other descriptor on the file is
+  // open anywhere; it is released at once (holding it would stall others).
+  if (::fcntl(fd, F_SETLEASE, F_WRLCK) == 0) {
+    ::fcntl(fd, F_SETLEASE, F_UNLCK);
+  } else if (errno == EAGAIN || errno == EBUSY) {
+    throw Error(ErrorCategory::refused, fmt::format("refusing to write to {}: another process has it open; close it "
+                                                    "first",
+                                                    path));
+  }
+  // Other errors (a filesystem without leases): the check cannot tell, and
+  // the journal still protects the content.
 }
 
 }  // namespace ssdprobe

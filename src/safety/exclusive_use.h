@@ -30,4 +30,10 @@ void refuse_if_in_use(const Topology& target, const std::string& sysfs_root = "/
                       const std::string& mountinfo = "/proc/self/mountinfo",
                       const std::string& swaps = "/proc/swaps");
 
+// A regular file target open at `fd` is in use when it backs a loop device
+// (the kernel holds it, and writes through the loop device would race ours)
+// or another process has it open (a write lease cannot be taken while any
+// other descriptor on the file exists). Throws Error(refused) naming which.
+void refuse_file_in_use(const std::string& path, int fd, const std::string& sysfs_root = "/sys");
+
 }  // namespace ssdprobe

@@ -1,12 +1,12 @@
 #include "safety/journal.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/crc32c.h"
@@ -16,10 +16,15 @@ namespace ssdprobe {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'S', 'D', 'P', 'J', 'R', 'N', '1'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion1 = 1;                       // no state field (read only)
+constexpr uint32_t kVersion = 2;
+constexpr uint32_t kJournaling = 0;                     // state: copying the window
+constexpr uint32_t kWritesMayHaveStarted = 0x54495257;  // state: "WRIT"
+constexpr uint64_t kStateOffset = 12;
 constexpr uint32_t kRecordMagic = 0x31434552;  // "REC1"
 constexpr uint32_t kCommitMagic = 0x31544d43;  // "CMT1"
 constexpr uint32_t kMaxIdentity = 64 * 1024;
+constexpr uint32_t kMinLogicalBlock = 512, kMaxLogicalBlock = 64 * 1024;
 
 void put_u32(std::vector<std::byte>& out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
@@ -33,71 +38,207 @@ uint64_t get_le(const std::byte* p, int n) {
   return v;
 }
 
-Error corrupt(const std::filesystem::path& file, const std::string& what) {
-  return Error(ErrorCategory::target, fmt::format("journal {} is corrupt: {}; nothing was restored", file.string(), what));
+Error corrupt(const std::string& name, const std::string& what) {
+  return Error(ErrorCategory::target, fmt::format("journal {} is corrupt: {}; nothing was restored", name, what));
 }
 
 nlohmann::json identity_json(const JournalIdentity& id) {
-  return {{"path", id.path},       {"rdev", id.rdev},
-          {"size_bytes", id.size_bytes}, {"logical_block", id.logical_block},
-          {"model", id.model},     {"serial", id.serial},
-          {"window_offset", id.window_offset}, {"window_length", id.window_length},
+  return {{"path", id.path},
+          {"canonical_path", id.canonical_path},
+          {"rdev", id.rdev},
+          {"size_bytes", id.size_bytes},
+          {"logical_block", id.logical_block},
+          {"model", id.model},
+          {"serial", id.serial},
+          {"wwid", id.wwid},
+          {"disk", id.disk},
+          {"disk_rdev", id.disk_rdev},
+          {"partition_start", id.partition_start},
+          {"backing_dev", id.backing_dev},
+          {"backing_ino", id.backing_ino},
+          {"window_offset", id.window_offset},
+          {"window_length", id.window_length},
+          {"region_given", id.region_given},
           {"created_at", id.created_at}};
+}
+
+// Version 1 journals lack the binding fields: they read as empty/zero, which
+// the identity comparison treats as "must be empty/zero on the device too"
+// only where a version 1 journal could have known them (see restore.cc).
+template <typename T>
+T field_or(const nlohmann::json& j, const char* key, T fallback) {
+  const auto it = j.find(key);
+  return it == j.end() ? fallback : it->get<T>();
 }
 
 JournalIdentity identity_from(const nlohmann::json& j) {
   JournalIdentity id;
   id.path = j.at("path").get<std::string>();
+  id.canonical_path = field_or<std::string>(j, "canonical_path", "");
   id.rdev = j.at("rdev").get<uint64_t>();
   id.size_bytes = j.at("size_bytes").get<uint64_t>();
   id.logical_block = j.at("logical_block").get<uint32_t>();
   id.model = j.at("model").get<std::string>();
   id.serial = j.at("serial").get<std::string>();
+  id.wwid = field_or<std::string>(j, "wwid", "");
+  id.disk = field_or<std::string>(j, "disk", "");
+  id.disk_rdev = field_or<uint64_t>(j, "disk_rdev", 0);
+  id.partition_start = field_or<uint64_t>(j, "partition_start", 0);
+  id.backing_dev = field_or<uint64_t>(j, "backing_dev", 0);
+  id.backing_ino = field_or<uint64_t>(j, "backing_ino", 0);
   id.window_offset = j.at("window_offset").get<uint64_t>();
   id.window_length = j.at("window_length").get<uint64_t>();
+  id.region_given = field_or<bool>(j, "region_given", false);
   id.created_at = j.at("created_at").get<std::string>();
   return id;
 }
 
-// Reads exactly n bytes; returns false at a clean or partial end of file.
-bool read_exact(std::ifstream& in, std::byte* out, size_t n) {
-  in.read(reinterpret_cast<char*>(out), static_cast<std::streamsize>(n));
-  return static_cast<size_t>(in.gcount()) == n;
+// Every integer of the identity is checked before anything divides by it,
+// adds it or trusts it as a range: the same rules a write run applies.
+void validate_identity(const JournalIdentity& id, const std::string& name) {
+  const uint32_t block = id.logical_block;
+  if (block < kMinLogicalBlock || block > kMaxLogicalBlock || (block & (block - 1)) != 0) {
+    throw corrupt(name, fmt::format("logical block {} is not a power of two from 512 B to 64 KiB", block));
+  }
+  if (id.window_length == 0 || id.window_offset % block != 0 || id.window_length % block != 0) {
+    throw corrupt(name, fmt::format("window {}+{} is empty or not aligned to its {} B logical block", id.window_offset,
+                                    id.window_length, block));
+  }
+  if (id.window_offset > id.size_bytes || id.window_length > id.size_bytes - id.window_offset) {
+    throw corrupt(name, fmt::format("window {}+{} runs past the device's {} bytes", id.window_offset, id.window_length,
+                                    id.size_bytes));
+  }
+  const bool touches_edges = id.window_offset < kProtectedEdgeBytes ||
+                             id.size_bytes - id.window_offset - id.window_length < kProtectedEdgeBytes;
+  if (touches_edges && !id.region_given) {
+    throw corrupt(name, fmt::format("window {}+{} touches the first or last MiB of the device, which a write run never "
+                                    "does unless --region said so, and this journal does not say so",
+                                    id.window_offset, id.window_length));
+  }
 }
 
-JournalIdentity read_header(std::ifstream& in, const std::filesystem::path& file) {
-  std::byte fixed[16];
-  if (!read_exact(in, fixed, sizeof fixed) || std::memcmp(fixed, kMagic, 8) != 0) {
-    throw Error(ErrorCategory::target, fmt::format("{} is not an ssdprobe journal", file.string()));
+// Positioned reads on a journal descriptor; a short read is the end.
+class JournalReader {
+ public:
+  JournalReader(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+  bool read(std::byte* out, size_t n) {
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t got = ::pread(fd_, out + done, n - done, static_cast<off_t>(position_ + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) throw os_error("reading journal " + name_, errno);
+      if (got == 0) return false;
+      done += static_cast<size_t>(got);
+    }
+    position_ += n;
+    return true;
   }
-  if (get_le(fixed + 8, 4) != kVersion) throw corrupt(file, "unknown journal version");
-  const uint64_t length = get_le(fixed + 12, 4);
-  if (length > kMaxIdentity) throw corrupt(file, "identity length out of range");
+  bool at_end() {
+    std::byte probe;
+    const ssize_t got = ::pread(fd_, &probe, 1, static_cast<off_t>(position_));
+    if (got < 0) throw os_error("reading journal " + name_, errno);
+    return got == 0;
+  }
+  uint64_t position() const { return position_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  int fd_;
+  std::string name_;
+  uint64_t position_ = 0;
+};
+
+struct Header {
+  JournalIdentity identity;
+  uint32_t version = 0;
+  uint32_t state = kJournaling;
+};
+
+Header read_header(JournalReader& in) {
+  const std::string& name = in.name();
+  std::byte fixed[12];
+  if (!in.read(fixed, sizeof fixed) || std::memcmp(fixed, kMagic, 8) != 0) {
+    throw Error(ErrorCategory::target, fmt::format("{} is not an ssdprobe journal", name));
+  }
+  Header header;
+  header.version = static_cast<uint32_t>(get_le(fixed + 8, 4));
+  if (header.version != kVersion && header.version != kVersion1) throw corrupt(name, "unknown journal version");
+  std::byte more[8];
+  const size_t more_bytes = header.version == kVersion ? 8 : 4;  // [state,] identity_len
+  if (!in.read(more, more_bytes)) throw corrupt(name, "truncated header");
+  const std::byte* length_bytes = more + more_bytes - 4;
+  const uint64_t length = get_le(length_bytes, 4);
+  if (length > kMaxIdentity) throw corrupt(name, "identity length out of range");
+  if (header.version == kVersion) {
+    header.state = static_cast<uint32_t>(get_le(more, 4));
+    if (header.state != kJournaling && header.state != kWritesMayHaveStarted) throw corrupt(name, "unknown state");
+  }
   std::vector<std::byte> rest(length + 4);
-  if (!read_exact(in, rest.data(), rest.size())) throw corrupt(file, "truncated header");
+  if (!in.read(rest.data(), rest.size())) throw corrupt(name, "truncated header");
   uint32_t crc = crc32c(std::span(fixed, sizeof fixed));
+  crc = crc32c(std::span(length_bytes, 4), crc);
   crc = crc32c(std::span(rest.data(), length), crc);
-  if (crc != get_le(rest.data() + length, 4)) throw corrupt(file, "header checksum mismatch");
+  if (crc != get_le(rest.data() + length, 4)) throw corrupt(name, "header checksum mismatch");
   try {
-    return identity_from(nlohmann::json::parse(reinterpret_cast<const char*>(rest.data()),
-                                               reinterpret_cast<const char*>(rest.data()) + length));
+    header.identity = identity_from(nlohmann::json::parse(reinterpret_cast<const char*>(rest.data()),
+                                                          reinterpret_cast<const char*>(rest.data()) + length));
   } catch (const nlohmann::json::exception& e) {
-    throw corrupt(file, std::string("unreadable identity: ") + e.what());
+    throw corrupt(name, std::string("unreadable identity: ") + e.what());
+  }
+  validate_identity(header.identity, name);
+  return header;
+}
+
+// The commit must count exactly the records before it, and they must cover
+// the window exactly: a journal that would restore less (or more) than the
+// window is not this session's journal.
+void check_commit(const std::byte* head, const JournalContents& contents, uint64_t total, const std::string& name) {
+  if (crc32c(std::span(head, 20)) != get_le(head + 20, 4)) throw corrupt(name, "commit checksum mismatch");
+  if (get_le(head + 4, 8) != contents.records.size() || get_le(head + 12, 8) != total) {
+    throw corrupt(name, "commit does not match the records before it");
+  }
+  if (total != contents.identity.window_length) {
+    throw corrupt(name, fmt::format("its records cover {} of the window's {} bytes", total,
+                                    contents.identity.window_length));
+  }
+}
+
+// Records tile the window in order from its first byte: each starts where
+// the previous one ended and stays inside the window.
+void check_record_range(const JournalRecord& record, const JournalIdentity& id, uint64_t expected_offset,
+                        uint64_t at, const std::string& name) {
+  const uint64_t window_end = id.window_offset + id.window_length;  // validated: no overflow
+  const bool fits = record.length != 0 && record.length <= kJournalMaxRecord && record.length % id.logical_block == 0 &&
+                    record.offset == expected_offset && record.length <= window_end - record.offset;
+  if (!fits) {
+    throw corrupt(name, fmt::format("record at byte {} has an impossible range {}+{} (expected one starting at {})", at,
+                                    record.offset, record.length, expected_offset));
   }
 }
 
 }  // namespace
 
+uint64_t JournalContents::recorded_bytes() const {
+  uint64_t total = 0;
+  for (const auto& r : records) total += r.length;
+  return total;
+}
+
 JournalWriter::JournalWriter(const std::filesystem::path& file, const JournalIdentity& identity) : path_(file) {
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) throw os_error("cannot create journal " + file.string(), errno);
   fd_ = UniqueFd(fd);
   const std::string text = identity_json(identity).dump();
   std::vector<std::byte> header(reinterpret_cast<const std::byte*>(kMagic), reinterpret_cast<const std::byte*>(kMagic) + 8);
   put_u32(header, kVersion);
-  put_u32(header, static_cast<uint32_t>(text.size()));
-  for (char c : text) header.push_back(static_cast<std::byte>(c));
-  put_u32(header, crc32c(header));
+  std::vector<std::byte> checked = header;  // every header byte but the state
+  put_u32(header, kJournaling);
+  std::vector<std::byte> rest;
+  put_u32(rest, static_cast<uint32_t>(text.size()));
+  for (char c : text) rest.push_back(static_cast<std::byte>(c));
+  checked.insert(checked.end(), rest.begin(), rest.end());
+  header.insert(header.end(), rest.begin(), rest.end());
+  put_u32(header, crc32c(checked));
   write_all(header);
 }
 
@@ -134,77 +275,125 @@ void JournalWriter::commit() {
   put_u32(tail, crc32c(tail));
   write_all(tail);
   if (::fsync(fd_.get()) != 0) throw os_error("fsync of journal " + path_.string(), errno);
-  const int dir = ::open(path_.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
+  // The journal's name must be durable too, or a power loss could leave the
+  // device written and no journal to find.
+  const std::filesystem::path dir = path_.has_parent_path() ? path_.parent_path() : ".";
+  UniqueFd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir_fd.valid()) throw os_error("opening journal directory " + dir.string() + " to fsync it", errno);
+  if (::fsync(dir_fd.get()) != 0) throw os_error("fsync of journal directory " + dir.string(), errno);
+  committed_ = true;
+}
+
+void JournalWriter::mark_writes_started() {
+  if (!committed_) throw Error(ErrorCategory::internal, "journal marked written before its commit");
+  std::vector<std::byte> state;
+  put_u32(state, kWritesMayHaveStarted);
+  if (::pwrite(fd_.get(), state.data(), state.size(), kStateOffset) != static_cast<ssize_t>(state.size())) {
+    throw os_error("marking journal " + path_.string(), errno);
   }
+  if (::fsync(fd_.get()) != 0) throw os_error("fsync of journal " + path_.string(), errno);
 }
 
-JournalIdentity read_journal_identity(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw os_error("cannot open journal " + file.string(), errno);
-  return read_header(in, file);
+JournalIdentity read_journal_identity(int fd, const std::string& name) {
+  JournalReader in(fd, name);
+  return read_header(in).identity;
 }
 
-JournalContents read_journal(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw os_error("cannot open journal " + file.string(), errno);
+JournalContents read_journal(int fd, const std::string& name) {
+  JournalReader in(fd, name);
   JournalContents contents;
-  contents.identity = read_header(in, file);
+  const Header header = read_header(in);
+  contents.identity = header.identity;
+  contents.writes_may_have_started = header.state == kWritesMayHaveStarted;
   const JournalIdentity& id = contents.identity;
   uint64_t total = 0;
   std::vector<std::byte> data;
   for (;;) {
     std::byte head[24];
-    const uint64_t at = static_cast<uint64_t>(in.tellg());
-    if (!read_exact(in, head, 4)) {
+    const uint64_t at = in.position();
+    if (!in.read(head, 4)) {
       contents.incomplete_reason = fmt::format("the journal ends at byte {} without a commit", at);
       return contents;
     }
     const uint64_t magic = get_le(head, 4);
     if (magic == kCommitMagic) {
-      if (!read_exact(in, head + 4, 20)) throw corrupt(file, "truncated commit record");
-      if (crc32c(std::span(head, 20)) != get_le(head + 20, 4)) throw corrupt(file, "commit checksum mismatch");
-      if (get_le(head + 4, 8) != contents.records.size() || get_le(head + 12, 8) != total) {
-        throw corrupt(file, "commit does not match the records before it");
-      }
-      if (in.peek() != std::char_traits<char>::eof()) throw corrupt(file, "bytes after the commit record");
+      if (!in.read(head + 4, 20)) throw corrupt(name, "truncated commit record");
+      check_commit(head, contents, total, name);
+      if (!in.at_end()) throw corrupt(name, "bytes after the commit record");
       contents.committed = true;
+      // A version 1 journal has no state: once committed, assume the worst.
+      if (header.version == kVersion1) contents.writes_may_have_started = true;
       return contents;
     }
-    if (magic != kRecordMagic) throw corrupt(file, fmt::format("unknown record type at byte {}", at));
-    if (!read_exact(in, head + 4, 20)) {
+    if (magic != kRecordMagic) throw corrupt(name, fmt::format("unknown record type at byte {}", at));
+    if (!in.read(head + 4, 20)) {
       contents.incomplete_reason = fmt::format("the journal stops inside the record at byte {}", at);
       return contents;
     }
-    if (crc32c(std::span(head, 20)) != get_le(head + 20, 4)) throw corrupt(file, fmt::format("record header checksum mismatch at byte {}", at));
+    if (crc32c(std::span(head, 20)) != get_le(head + 20, 4)) {
+      throw corrupt(name, fmt::format("record header checksum mismatch at byte {}", at));
+    }
     JournalRecord record{get_le(head + 4, 8), static_cast<uint32_t>(get_le(head + 12, 4)),
                          static_cast<uint32_t>(get_le(head + 16, 4)), at + 24};
-    const bool inside = record.offset >= id.window_offset && record.length <= id.window_length &&
-                        record.offset - id.window_offset <= id.window_length - record.length;
-    if (record.length == 0 || record.length > kJournalMaxRecord || !inside || record.length % id.logical_block != 0) {
-      throw corrupt(file, fmt::format("record at byte {} has an impossible range {}+{}", at, record.offset, record.length));
-    }
+    check_record_range(record, id, id.window_offset + total, at, name);
     data.resize(record.length);
-    if (!read_exact(in, data.data(), data.size())) {
+    if (!in.read(data.data(), data.size())) {
       contents.incomplete_reason = fmt::format("the journal stops inside the data of the record at byte {}", at);
       return contents;
     }
-    if (crc32c(data) != record.crc) throw corrupt(file, fmt::format("data checksum mismatch in the record at byte {}", at));
+    if (crc32c(data) != record.crc) throw corrupt(name, fmt::format("data checksum mismatch in the record at byte {}", at));
     total += record.length;
     contents.records.push_back(record);
   }
 }
 
-std::vector<std::byte> read_record_data(const std::filesystem::path& file, const JournalRecord& record) {
-  std::ifstream in(file, std::ios::binary);
-  in.seekg(static_cast<std::streamoff>(record.file_position));
+std::vector<std::byte> read_record_data(int fd, const std::string& name, const JournalRecord& record) {
   std::vector<std::byte> data(record.length);
-  if (!in || !read_exact(in, data.data(), data.size()) || crc32c(data) != record.crc) {
-    throw corrupt(file, fmt::format("record for offset {} changed since it was validated", record.offset));
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::pread(fd, data.data() + done, data.size() - done,
+                              static_cast<off_t>(record.file_position + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  if (done != data.size() || crc32c(data) != record.crc) {
+    throw corrupt(name, fmt::format("record for offset {} changed since it was validated", record.offset));
   }
   return data;
+}
+
+UniqueFd open_journal_for_reading(const std::filesystem::path& file) {
+  UniqueFd fd(::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!fd.valid()) {
+    const int err = errno;
+    if (err == ELOOP) {
+      throw Error(ErrorCategory::refused, fmt::format("journal {} is a symbolic link; ssdprobe never follows one "
+                                                      "(name the journal file itself)", file.string()));
+    }
+    throw os_error("cannot open journal " + file.string(), err);
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw os_error("journal " + file.string(), errno);
+  if (!S_ISREG(st.st_mode)) {
+    throw Error(ErrorCategory::refused, fmt::format("journal {} is not a regular file", file.string()));
+  }
+  return fd;
+}
+
+JournalContents read_journal(const std::filesystem::path& file) {
+  const UniqueFd fd = open_journal_for_reading(file);
+  return read_journal(fd.get(), file.string());
+}
+
+JournalIdentity read_journal_identity(const std::filesystem::path& file) {
+  const UniqueFd fd = open_journal_for_reading(file);
+  return read_journal_identity(fd.get(), file.string());
+}
+
+std::vector<std::byte> read_record_data(const std::filesystem::path& file, const JournalRecord& record) {
+  const UniqueFd fd = open_journal_for_reading(file);
+  return read_record_data(fd.get(), file.string(), record);
 }
 
 }  // namespace ssdprobe

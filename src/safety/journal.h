@@ -1,14 +1,22 @@
-// The undo journal of a write run: the original content of every range
+// The undo journal of a write run: the original content of every byte
 // ssdprobe will write, saved on another filesystem before the first write.
 //
-// File layout (integers little-endian):
-//   header  "SSDPJRN1", u32 version=1, u32 identity_len, identity (JSON), u32 crc32c(all before)
+// File layout (integers little-endian), version 2:
+//   header  "SSDPJRN1", u32 version=2, u32 state, u32 identity_len, identity (JSON),
+//           u32 crc32c(every header byte before it except `state`)
 //   record  u32 'REC1', u64 offset, u32 length, u32 crc32c(data), u32 crc32c(the 20 bytes before), data
 //   commit  u32 'CMT1', u64 records, u64 bytes, u32 crc32c(the 20 bytes before)
-// The commit is written and fsynced before the device is touched, so a
-// journal without a commit proves the device was never written. Readers treat
-// the file as untrusted bytes: every length is bounded, every checksum
-// checked, and nothing is restored until the whole journal has been read.
+// `state` (byte 12) is kJournaling while the window is being copied, and is
+// rewritten in place to kWritesMayHaveStarted after the commit is on disk and
+// before the device is touched. So a journal without a commit is known never
+// to have been acted on only while its state still says kJournaling: a
+// committed journal whose tail was lost (truncation, a bad copy) still says
+// the device may hold test data. Version 1 journals (no state) are read too.
+//
+// Readers treat the file as untrusted bytes: every length and integer is
+// range-checked before use, every checksum verified, the identity's window
+// obeys the same rules a write run does, records must tile the window from
+// its first byte, and a committed journal must cover it exactly.
 #pragma once
 
 #include <cstdint>
@@ -21,13 +29,23 @@
 
 namespace ssdprobe {
 
+// The device a journal belongs to, as bound when it was made. restore refuses
+// a device that differs in any field (journal_identity.h compares them).
 struct JournalIdentity {
-  std::string path;             // the device as the user named it
-  uint64_t rdev = 0;            // st_rdev of a block device (0 for files)
+  std::string path;              // the device as the user named it
+  std::string canonical_path;    // absolute, symlinks resolved, at journal time
+  uint64_t rdev = 0;             // st_rdev of a block device (0 for files)
   uint64_t size_bytes = 0;
   uint32_t logical_block = 512;
   std::string model, serial;
+  std::string wwid;              // sysfs wwid (WWN, EUI-64 or NGUID) where the kernel has one
+  std::string disk;              // whole-disk name ("sda"), empty for files
+  uint64_t disk_rdev = 0;        // st_rdev of the whole disk (0 for files)
+  uint64_t partition_start = 0;  // the target's first byte on its disk
+  uint64_t backing_dev = 0;      // file targets: the file; loop devices: the backing file
+  uint64_t backing_ino = 0;
   uint64_t window_offset = 0, window_length = 0;
+  bool region_given = false;     // --region chose the window: it may touch the first and last MiB
   std::string created_at;
 };
 
@@ -42,35 +60,62 @@ struct JournalContents {
   JournalIdentity identity;
   std::vector<JournalRecord> records;
   bool committed = false;
-  std::string incomplete_reason;  // why there is no commit (truncated where)
+  bool writes_may_have_started = false;  // state field; true for a version 1 journal with a commit
+  std::string incomplete_reason;         // why there is no commit (truncated where)
+  uint64_t recorded_bytes() const;
 };
 
 constexpr uint32_t kJournalMaxRecord = 16u << 20;
+// The first and last MiB of a device (partition tables) are never in a
+// default window; a journal says when --region chose otherwise.
+constexpr uint64_t kProtectedEdgeBytes = 1u << 20;
 
 class JournalWriter {
  public:
-  // Creates `file` (must not exist) and writes the header.
+  // Creates `file` (must not exist; never through a symlink), mode 0600, and
+  // writes the header with state kJournaling.
   JournalWriter(const std::filesystem::path& file, const JournalIdentity& identity);
   void append(uint64_t offset, std::span<const std::byte> data);
-  // Writes the commit record and fsyncs file and directory.
+  // Writes the commit record and fsyncs file and directory (both checked).
   void commit();
+  // After commit: records in place that the device may now be written, and
+  // fsyncs. Call before the first write to the device.
+  void mark_writes_started();
   const std::filesystem::path& path() const { return path_; }
+  int fd() const { return fd_.get(); }
+  // The open journal (read-write), for reading it back at restore time
+  // without resolving its name again.
+  UniqueFd release() { return std::move(fd_); }
 
  private:
   void write_all(std::span<const std::byte> bytes);
   std::filesystem::path path_;
   UniqueFd fd_;
   uint64_t records_ = 0, bytes_ = 0;
+  bool committed_ = false;
 };
 
-// Reads and validates the whole journal (every checksum). Throws
-// Error(target) for a file that is not a journal, a corrupt header or record,
-// or trailing bytes after the commit; a journal that simply stops (crash
-// while journaling) is returned with committed == false.
-JournalContents read_journal(const std::filesystem::path& file);
+// Reads and validates the whole journal open at `fd` (`name` is for
+// messages). Throws Error(target) for a file that is not a journal, a corrupt
+// header or record, an impossible identity or range, records that do not
+// tile the window, or trailing bytes after the commit; a journal that simply
+// stops (crash while journaling, or a lost tail) is returned with
+// committed == false.
+JournalContents read_journal(int fd, const std::string& name);
 // Reads only the header (cheap): for finding journals of a device.
-JournalIdentity read_journal_identity(const std::filesystem::path& file);
+JournalIdentity read_journal_identity(int fd, const std::string& name);
 // Reads `record`'s data from the journal and checks its checksum.
+std::vector<std::byte> read_record_data(int fd, const std::string& name, const JournalRecord& record);
+
+// The same by path, for tools and tests: opened read-only, never through a
+// symlink, and only a regular file.
+JournalContents read_journal(const std::filesystem::path& file);
+JournalIdentity read_journal_identity(const std::filesystem::path& file);
 std::vector<std::byte> read_record_data(const std::filesystem::path& file, const JournalRecord& record);
+
+// Opens an existing journal for reading: O_NOFOLLOW|O_NONBLOCK (a FIFO or a
+// symlink planted under a journal's name can neither hang nor redirect the
+// read), then fstat: only a regular file. Throws Error(target | refused).
+UniqueFd open_journal_for_reading(const std::filesystem::path& file);
 
 }  // namespace ssdprobe

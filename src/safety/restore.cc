@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +13,8 @@
 #include "core/error.h"
 #include "core/unique_fd.h"
 #include "device/target.h"
+#include "safety/device_identity.h"
+#include "safety/journal_dir.h"
 
 namespace ssdprobe {
 namespace {
@@ -38,84 +39,108 @@ void pread_all(int fd, std::byte* data, size_t length, uint64_t offset) {
   }
 }
 
-// The device must be the journaled one: same size, and the same serial where
-// both are known (device names move between boots; serials do not).
-void check_identity(const JournalIdentity& id, const std::string& path, const Target& target) {
-  if (target.topology.size_bytes != id.size_bytes) {
-    throw Error(ErrorCategory::refused,
-                fmt::format("{} has {} bytes but the journal was made for a device of {} bytes; if the drive moved, "
-                            "name it with --device",
-                            path, target.topology.size_bytes, id.size_bytes));
+// A journal whose commit is missing: harmless when its state proves the
+// device was never written, otherwise kept, with what the user can do.
+RestoreReport handle_uncommitted(const RestoreRequest& request, int journal_fd, const JournalContents& contents) {
+  const std::string name = request.journal.string();
+  if (!contents.writes_may_have_started) {
+    RestoreReport report;
+    report.nothing_to_restore = true;
+    const bool removed = remove_journal_if_same(request.journal, journal_fd);
+    report.message = fmt::format("{}: the journal was never committed ({}), so ssdprobe had not written to {}; "
+                                 "nothing to restore{}",
+                                 name, contents.incomplete_reason, contents.identity.path,
+                                 removed ? ", journal removed" : "");
+    return report;
   }
-  if (!id.serial.empty() && !target.topology.serial.empty() && id.serial != target.topology.serial) {
-    throw Error(ErrorCategory::refused, fmt::format("{} has serial '{}' but the journal was made for serial '{}'",
-                                                    path, target.topology.serial, id.serial));
-  }
+  const JournalIdentity& id = contents.identity;
+  throw Error(ErrorCategory::refused,
+              fmt::format("{} has lost its end ({}), but it had been committed: ssdprobe may have written to bytes "
+                          "{}..{} of {}. The journal is kept. Its complete records cover {} of those {} bytes; "
+                          "`ssdprobe restore --partial {}` puts them back, and the rest of the range must be "
+                          "restored from a backup",
+                          name, contents.incomplete_reason, id.window_offset, id.window_offset + id.window_length,
+                          id.path, contents.recorded_bytes(), id.window_length, name));
+}
+
+// The device, opened once for writing; the descriptor must be the node the
+// path named when it was classified (no swap in between).
+UniqueFd open_device_checked(const Target& target) {
+  const bool block = target.kind == TargetKind::block || target.kind == TargetKind::partition;
+  UniqueFd fd(::open(target.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (block ? O_EXCL : 0)));
+  if (!fd.valid()) throw os_error("cannot open " + target.path + " for restoring (is it mounted or in use?)", errno);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw os_error(target.path, errno);
+  const bool same = block ? st.st_rdev == target.node.rdev
+                          : st.st_dev == target.node.dev && st.st_ino == target.node.ino;
+  if (!same) throw Error(ErrorCategory::refused, target.path + " changed while it was being opened; try again");
+  return fd;
+}
+
+std::string device_path_for(const RestoreRequest& request, const JournalIdentity& id) {
+  if (!request.device.empty()) return request.device;
+  // The canonical path is absolute: a journal of a file made in another
+  // directory never resolves against the directory restore runs in.
+  return id.canonical_path.empty() ? id.path : id.canonical_path;
 }
 
 }  // namespace
 
-RestoreReport restore_records(int fd, const std::filesystem::path& journal, const JournalContents& contents) {
+RestoreReport restore_records(int device_fd, int journal_fd, const std::string& journal_name,
+                              const JournalContents& contents) {
   RestoreReport report;
   AlignedBuffer buffer(kJournalMaxRecord);
   for (const auto& record : contents.records) {
-    const std::vector<std::byte> data = read_record_data(journal, record);
+    const std::vector<std::byte> data = read_record_data(journal_fd, journal_name, record);
     std::memcpy(buffer.data(), data.data(), data.size());
-    pwrite_all(fd, buffer.data(), data.size(), record.offset);
+    pwrite_all(device_fd, buffer.data(), data.size(), record.offset);
     ++report.records;
     report.bytes += record.length;
   }
-  if (::fsync(fd) != 0) throw os_error("flushing the restored device", errno);
+  if (::fsync(device_fd) != 0) throw os_error("flushing the restored device", errno);
   for (const auto& record : contents.records) {
-    pread_all(fd, buffer.data(), record.length, record.offset);
+    pread_all(device_fd, buffer.data(), record.length, record.offset);
     if (crc32c(std::span(buffer.data(), record.length)) != record.crc) {
       throw Error(ErrorCategory::io, fmt::format("verification failed: {} bytes at offset {} do not read back as "
                                                  "journaled; the journal {} is kept",
-                                                 record.length, record.offset, journal.string()));
+                                                 record.length, record.offset, journal_name));
     }
   }
   report.message = fmt::format("restored and verified {} bytes in {} ranges", report.bytes, report.records);
   return report;
 }
 
-RestoreReport restore_journal(const std::filesystem::path& journal, const std::string& device_override) {
-  const JournalContents contents = read_journal(journal);
+RestoreReport restore_journal(const RestoreRequest& request) {
+  const std::string name = request.journal.string();
+  const UniqueFd journal = open_journal_for_reading(request.journal);
+  check_journal_file(journal.get(), request.journal);
+  const JournalContents contents = read_journal(journal.get(), name);
+  if (!contents.committed && !(request.partial && contents.writes_may_have_started)) {
+    return handle_uncommitted(request, journal.get(), contents);
+  }
+  const std::string path = device_path_for(request, contents.identity);
+  const Target target = open_target({.path = path, .open_for_io = false});
+  const UniqueFd device = open_device_checked(target);
+  const Region window{contents.identity.window_offset, contents.identity.window_length};
+  const JournalIdentity now = identity_of(target, device.get(), window, contents.identity.region_given);
+  const std::vector<std::string> differences = identity_differences(contents.identity, now, !request.device.empty());
+  if (!differences.empty()) {
+    std::string why;
+    for (const auto& d : differences) why += "; " + d;
+    throw Error(ErrorCategory::refused,
+                fmt::format("refusing to restore {} onto {}: it is not the journaled device{}. If the drive moved, "
+                            "name it with --device PATH (its path and device numbers are then not compared)",
+                            name, path, why));
+  }
+  RestoreReport report = restore_records(device.get(), journal.get(), name, contents);
   if (!contents.committed) {
-    RestoreReport report;
-    report.nothing_to_restore = true;
-    report.message = fmt::format("{}: the journal was never committed ({}), so ssdprobe had not written to {}; "
-                                 "nothing to restore, journal removed",
-                                 journal.string(), contents.incomplete_reason, contents.identity.path);
-    std::filesystem::remove(journal);
+    report.message += fmt::format(" on {} (--partial: the rest of the window was not in the journal); journal {} "
+                                  "kept", path, name);
     return report;
   }
-  const std::string path = device_override.empty() ? contents.identity.path : device_override;
-  const Target target = open_target({.path = path, .open_for_io = false});
-  check_identity(contents.identity, path, target);
-  const bool block = target.kind == TargetKind::block || target.kind == TargetKind::partition;
-  const int fd = ::open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (block ? O_EXCL : 0));
-  if (fd < 0) throw os_error("cannot open " + path + " for restoring (is it mounted or in use?)", errno);
-  UniqueFd device(fd);
-  RestoreReport report = restore_records(device.get(), journal, contents);
-  std::filesystem::remove(journal);
-  report.message += fmt::format(" on {}; journal {} removed", path, journal.string());
+  const bool removed = remove_journal_if_same(request.journal, journal.get());
+  report.message += fmt::format(" on {}; journal {} {}", path, name, removed ? "removed" : "left in place (it was replaced meanwhile)");
   return report;
-}
-
-std::vector<std::filesystem::path> pending_journals(const std::filesystem::path& dir, const std::string& path,
-                                                    uint64_t rdev) {
-  std::vector<std::filesystem::path> found;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    if (entry.path().extension() != ".ssdpj") continue;
-    try {
-      const JournalIdentity id = read_journal_identity(entry.path());
-      if ((rdev != 0 && id.rdev == rdev) || id.path == path) found.push_back(entry.path());
-    } catch (const Error&) {
-      found.push_back(entry.path());  // unreadable: let the user decide, never ignore it
-    }
-  }
-  return found;
 }
 
 }  // namespace ssdprobe

@@ -13,23 +13,28 @@ namespace ssdprobe {
 struct RestoreReport {
   uint64_t records = 0;
   uint64_t bytes = 0;
-  bool nothing_to_restore = false;  // journal never committed: the device was not written
+  bool nothing_to_restore = false;  // journal never acted on: the device was not written
   std::string message;
 };
 
-// Restores `contents` (already validated) through `fd`, an O_DIRECT
-// descriptor open for writing on the journal's device. Throws Error(io) if a
-// range cannot be written or does not read back identically.
-RestoreReport restore_records(int fd, const std::filesystem::path& journal, const JournalContents& contents);
+// Restores `contents` (already validated) from the journal open at
+// `journal_fd` through `device_fd`, an O_DIRECT descriptor open for writing
+// on the journal's device. Throws Error(io) if a range cannot be written or
+// does not read back identically.
+RestoreReport restore_records(int device_fd, int journal_fd, const std::string& journal_name,
+                              const JournalContents& contents);
 
-// `ssdprobe restore JOURNAL [--device PATH]`: validates the whole journal,
-// checks that the device is the one journaled (size, serial), restores,
-// verifies, and deletes the journal once verified.
-RestoreReport restore_journal(const std::filesystem::path& journal, const std::string& device_override);
+struct RestoreRequest {
+  std::filesystem::path journal;
+  std::string device;    // --device: where the drive is now (path and device numbers are then not compared)
+  bool partial = false;  // --partial: restore the complete records of a journal whose end was lost
+};
 
-// Journals in `dir` that belong to the device with this path or rdev and
-// still hold content to restore.
-std::vector<std::filesystem::path> pending_journals(const std::filesystem::path& dir, const std::string& path,
-                                                    uint64_t rdev);
+// `ssdprobe restore JOURNAL [--device PATH] [--partial]`: checks the journal
+// may be trusted (owner, directory), validates all of it, checks that the
+// device is the journaled one field by field, restores, verifies, and
+// deletes the journal once verified. Throws Error(refused) naming what
+// differs or why the journal cannot be used.
+RestoreReport restore_journal(const RestoreRequest& request);
 
 }  // namespace ssdprobe

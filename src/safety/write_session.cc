@@ -6,16 +6,17 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 
 #include "core/aligned_buffer.h"
 #include "core/block_math.h"
+#include "core/clock_text.h"
 #include "core/error.h"
-#include "safety/exclusive_use.h"
 #include "core/interrupt.h"
+#include "safety/device_identity.h"
+#include "safety/exclusive_use.h"
 
 namespace ssdprobe {
 namespace {
@@ -24,15 +25,6 @@ namespace fs = std::filesystem;
 constexpr uint64_t kMiB = 1 << 20;
 constexpr uint64_t kDefaultWindow = 256 * kMiB;
 constexpr uint64_t kJournalChunk = 4 * kMiB;
-
-std::string timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &tm);
-  return text;
-}
 
 // Every device number on the target's disk: the disk and its partitions.
 std::vector<dev_t> disk_device_numbers(const Topology& t) {
@@ -67,38 +59,39 @@ Region default_write_window(uint64_t device_size) {
 }
 
 WriteSession::WriteSession(const Target& target, const Region& window, const WriteSessionOptions& options)
-    : path_(target.path), topology_(target.topology), window_(window), options_(options) {
-  const bool block = target.kind == TargetKind::block || target.kind == TargetKind::partition;
-  if (block) {
-    refuse_if_in_use(target.topology);
-    const int fd = ::open(path_.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
-    if (fd < 0) {
-      const int err = errno;
-      if (err == EBUSY) {
-        throw Error(ErrorCategory::refused, fmt::format("refusing to write to {}: the kernel reports it busy (mounted, "
-                                                        "claimed by another program, or held by a device mapper)", path_));
-      }
-      throw os_error("cannot claim " + path_ + " exclusively", err);
-    }
-    claim_ = UniqueFd(fd);
-    struct stat st {};
-    if (::fstat(fd, &st) == 0) rdev_ = st.st_rdev;
-  }
+    : path_(target.path), topology_(target.topology), kind_(target.kind), window_(window), options_(options) {
+  claim(target);
+  identity_ = identity_of(target, device_.get(), window_, options_.region_given);
   if (!options_.preserve) return;
-  std::error_code ec;
-  fs::create_directories(options_.journal_dir, ec);
-  if (!fs::is_directory(options_.journal_dir)) {
-    throw Error(ErrorCategory::refused, fmt::format("journal directory {} cannot be created: {}",
-                                                    options_.journal_dir.string(), ec.message()));
-  }
+  prepare_journal_dir(options_.journal_dir, window_.length, options_.journal_dir_options);
   check_journal_location(target);
-  const auto pending = pending_journals(options_.journal_dir, path_, rdev_);
-  if (!pending.empty()) {
-    throw Error(ErrorCategory::refused,
-                fmt::format("{} has an unrestored journal from an earlier write run; restore it first with: "
-                            "ssdprobe restore {}",
-                            path_, pending.front().string()));
+  refuse_pending_journals();
+}
+
+void WriteSession::claim(const Target& target) {
+  const bool block = kind_ == TargetKind::block || kind_ == TargetKind::partition;
+  if (block) refuse_if_in_use(target.topology);
+  // The path is opened once; everything later uses this descriptor.
+  const int fd = ::open(path_.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (block ? O_EXCL : 0));
+  if (fd < 0) {
+    const int err = errno;
+    if (err == EBUSY) {
+      throw Error(ErrorCategory::refused, fmt::format("refusing to write to {}: the kernel reports it busy (mounted, "
+                                                      "claimed by another program, or held by a device mapper)", path_));
+    }
+    throw os_error("cannot claim " + path_ + (block ? " exclusively" : " for writing"), err);
   }
+  device_ = UniqueFd(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw os_error(path_, errno);
+  const bool same = block ? st.st_rdev == target.node.rdev
+                          : st.st_dev == target.node.dev && st.st_ino == target.node.ino;
+  if (!same) {
+    throw Error(ErrorCategory::refused, fmt::format("refusing to write to {}: the path now names another {} than the "
+                                                    "one checked a moment ago (was it replaced?)",
+                                                    path_, block ? "device" : "file"));
+  }
+  if (!block) refuse_file_in_use(path_, fd);
 }
 
 void WriteSession::check_journal_location(const Target& target) const {
@@ -107,7 +100,7 @@ void WriteSession::check_journal_location(const Target& target) const {
   bool on_target = false;
   if (target.kind == TargetKind::file) {
     struct stat file {};
-    on_target = ::stat(path_.c_str(), &file) == 0 && file.st_dev == journal.st_dev;
+    on_target = ::fstat(device_.get(), &file) == 0 && file.st_dev == journal.st_dev;
   } else {
     for (dev_t number : disk_device_numbers(topology_)) on_target |= number == journal.st_dev;
   }
@@ -116,6 +109,25 @@ void WriteSession::check_journal_location(const Target& target) const {
                 fmt::format("the journal directory {} is on the device being written; choose one on another "
                             "filesystem with --journal DIR",
                             options_.journal_dir.string()));
+  }
+}
+
+// Journals are compared in disk coordinates: a pending journal of a
+// partition blocks a run on its whole disk where their windows overlap, and
+// the reverse.
+void WriteSession::refuse_pending_journals() const {
+  for (const auto& pending : pending_journals(options_.journal_dir)) {
+    if (!pending.readable) {
+      throw Error(ErrorCategory::refused,
+                  fmt::format("{} cannot be read ({}); it may hold the only copy of a drive's content, so no write run "
+                              "starts until it is restored with `ssdprobe restore {}` or moved away",
+                              pending.file.string(), pending.problem, pending.file.string()));
+    }
+    if (!same_disk(pending.identity, identity_) || !windows_overlap(pending.identity, identity_)) continue;
+    throw Error(ErrorCategory::refused,
+                fmt::format("{} has an unrestored journal from an earlier write run whose window overlaps this one "
+                            "(journal of {}); restore it first with: ssdprobe restore {}",
+                            path_, pending.identity.path, pending.file.string()));
   }
 }
 
@@ -135,31 +147,28 @@ WritePlanSummary WriteSession::summary() const {
 void WriteSession::save() {
   if (!options_.preserve) return;
   const std::string base = fs::path(path_).filename().string();
-  journal_path_ = options_.journal_dir / fmt::format("{}-{}-{}.ssdpj", base, timestamp(), ::getpid());
-  JournalIdentity id{path_, rdev_, topology_.size_bytes, static_cast<uint32_t>(topology_.logical_block_size.value_or(512)),
-                     topology_.model, topology_.serial, window_.offset, window_.length, timestamp()};
+  journal_path_ = options_.journal_dir / fmt::format("{}-{}-{}.ssdpj", base, utc_now_text(kCompactUtc), ::getpid());
+  JournalWriter writer(journal_path_, identity_);
   try {
-    JournalWriter writer(journal_path_, id);
     copy_window_to(writer);
     writer.commit();
+    writer.mark_writes_started();
   } catch (...) {
-    // Nothing was written to the device yet: an uncommitted journal is
+    // Nothing was written to the device yet: an unfinished journal is
     // useless, and left behind it would block the next run.
-    fs::remove(journal_path_);
+    remove_journal_if_same(journal_path_, writer.fd());
     throw;
   }
+  journal_ = writer.release();
   saved_ = true;
 }
 
 void WriteSession::copy_window_to(JournalWriter& writer) {
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
-  if (fd < 0) throw os_error("cannot open " + path_ + " to save its content", errno);
-  UniqueFd reader(fd);
   AlignedBuffer buffer(kJournalChunk);
   for (uint64_t at = window_.offset; at < window_.offset + window_.length; at += kJournalChunk) {
     if (interrupt_requested()) throw Error(ErrorCategory::interrupted, "interrupted while saving; nothing was written");
     const size_t length = std::min<uint64_t>(kJournalChunk, window_.offset + window_.length - at);
-    const ssize_t n = ::pread(reader.get(), buffer.data(), length, static_cast<off_t>(at));
+    const ssize_t n = ::pread(device_.get(), buffer.data(), length, static_cast<off_t>(at));
     if (n != static_cast<ssize_t>(length)) throw os_error(fmt::format("saving {} bytes at {}", length, at), n < 0 ? errno : EIO);
     writer.append(at, std::span(buffer.data(), length));
   }
@@ -167,12 +176,22 @@ void WriteSession::copy_window_to(JournalWriter& writer) {
 
 std::optional<RestoreReport> WriteSession::restore() {
   if (!saved_) return std::nullopt;
-  const JournalContents contents = read_journal(journal_path_);
-  const int fd = ::open(path_.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
-  if (fd < 0) throw os_error("cannot open " + path_ + " to restore it; run: ssdprobe restore " + journal_path_.string(), errno);
-  UniqueFd device(fd);
-  RestoreReport report = restore_records(device.get(), journal_path_, contents);
-  fs::remove(journal_path_);
+  const std::string name = journal_path_.string();
+  // Read back through the descriptor the journal was created with: whatever
+  // is at its name now is irrelevant. It must still be exactly this
+  // session's journal.
+  const JournalContents contents = read_journal(journal_.get(), name);
+  const auto differences = identity_differences(contents.identity, identity_, false);
+  if (!contents.committed || !differences.empty() || contents.identity.window_offset != window_.offset ||
+      contents.identity.window_length != window_.length) {
+    throw Error(ErrorCategory::internal,
+                fmt::format("the journal {} no longer matches this run ({}); nothing was restored, run: ssdprobe "
+                            "restore {}",
+                            name, differences.empty() ? "window or commit" : differences.front(), name));
+  }
+  RestoreReport report = restore_records(device_.get(), journal_.get(), name, contents);
+  remove_journal_if_same(journal_path_, journal_.get());
+  journal_.reset();
   saved_ = false;
   return report;
 }

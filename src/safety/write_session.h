@@ -1,12 +1,20 @@
 // Everything that makes a write run safe, in the order it must happen:
 //
-//  1. refuse a drive in use (exclusive_use.h) and claim it with O_EXCL for
-//     the whole run, so nothing can mount it meanwhile;
-//  2. refuse while an unrestored journal of this device exists;
-//  3. put the journal on a filesystem that is not on the target;
-//  4. (after confirmation) copy the write window to the journal and commit;
-//  5. after the probes, or on any error or signal, write the window back,
-//     read it back, compare checksums, and delete the journal.
+//  1. refuse a drive (or file) in use (exclusive_use.h) and claim it: one
+//     descriptor, O_EXCL for block devices, held for the whole run and
+//     checked to be the node the path named when it was classified. The
+//     journal copy, the probes (through open_engine's claimed_fd) and the
+//     restore all go through it, so a path swapped meanwhile changes nothing;
+//  2. refuse while an unrestored journal overlaps the window on the same
+//     disk (in disk coordinates: a partition's journal blocks its whole disk);
+//  3. put the journal in a trusted, durable directory with room for it that
+//     is not on the target (journal_dir.h);
+//  4. (after confirmation) copy the window to the journal, commit, and mark
+//     the journal "writes may have started";
+//  5. after the probes, or on any error or signal, read the journal back
+//     through the descriptor it was created with, check it is exactly this
+//     session's (identity and window), write the window back, read it back,
+//     compare checksums, and delete the journal if its name still refers to it.
 //
 // With preserve == false steps 2-5 are skipped (scratch drives).
 #pragma once
@@ -20,6 +28,7 @@
 #include "device/target.h"
 #include "safety/confirm.h"
 #include "safety/journal.h"
+#include "safety/journal_dir.h"
 #include "safety/restore.h"
 
 namespace ssdprobe {
@@ -27,6 +36,8 @@ namespace ssdprobe {
 struct WriteSessionOptions {
   std::filesystem::path journal_dir = "/var/lib/ssdprobe/journal";
   bool preserve = true;
+  bool region_given = false;  // the window came from --region (it may touch the first/last MiB)
+  JournalDirOptions journal_dir_options;
 };
 
 // The default window for write probes: up to 256 MiB from the middle of the
@@ -40,6 +51,8 @@ class WriteSession {
   WriteSession(const Target& target, const Region& window, const WriteSessionOptions& options);
 
   WritePlanSummary summary() const;
+  // The claimed descriptor (O_RDWR|O_DIRECT), for open_engine's claimed_fd.
+  int device_fd() const { return device_.get(); }
   // Step 4 (no-op without preserve).
   void save();
   // Step 5: returns what was restored; no-op (nullopt) if nothing was saved.
@@ -48,15 +61,19 @@ class WriteSession {
   const std::filesystem::path& journal_path() const { return journal_path_; }
 
  private:
+  void claim(const Target& target);
   void check_journal_location(const Target& target) const;
+  void refuse_pending_journals() const;
   void copy_window_to(JournalWriter& writer);
   std::string path_;
   Topology topology_;
-  uint64_t rdev_ = 0;
+  TargetKind kind_;
   Region window_;
   WriteSessionOptions options_;
-  UniqueFd claim_;          // O_EXCL descriptor held for the whole run
+  UniqueFd device_;          // the claim, held for the whole run
+  JournalIdentity identity_;
   std::filesystem::path journal_path_;
+  UniqueFd journal_;         // open from creation to restore
   bool saved_ = false;
 };
 

@@ -118,7 +118,7 @@ KILLED_IMAGE="$SCRATCH/killed.img"
 dd if="$DEV" of="$KILLED_IMAGE" bs=4M iflag=direct status=none
 
 SIZE=$(stat -c %s "$JOURNAL")
-HEADER=$((16 + $(od -An -tu4 -j 12 -N 4 "$JOURNAL" | tr -d ' ') + 4))
+HEADER=$((20 + $(od -An -tu4 -j 16 -N 4 "$JOURNAL" | tr -d ' ') + 4))  # magic, version, state, length
 RECORDS=$((WIN_LEN / (4 * MIB)))
 [ "$SIZE" = $((HEADER + RECORDS * RECORD + 24)) ] ||
   fail "journal $JOURNAL has $SIZE bytes, want header $HEADER + $RECORDS records + commit: layout not as in src/safety/journal.h"
@@ -133,14 +133,22 @@ copy trunc-magic; truncate -s 10 "$COPIES/trunc-magic"
 expect_refused trunc-magic "not an ssdprobe journal"
 copy trunc-header; truncate -s $((HEADER - 2)) "$COPIES/trunc-header"
 expect_refused trunc-header "corrupt"
-# Cut short after the header: indistinguishable from a run killed while it
-# journaled, so "never committed, nothing to restore" (and nothing written).
+# Cut short after the header. The journal's state says the run had begun
+# writing (it was killed in its write grid), so a lost tail is not "never
+# committed": the journal is refused and kept, with what to do.
 copy trunc-record-header; truncate -s $((HEADER + RECORD + 10)) "$COPIES/trunc-record-header"
-expect_nothing trunc-record-header
+expect_refused trunc-record-header "has lost its end"
 copy trunc-record-data; truncate -s $((LAST + 24 + 1000)) "$COPIES/trunc-record-data"
-expect_nothing trunc-record-data
+expect_refused trunc-record-data "has lost its end"
 copy trunc-before-commit; truncate -s "$COMMIT" "$COPIES/trunc-before-commit"
-expect_nothing trunc-before-commit
+expect_refused trunc-before-commit "has lost its end"
+# The same cuts of a journal still in its journaling state (a run killed
+# while copying the window): nothing was written, nothing to restore.
+forge journaling-cut "
+b[12:16] = u32(0)
+del b[$((HEADER + RECORD + 10)):]
+" || fail "python3 forge failed"
+expect_nothing journaling-cut
 copy trunc-commit; truncate -s $((SIZE - 10)) "$COPIES/trunc-commit"
 expect_refused trunc-commit "corrupt"
 
@@ -149,6 +157,8 @@ copy flip-magic; flip "$COPIES/flip-magic" 0
 expect_refused flip-magic "not an ssdprobe journal"
 copy flip-version; flip "$COPIES/flip-version" 8
 expect_refused flip-version "corrupt"
+copy flip-state; flip "$COPIES/flip-state" 13
+expect_refused flip-state "corrupt"
 copy flip-identity; flip "$COPIES/flip-identity" 30
 expect_refused flip-identity "corrupt"
 copy flip-header-crc; flip "$COPIES/flip-header-crc" $((HEADER - 1))
@@ -182,7 +192,7 @@ b[p+20:p+24] = u32(crc(bytes(b[p:p+20])))
 " || fail "python3 forge failed"
 expect_refused forged-outside "corrupt"
 # An identity length of 4 GiB - 1.
-forge forged-identity-length "b[12:16] = u32(0xFFFFFFFF)" || fail "python3 forge failed"
+forge forged-identity-length "b[16:20] = u32(0xFFFFFFFF)" || fail "python3 forge failed"
 expect_refused forged-identity-length "corrupt"
 # The commit claims one record fewer (its crc recomputed).
 forge forged-commit-count "

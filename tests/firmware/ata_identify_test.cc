@@ -6,6 +6,7 @@
 
 #include "firmware/ata_scsi_expectations.h"
 #include "firmware_test_util.h"
+#include "report/firmware_json.h"
 
 using namespace ssdprobe;
 using firmware_test::AtaSector;

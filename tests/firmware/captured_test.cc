@@ -12,6 +12,7 @@
 #include "firmware/nvme_reported.h"
 #include "firmware/scsi_pages.h"
 #include "firmware_test_util.h"
+#include "report/firmware_json.h"
 
 using namespace ssdprobe;
 

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "firmware/nvme_logs.h"
 #include "firmware_test_util.h"
+#include "report/firmware_json.h"
 
 using namespace ssdprobe;
 using firmware_test::AtaSector;
@@ -174,13 +175,16 @@ TEST_CASE("NVMe: Identify, logs, smartctl and mismatches in one report") {
                                             "log_page 192"});
   CHECK(r.model == "Example NVMe SSD");
   CHECK(r.identity_source == "NVMe Identify Controller");
-  CHECK(r.nvme["npwg_bytes"] == 16384);
-  CHECK(r.nvme["nsid"] == 1);
-  CHECK(r.nvme["smart"]["data_units_written"] == 1000);
-  CHECK(r.nvme["ocp"]["physical_media_units_written"] == 777000000);
-  CHECK(r.nvme["nvm"].is_null());
-  CHECK(r.ata.is_null());
-  CHECK(r.smart["model_name"] == "Samsung SSD 970 EVO Plus 1TB");
+  REQUIRE(r.nvme);
+  const auto nvme = nvme_reported_json(*r.nvme);
+  CHECK(nvme["npwg_bytes"] == 16384);
+  CHECK(nvme["nsid"] == 1);
+  CHECK(nvme["smart"]["data_units_written"] == 1000);
+  CHECK(nvme["ocp"]["physical_media_units_written"] == 777000000);
+  CHECK(nvme["nvm"].is_null());
+  CHECK_FALSE(r.ata);
+  REQUIRE(r.smart);
+  CHECK(smartctl_summary_json(*r.smart)["model_name"] == "Samsung SSD 970 EVO Plus 1TB");
   REQUIRE(r.expectations.size() == 1);
   const Mismatch* io_min = find(r.mismatches, "minimum_io_size");
   REQUIRE(io_min);
@@ -204,7 +208,7 @@ TEST_CASE("NVMe without CAP_SYS_ADMIN: one note naming the capability, sysfs ide
   FirmwareReport r;
   REQUIRE_NOTHROW(r = query_firmware("/dev/nvme0n1p1", nvme_topology(), std::nullopt, h.backends));
   CHECK(h.calls == std::vector<std::string>{"identify_ctrl"});
-  CHECK(r.nvme.is_null());
+  CHECK_FALSE(r.nvme);
   CHECK(has_note(r, "NVMe passthrough needs CAP_SYS_ADMIN"));
   CHECK(has_note(r, "smartctl not installed"));
   CHECK(r.identity_source == "sysfs");
@@ -220,7 +224,7 @@ TEST_CASE("NVMe: opening the node refused is a note too") {
   };
   const FirmwareReport r = query_firmware("/dev/nvme0n1", nvme_topology(), std::nullopt, h.backends);
   CHECK(has_note(r, "CAP_SYS_ADMIN"));
-  CHECK(r.nvme.is_null());
+  CHECK_FALSE(r.nvme);
 }
 
 TEST_CASE("NVMe: a C0h page from another vendor is not decoded as OCP") {
@@ -232,7 +236,8 @@ TEST_CASE("NVMe: a C0h page from another vendor is not decoded as OCP") {
     return admin;
   };
   const FirmwareReport r = query_firmware("/dev/ng0n1", nvme_topology(), std::nullopt, h.backends);
-  CHECK(r.nvme["ocp"].is_null());
+  REQUIRE(r.nvme);
+  CHECK(nvme_reported_json(*r.nvme)["ocp"].is_null());
   CHECK(has_note(r, "GUID differs"));
 }
 
@@ -252,10 +257,12 @@ TEST_CASE("SATA: IDENTIFY, SCSI pages, libata expectations, smartctl on the whol
   const FirmwareReport r = query_firmware("/dev/sda1", sata_topology(), std::nullopt, h.backends);
   CHECK(h.opened == std::vector<std::string>{"/dev/sda"});
   CHECK(h.smartctl_devices == std::vector<std::string>{"/dev/sda"});
-  CHECK(r.ata["model"] == "QEMU HARDDISK");
-  CHECK(r.ata["physical_sector_bytes"] == 16384);
-  CHECK(r.scsi["read_capacity16"]["physical_block_bytes"] == 16384);
-  CHECK(r.scsi["inquiry"].is_null());
+  REQUIRE(r.ata);
+  CHECK(ata_reported_json(*r.ata)["model"] == "QEMU HARDDISK");
+  CHECK(ata_reported_json(*r.ata)["physical_sector_bytes"] == 16384);
+  REQUIRE(r.scsi);
+  CHECK(scsi_reported_json(*r.scsi)["read_capacity16"]["physical_block_bytes"] == 16384);
+  CHECK(scsi_reported_json(*r.scsi)["inquiry"].is_null());
   CHECK(r.identity_source == "ATA IDENTIFY DEVICE");
   CHECK(r.serial == "QM00005");
   const Mismatch* physical = find(r.mismatches, "physical_block_size");
@@ -281,11 +288,12 @@ TEST_CASE("SATA without CAP_SYS_RAWIO: the SCSI commands still run") {
     return admin;
   };
   const FirmwareReport r = query_firmware("/dev/sda", sata_topology(), std::nullopt, h.backends);
-  CHECK(r.ata.is_null());
+  CHECK_FALSE(r.ata);
   CHECK(has_note(r, "CAP_SYS_RAWIO"));
   CHECK(r.identity_source == "SCSI INQUIRY");
   CHECK(r.model == "QEMU HARDDISK");
-  CHECK(r.scsi["read_capacity16"]["physical_block_bytes"] == 4096);
+  REQUIRE(r.scsi);
+  CHECK(scsi_reported_json(*r.scsi)["read_capacity16"]["physical_block_bytes"] == 4096);
   REQUIRE(r.expectations.size() == 1);
   CHECK(r.expectations[0].source.find("READ CAPACITY(16)") != std::string::npos);
   CHECK(r.mismatches.empty());
@@ -298,7 +306,8 @@ TEST_CASE("smartctl that could not open the device: the note says why") {
   const FirmwareReport r = query_firmware("/dev/sda", sata_topology(), std::nullopt, h.backends);
   CHECK(has_note(r, "smartctl could not read /dev/sda (exit status 2: device open failed"));
   CHECK(has_note(r, "Permission denied"));
-  CHECK(r.smart["has_data"] == false);
+  REQUIRE(r.smart);
+  CHECK(smartctl_summary_json(*r.smart)["has_data"] == false);
 }
 
 TEST_CASE("Targets without firmware get a note and nothing else") {
@@ -309,9 +318,9 @@ TEST_CASE("Targets without firmware get a note and nothing else") {
     t.disk_name = std::string(transport) == "virtio" ? "vda" : "";
     const FirmwareReport r = query_firmware("/dev/vda", t, 16384, h.backends);
     CHECK(r.notes.size() == 1);
-    CHECK(r.nvme.is_null());
-    CHECK(r.ata.is_null());
-    CHECK(r.smart.is_null());
+    CHECK_FALSE(r.nvme);
+    CHECK_FALSE(r.ata);
+    CHECK_FALSE(r.smart);
     CHECK(r.mismatches.empty());
   }
   CHECK(h.opened.empty());
@@ -346,6 +355,34 @@ TEST_CASE("Write counters of a SATA partition come from smartctl on the whole di
   const SmartWriteCounters c = read_write_counters("/dev/sda2", h.backends);
   CHECK(h.smartctl_devices == std::vector<std::string>{"/dev/sda"});
   CHECK(c.ftl_program_pages == 1856421907u);
+}
+
+TEST_CASE("Write amplification: per-phase deltas, a ratio only where both counters moved") {
+  SmartWriteCounters start, middle, end;
+  start.host_bytes_written = 1000;
+  start.nand_bytes_written = 5000;
+  middle.host_bytes_written = 3000;
+  middle.nand_bytes_written = 11000;
+  end.host_bytes_written = 3000;
+  end.host_source = "host counter";
+  end.notes = {"a note"};
+  const auto grid = write_phase_counts(start, middle, 2048, "grid writes");
+  CHECK(grid.host_bytes_written == 2000u);
+  CHECK(grid.nand_bytes_written == 6000u);
+  CHECK(grid.write_amplification == 3.0);
+  const auto stream = write_phase_counts(middle, end, 4096, "stream writes");
+  CHECK(stream.host_bytes_written == 0u);
+  CHECK_FALSE(stream.nand_bytes_written);  // the last reading has no NAND counter
+  CHECK_FALSE(stream.write_amplification);
+  CHECK_FALSE(write_phase_counts(middle, start, 1, "backwards").host_bytes_written);
+  const auto j = write_amplification_json(combine_write_phases(end, grid, stream));
+  CHECK(j.dump() ==
+        R"({"host_source":"host counter","nand_source":"",)"
+        R"("write_grid":{"pattern":"grid writes","bytes_issued":2048,"host_bytes_written":2000,)"
+        R"("nand_bytes_written":6000,"write_amplification":3.0},)"
+        R"("stream":{"pattern":"stream writes","bytes_issued":4096,"host_bytes_written":0,)"
+        R"("nand_bytes_written":null,"write_amplification":null},)"
+        R"("notes":["a note","the drive exposes no NAND-side write counter with a known unit"]})");
 }
 
 TEST_CASE("Expectations serialise with their derivations") {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "../support/temp_tree.h"
+
 namespace firmware_test {
 
 namespace fs = std::filesystem;
@@ -111,36 +113,7 @@ class AtaSector {
 };
 
 // A fake /sys (or any tree) in a fresh temporary directory, removed again.
-class TempTree {
- public:
-  TempTree() {
-    std::string pattern = (fs::temp_directory_path() / "ssdprobe-firmware-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    root_ = pattern;
-  }
-  ~TempTree() {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-  TempTree(const TempTree&) = delete;
-  TempTree& operator=(const TempTree&) = delete;
-
-  const fs::path& root() const { return root_; }
-  void write(const fs::path& relative, const std::string& value) const {
-    const fs::path path = root_ / relative;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << value << "\n";
-  }
-  void dir(const fs::path& relative) const { fs::create_directories(root_ / relative); }
-  // A relative symlink root/from -> target, as sysfs has them.
-  void link(const fs::path& from, const fs::path& target) const {
-    fs::create_directories((root_ / from).parent_path());
-    fs::create_directory_symlink(target, root_ / from);
-  }
-
- private:
-  fs::path root_;
-};
+using test_support::TempTree;
 
 inline std::string read_data_file(const std::string& name) {
   std::ifstream in(fs::path(SSDPROBE_FIRMWARE_DATA) / name);

@@ -15,6 +15,7 @@
 #include "firmware/nvme_reported.h"
 #include "firmware/scsi_pages.h"
 #include "firmware/smartctl_json.h"
+#include "report/firmware_json.h"
 
 using namespace ssdprobe;
 
@@ -41,7 +42,7 @@ void decode_everything(std::span<const uint8_t> bytes) {
   const auto limits = decode_block_limits_vpd(bytes);
   const auto serial = decode_unit_serial_vpd(bytes);
   const auto inquiry = decode_standard_inquiry(bytes);
-  (void)scsi_reported_json(inquiry, serial, capacity, limits).dump();
+  (void)scsi_reported_json(ScsiPages{inquiry, serial, capacity, limits}).dump();
   if (capacity) (void)expected_scsi_sysfs(*capacity, limits);
   if (const auto sense = decode_sense(bytes)) (void)describe_sense(*sense);
   (void)parse_smartctl_json(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));

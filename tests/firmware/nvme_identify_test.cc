@@ -7,6 +7,7 @@
 #include "firmware/nvme_logs.h"
 #include "firmware/nvme_reported.h"
 #include "firmware_test_util.h"
+#include "report/firmware_json.h"
 
 using namespace ssdprobe;
 using firmware_test::nvme_controller;

@@ -3,7 +3,7 @@
 // descriptor that takes no NVMe commands (the ring and verify() path run
 // for real against /dev/zero; not /dev/null, which accepts every URING_CMD
 // as a no-op since Linux 6.1).
-#include "device/nvme_passthru_device.h"
+#include "firmware/nvme_passthru_open.h"
 
 #include <fcntl.h>
 

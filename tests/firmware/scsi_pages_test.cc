@@ -7,6 +7,7 @@
 #include "firmware/ata_scsi_expectations.h"
 #include "firmware/sgio_admin.h"
 #include "firmware_test_util.h"
+#include "report/firmware_json.h"
 
 using namespace ssdprobe;
 using firmware_test::Page;
@@ -191,7 +192,7 @@ TEST_CASE("SG_IO checks: OK, RECOVERED ERROR 00/1D, ILLEGAL REQUEST, ATA ERR, ho
 TEST_CASE("reported.scsi: counts in blocks and bytes") {
   const auto c = decode_read_capacity16(read_capacity(976773167, 512, 3, 0).bytes());
   const auto b = decode_block_limits_vpd(block_limits(0x3c).bytes());
-  const auto j = scsi_reported_json(std::nullopt, std::string("SER"), c, b);
+  const auto j = scsi_reported_json(ScsiPages{std::nullopt, std::string("SER"), c, b});
   CHECK(j["inquiry"].is_null());
   CHECK(j["unit_serial"] == "SER");
   CHECK(j["read_capacity16"]["logical_blocks_per_physical_block_exponent"] == 3);

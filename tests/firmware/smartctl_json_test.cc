@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "firmware_test_util.h"
+#include "report/firmware_json.h"
 
 using namespace ssdprobe;
 using firmware_test::read_data_file;

@@ -1,6 +1,7 @@
 // The undo journal as untrusted bytes: a journal round-trips, and every kind
 // of damage (truncation, flipped bits, junk, impossible ranges) is reported
 // as corrupt or incomplete, never decoded into something to restore.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "safety/journal.h"
+#include "safety/journal_dir.h"
 
 using namespace ssdprobe;
 namespace fs = std::filesystem;
@@ -29,7 +31,7 @@ JournalIdentity identity() {
   id.rdev = 0x700009;
   id.size_bytes = 64 << 20;
   id.window_offset = 8 << 20;
-  id.window_length = 1 << 20;
+  id.window_length = 65536 + 4096;  // exactly the two records below
   id.serial = "S123";
   return id;
 }
@@ -48,6 +50,8 @@ fs::path write_journal(const fs::path& file, bool commit) {
   if (commit) writer.commit();
   return file;
 }
+
+std::string fmt_name(uint32_t block) { return "block-" + std::to_string(block) + ".ssdpj"; }
 
 std::vector<char> bytes_of(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -70,7 +74,7 @@ TEST_CASE("a committed journal reads back with identity, records and data") {
   REQUIRE(c.records.size() == 2);
   CHECK(c.records[1].offset == (8 << 20) + 65536);
   CHECK(read_record_data(file, c.records[0]) == pattern(65536, 1));
-  CHECK(read_journal_identity(file).window_length == (1 << 20));
+  CHECK(read_journal_identity(file).window_length == 65536 + 4096);
 }
 
 TEST_CASE("a journal without its commit is incomplete, not corrupt") {
@@ -133,4 +137,124 @@ TEST_CASE("an existing journal file is never overwritten") {
   Scratch s;
   write_journal(s.dir / "f.ssdpj", true);
   CHECK_THROWS_AS(JournalWriter(s.dir / "f.ssdpj", identity()), Error);
+}
+
+namespace {
+
+// A journal whose identity was crafted: the writer does not judge identities,
+// the reader must.
+fs::path crafted(const fs::path& file, const JournalIdentity& id, uint64_t record_offset, size_t record_bytes,
+                 bool commit) {
+  JournalWriter writer(file, id);
+  if (record_bytes > 0) writer.append(record_offset, pattern(record_bytes, 3));
+  if (commit) writer.commit();
+  return file;
+}
+
+ErrorCategory rejection(const fs::path& file) {
+  try {
+    read_journal(file);
+  } catch (const Error& e) {
+    return e.category();
+  }
+  return ErrorCategory::internal;  // accepted
+}
+
+}  // namespace
+
+TEST_CASE("crafted identities are rejected before any integer is used") {
+  Scratch s;
+  for (uint32_t block : {0u, 3u, 256u, 1000u, 1u << 17, 0xffffffffu}) {
+    INFO("logical block " << block);
+    JournalIdentity id = identity();
+    id.logical_block = block;
+    CHECK(rejection(crafted(s.dir / fmt_name(block), id, 8 << 20, 4096, true)) == ErrorCategory::target);
+  }
+  JournalIdentity past_end = identity();
+  past_end.window_offset = UINT64_MAX - 4095;  // offset + length overflows
+  past_end.window_length = 8192;
+  CHECK(rejection(crafted(s.dir / "overflow.ssdpj", past_end, UINT64_MAX - 4095, 4096, true)) == ErrorCategory::target);
+  JournalIdentity empty = identity();
+  empty.window_length = 0;
+  CHECK(rejection(crafted(s.dir / "empty.ssdpj", empty, 0, 0, true)) == ErrorCategory::target);
+}
+
+TEST_CASE("a window in the first or last MiB is accepted only when --region chose it") {
+  Scratch s;
+  JournalIdentity first_mib = identity();
+  first_mib.window_offset = 0;
+  first_mib.window_length = 4096;
+  CHECK(rejection(crafted(s.dir / "lba0.ssdpj", first_mib, 0, 4096, true)) == ErrorCategory::target);
+  first_mib.region_given = true;
+  const JournalContents c = read_journal(crafted(s.dir / "lba0-region.ssdpj", first_mib, 0, 4096, true));
+  CHECK(c.committed);
+  JournalIdentity last_mib = identity();
+  last_mib.window_offset = last_mib.size_bytes - 4096;
+  last_mib.window_length = 4096;
+  CHECK(rejection(crafted(s.dir / "end.ssdpj", last_mib, last_mib.window_offset, 4096, true)) == ErrorCategory::target);
+}
+
+TEST_CASE("records must tile the window exactly") {
+  Scratch s;
+  const JournalIdentity id = identity();
+  // Starts after the window's first byte.
+  CHECK(rejection(crafted(s.dir / "gap.ssdpj", id, (8 << 20) + 4096, 4096, true)) == ErrorCategory::target);
+  // Committed, but covers only 4 KiB of the 68 KiB window (a 4 KiB restore
+  // reported as "restored" for a larger window is how data was lost).
+  CHECK(rejection(crafted(s.dir / "short.ssdpj", id, 8 << 20, 4096, true)) == ErrorCategory::target);
+  // Runs past the window's end.
+  CHECK(rejection(crafted(s.dir / "long.ssdpj", id, 8 << 20, 65536 + 8192, true)) == ErrorCategory::target);
+}
+
+TEST_CASE("the state says whether a journal without its commit was ever acted on") {
+  Scratch s;
+  const auto unmarked = bytes_of(write_journal(s.dir / "g.ssdpj", true));
+  fs::path marked_file = s.dir / "h.ssdpj";
+  {
+    JournalWriter writer(marked_file, identity());
+    writer.append(8 << 20, pattern(65536, 1));
+    writer.append((8 << 20) + 65536, pattern(4096, 2));
+    writer.commit();
+    writer.mark_writes_started();
+  }
+  const auto marked = bytes_of(marked_file);
+  REQUIRE(marked.size() == unmarked.size());
+  CHECK(read_journal(marked_file).writes_may_have_started);
+  // The tail (the commit) lost: only the marked journal may have been acted on.
+  const size_t cut = marked.size() - 24;
+  save(s.dir / "cut-unmarked.ssdpj", std::vector<char>(unmarked.begin(), unmarked.begin() + static_cast<long>(cut)));
+  save(s.dir / "cut-marked.ssdpj", std::vector<char>(marked.begin(), marked.begin() + static_cast<long>(cut)));
+  const JournalContents a = read_journal(s.dir / "cut-unmarked.ssdpj");
+  const JournalContents b = read_journal(s.dir / "cut-marked.ssdpj");
+  CHECK_FALSE(a.committed);
+  CHECK_FALSE(a.writes_may_have_started);
+  CHECK_FALSE(b.committed);
+  CHECK(b.writes_may_have_started);
+  CHECK(b.recorded_bytes() == 65536 + 4096);
+}
+
+TEST_CASE("a journal read through its descriptor ignores what is put at its name") {
+  Scratch s;
+  const fs::path file = write_journal(s.dir / "i.ssdpj", true);
+  const UniqueFd fd = open_journal_for_reading(file);
+  JournalIdentity other = identity();
+  other.path = "/dev/sdq";
+  fs::remove(file);
+  crafted(file, other, 8 << 20, 65536 + 4096, true);  // swapped in at the same name
+  CHECK(read_journal(fd.get(), file.string()).identity.path == "/dev/loop9");
+  CHECK(read_journal(file).identity.path == "/dev/sdq");
+  CHECK_FALSE(remove_journal_if_same(file, fd.get()));  // never deletes the impostor
+  CHECK(fs::exists(file));
+}
+
+TEST_CASE("a symlink or FIFO under a journal's name is refused without blocking") {
+  Scratch s;
+  const fs::path real = write_journal(s.dir / "j.ssdpj", true);
+  fs::create_symlink(real, s.dir / "link.ssdpj");
+  CHECK_THROWS_AS(open_journal_for_reading(s.dir / "link.ssdpj"), Error);
+  REQUIRE(::mkfifo((s.dir / "fifo.ssdpj").c_str(), 0600) == 0);
+  CHECK_THROWS_AS(open_journal_for_reading(s.dir / "fifo.ssdpj"), Error);  // would hang without O_NONBLOCK
+  const auto pending = pending_journals(s.dir);
+  REQUIRE(pending.size() == 1);  // only the regular file
+  CHECK(pending[0].file == real);
 }

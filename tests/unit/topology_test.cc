@@ -1,13 +1,12 @@
 #include "device/topology.h"
 
-#include <stdlib.h>
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "core/error.h"
+#include "temp_tree.h"
 
 namespace fs = std::filesystem;
 using ssdprobe::ErrorCategory;
@@ -18,38 +17,7 @@ using ssdprobe::read_block_topology;
 namespace {
 
 // A fake /sys in a fresh temporary directory, removed again on destruction.
-class FakeSysfs {
- public:
-  FakeSysfs() {
-    std::string pattern = (fs::temp_directory_path() / "ssdprobe-topology-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    root_ = pattern;
-  }
-  ~FakeSysfs() {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-  FakeSysfs(const FakeSysfs&) = delete;
-  FakeSysfs& operator=(const FakeSysfs&) = delete;
-
-  const fs::path& root() const { return root_; }
-
-  // Writes `value` plus the newline sysfs prints to root/relative.
-  void write(const fs::path& relative, const std::string& value) const {
-    const fs::path path = root_ / relative;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << value << "\n";
-  }
-  void remove(const fs::path& relative) const { fs::remove(root_ / relative); }
-  // A relative symlink root/from -> target, as sysfs has them.
-  void link(const fs::path& from, const fs::path& target) const {
-    fs::create_directories((root_ / from).parent_path());
-    fs::create_directory_symlink(target, root_ / from);
-  }
-
- private:
-  fs::path root_;
-};
+using FakeSysfs = test_support::TempTree;
 
 const fs::path kNvme0 = "devices/pci0000:00/0000:00:04.0/nvme/nvme0";
 const fs::path kDisk = kNvme0 / "nvme0n1";

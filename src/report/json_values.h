@@ -34,18 +34,4 @@ inline nlohmann::ordered_json json_u128(uint128 value) {
   return u128_to_string(value);
 }
 
-// a × b, or nullopt when the product does not fit in 64 bits.
-inline std::optional<uint64_t> checked_mul(uint64_t a, uint64_t b) {
-  uint64_t product = 0;
-  if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
-  return product;
-}
-
-// 128-bit a × b, or nullopt when the product does not fit in 128 bits.
-inline std::optional<uint128> checked_mul128(uint128 a, uint128 b) {
-  uint128 product = 0;
-  if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
-  return product;
-}
-
 }  // namespace ssdprobe

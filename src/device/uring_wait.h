@@ -1,0 +1,15 @@
+// Waiting for one io_uring completion, shared by the io_uring and NVMe
+// passthrough engines.
+#pragma once
+
+#include <liburing.h>
+
+namespace ssdprobe {
+
+// io_uring_wait_cqe, retried when a signal interrupts the wait (a signal is
+// acted on between IOs, by the runner, never by dropping a completion).
+// Throws os_error naming `what` on any other failure. The caller marks the
+// returned entry seen.
+io_uring_cqe* wait_for_completion(io_uring& ring, const char* what);
+
+}  // namespace ssdprobe

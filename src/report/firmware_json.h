@@ -1,0 +1,67 @@
+// The firmware sections of the result document (../shared/spec/result-json.md),
+// rendered from what src/firmware decoded: reported.nvme, reported.ata,
+// reported.scsi, reported.smart, reported.expectations and
+// write_probe.write_amplification. Firmware fields keep their spec names in
+// lower case with raw values; a value that is absent, not valid or does not
+// fit is JSON null, never a guess.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "firmware/ata_identify.h"
+#include "firmware/nvme_reported.h"
+#include "firmware/scsi_pages.h"
+#include "firmware/smartctl_json.h"
+#include "firmware/sysfs_expectation.h"
+#include "firmware/write_counters.h"
+
+namespace ssdprobe {
+
+// reported.nvme (nvme_json.cc), in order: model, serial, firmware,
+// identify_ctrl, identify_ns, the controller fields (vid, ssvid, ieee, ver,
+// version, cntlid, cntrltype, cmic, ctratt, nn, tnvmcap, unvmcap, mdts,
+// mdts_bytes, oacs, oacs_bits, oncs, oncs_bits, vwc, awun, awun_bytes, awupf,
+// awupf_bytes, acwu, acwu_bytes), nsid, the namespace fields (nsze .. dlfeat
+// with nsfeat_bits, lbaf_in_use, lbaf [{ds, ms, rp}], lba_bytes and
+// nsze/ncap/nuse_bytes; npwg/npwa/npdg/npda/nows, nawun/nawupf/nacwu,
+// nabsn/nabo/nabspf and noiob with _bytes; mssrl, mcl, msrc; anagrpid ..
+// eui64), `nvm` (the NVM command set namespace page, or null), `smart`
+// (SMART/Health log, or null) and `ocp` (OCP C0h page, or null). Fields of a
+// structure that could not be read are absent, not invented; identify_ctrl /
+// identify_ns say whether each page was read.
+nlohmann::ordered_json nvme_reported_json(const NvmeFirmwareData& data);
+
+// The `smart` and `ocp` sub-objects of reported.nvme: raw counters under
+// their spec names in lower case, plus *_bytes for data units. A 128-bit
+// counter past 64 bits is a decimal string.
+nlohmann::ordered_json nvme_smart_json(const NvmeSmartLog& log);
+nlohmann::ordered_json ocp_smart_json(const OcpSmartLog& log);
+
+// reported.ata (sd_json.cc): model, serial, firmware, logical_sector_bytes,
+// physical_sector_bytes, alignment_offset_bytes, lowest_aligned_lba,
+// trim_supported, trim_deterministic, trim_zeroes, rotation_rate,
+// solid_state, capacity_sectors, capacity_bytes, word106, word117, word118,
+// word209, word217, checksum_present, checksum_valid (null when absent).
+nlohmann::ordered_json ata_reported_json(const AtaIdentify& id);
+
+// reported.scsi (sd_json.cc): {"inquiry": {...}|null, "unit_serial":
+// str|null, "read_capacity16": {...}|null, "block_limits": {...}|null};
+// counts raw in logical blocks under the SBC field names, plus *_bytes where
+// the logical block length is known.
+nlohmann::ordered_json scsi_reported_json(const ScsiPages& pages);
+
+// reported.smart (smart_json.cc): exit status (with bit names), messages,
+// identity, block sizes, rotation, trim, SMART status, NVMe counters, ATA
+// attributes and the write counters smartctl exposes.
+nlohmann::ordered_json smartctl_summary_json(const SmartctlReport& report);
+
+// write_probe.write_amplification (smart_json.cc): host_source, nand_source,
+// write_grid and stream ({pattern, bytes_issued, host_bytes_written,
+// nand_bytes_written, write_amplification}) and notes.
+nlohmann::ordered_json write_amplification_json(const WriteAmplification& amplification);
+
+// One of reported.expectations (smart_json.cc):
+// {"source", "kernel_model", "fields": [{"name", "value", "derivation"}]}.
+nlohmann::ordered_json expectation_json(const SysfsExpectation& expectation);
+
+}  // namespace ssdprobe

@@ -1,0 +1,140 @@
+#include "safety/device_identity.h"
+
+#include <linux/loop.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "core/clock_text.h"
+#include "core/error.h"
+
+namespace ssdprobe {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_line(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\n')) line.pop_back();
+  return line;
+}
+
+// The kernel's world-wide name for a disk: NVMe namespaces have it at
+// block/<disk>/wwid (EUI-64 or NGUID), SCSI/SATA disks at device/wwid.
+std::string disk_wwid(const std::string& disk, const std::string& sysfs_root) {
+  if (disk.empty()) return "";
+  const fs::path block = fs::path(sysfs_root) / "class" / "block" / disk;
+  std::string wwid = read_line(block / "wwid");
+  if (wwid.empty()) wwid = read_line(block / "device" / "wwid");
+  return wwid;
+}
+
+uint64_t disk_rdev(const std::string& disk, const std::string& sysfs_root) {
+  if (disk.empty()) return 0;
+  std::ifstream in(fs::path(sysfs_root) / "class" / "block" / disk / "dev");
+  unsigned maj = 0, min = 0;
+  char colon = 0;
+  return (in >> maj >> colon >> min) ? makedev(maj, min) : 0;
+}
+
+std::string canonical_or_absolute(const std::string& path) {
+  std::error_code ec;
+  const fs::path canonical = fs::canonical(path, ec);
+  return ec ? fs::absolute(path).lexically_normal().string() : canonical.string();
+}
+
+template <typename T>
+void compare(std::vector<std::string>& out, const char* field, const T& journaled, const T& now) {
+  if (journaled == now) return;
+  out.push_back(fmt::format("{} is {} but the journal was made for {}", field, now, journaled));
+}
+
+void compare_text(std::vector<std::string>& out, const char* field, const std::string& journaled,
+                  const std::string& now) {
+  if (journaled == now) return;
+  out.push_back(fmt::format("{} is '{}' but the journal was made for '{}'", field, now, journaled));
+}
+
+}  // namespace
+
+JournalIdentity identity_of(const Target& target, int device_fd, const Region& window, bool region_given,
+                            const std::string& sysfs_root) {
+  struct stat st {};
+  if (::fstat(device_fd, &st) != 0) throw os_error(target.path, errno);
+  const Topology& t = target.topology;
+  JournalIdentity id;
+  id.path = target.path;
+  id.canonical_path = canonical_or_absolute(target.path);
+  id.size_bytes = t.size_bytes;
+  id.logical_block = static_cast<uint32_t>(t.logical_block_size.value_or(512));
+  id.model = t.model;
+  id.serial = t.serial;
+  id.window_offset = window.offset;
+  id.window_length = window.length;
+  id.region_given = region_given;
+  id.created_at = utc_now_text(kCompactUtc);
+  if (S_ISBLK(st.st_mode)) {
+    id.rdev = st.st_rdev;
+    id.disk = t.disk_name;
+    id.disk_rdev = disk_rdev(t.disk_name, sysfs_root);
+    id.wwid = disk_wwid(t.disk_name, sysfs_root);
+    id.partition_start = t.partition_start_bytes;
+    loop_info64 loop{};
+    if (t.transport == "loop" && ::ioctl(device_fd, LOOP_GET_STATUS64, &loop) == 0) {
+      id.backing_dev = loop.lo_device;
+      id.backing_ino = loop.lo_inode;
+    }
+  } else {
+    id.backing_dev = st.st_dev;
+    id.backing_ino = st.st_ino;
+  }
+  return id;
+}
+
+std::vector<std::string> identity_differences(const JournalIdentity& journaled, const JournalIdentity& now,
+                                              bool device_named) {
+  std::vector<std::string> out;
+  compare(out, "size_bytes", journaled.size_bytes, now.size_bytes);
+  if (journaled.canonical_path.empty()) {  // version 1 journal
+    if (!journaled.serial.empty() && !now.serial.empty()) compare_text(out, "serial", journaled.serial, now.serial);
+    return out;
+  }
+  if (!device_named) {
+    compare_text(out, "canonical_path", journaled.canonical_path, now.canonical_path);
+    compare(out, "rdev", journaled.rdev, now.rdev);
+    compare(out, "disk_rdev", journaled.disk_rdev, now.disk_rdev);
+  }
+  compare(out, "logical_block", journaled.logical_block, now.logical_block);
+  compare_text(out, "serial", journaled.serial, now.serial);
+  compare_text(out, "wwid", journaled.wwid, now.wwid);
+  compare(out, "partition_start", journaled.partition_start, now.partition_start);
+  compare(out, "backing_dev", journaled.backing_dev, now.backing_dev);
+  compare(out, "backing_ino", journaled.backing_ino, now.backing_ino);
+  return out;
+}
+
+bool same_disk(const JournalIdentity& journal, const JournalIdentity& device) {
+  if (journal.disk_rdev != 0 && journal.disk_rdev == device.disk_rdev) return true;
+  if (journal.rdev != 0 && journal.rdev == device.rdev) return true;
+  if (journal.backing_ino != 0 && journal.backing_dev == device.backing_dev &&
+      journal.backing_ino == device.backing_ino && journal.rdev == 0 && device.rdev == 0) {
+    return true;  // the same regular file
+  }
+  // A version 1 journal knows only its path.
+  return journal.canonical_path.empty() && journal.path == device.path;
+}
+
+bool windows_overlap(const JournalIdentity& a, const JournalIdentity& b) {
+  const uint64_t a_start = a.partition_start + a.window_offset, b_start = b.partition_start + b.window_offset;
+  return a_start < b_start + b.window_length && b_start < a_start + a.window_length;
+}
+
+}  // namespace ssdprobe
