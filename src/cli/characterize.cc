@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
-#include <iostream>
 #include <optional>
 
 #include "analysis/mismatches.h"
@@ -17,6 +16,7 @@
 #include "cli/write_run.h"
 #include "core/clock_text.h"
 #include "core/error.h"
+#include "core/output.h"
 #include "device/sim_profile.h"
 #include "device/target.h"
 #include "firmware/nvme_passthru_open.h"
@@ -34,8 +34,8 @@ std::string default_target(const Options& options) {
   if (!options.target.empty()) return options.target;
   const std::string sim = std::string("sim:") + default_sim_name();
   if (!options.quiet) {
-    fmt::print(stderr, "no target given: characterizing the built-in simulated drive {} (--list-sims lists "
-                       "others; give /dev/nvme0n1 or a file to probe real storage)\n", sim);
+    print_quietly(stderr, fmt::format("no target given: characterizing the built-in simulated drive {} (--list-sims "
+                                      "lists others; give /dev/nvme0n1 or a file to probe real storage)\n", sim));
   }
   return sim;
 }
@@ -84,8 +84,10 @@ ResultDocument base_document(const Options& options, const Target& target) {
   return doc;
 }
 
+// The report never throws for a failed write (standard output closed or
+// gone), and shows no raw control character from a path, model or serial.
 void emit(const ResultDocument& doc, const Options& options) {
-  if (options.json_path != "-") std::cout << render_text(doc) << std::flush;
+  if (options.json_path != "-") print_quietly(stdout, printable(render_text(doc), true));
   if (!options.json_path.empty()) write_json(to_json(doc), options.json_path);
 }
 

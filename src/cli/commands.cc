@@ -1,9 +1,9 @@
 #include "cli/commands.h"
 
 #include <fmt/format.h>
-#include <iostream>
 
 #include "core/error.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "device/sim_profile.h"
 #include "report/json_report.h"
@@ -31,9 +31,11 @@ constexpr const char* kFooter =
     "restored), 1 internal error.\n"
     "Sizes accept 4096, 4k, 16KiB, 1M, 2GiB (binary units).\n";
 
+// Never throws, whatever state standard error is in (a terminal that hung
+// up, a closed pipe): the exit code must still say what happened.
 int print_error(const Error& e) {
-  std::cout.flush();
-  fmt::print(stderr, "ssdprobe: error: {}\n", e.what());
+  print_quietly(stdout, "");  // what the report printed goes first
+  print_quietly(stderr, fmt::format("ssdprobe: error: {}\n", printable(e.what(), true)));
   return exit_code_for(e.category());
 }
 
@@ -45,20 +47,21 @@ int run_list_sims(const std::string& json_path) {
     return 0;
   }
   auto size_or_none = [](std::optional<uint64_t> v) { return v ? format_size(*v) : std::string("none"); };
-  fmt::print("{:<20} {:>7} {:>10} {:>10} {:>12}  {}\n", "NAME", "SECTOR", "READ_PAGE", "WRITE_UNIT", "ERASE_BLOCK",
-             "DESCRIPTION");
+  std::string text = fmt::format("{:<20} {:>7} {:>10} {:>10} {:>12}  {}\n", "NAME", "SECTOR", "READ_PAGE",
+                                 "WRITE_UNIT", "ERASE_BLOCK", "DESCRIPTION");
   for (const auto& p : sim_profiles()) {
     const auto erase = p.erase_stall_us > 0 ? std::optional<uint64_t>(p.erase_block) : std::nullopt;
-    fmt::print("{:<20} {:>7} {:>10} {:>10} {:>12}  {}{}\n", "sim:" + p.name, format_size(p.logical_block),
-               size_or_none(p.expected_read_page()), size_or_none(p.expected_write_unit()), size_or_none(erase),
-               p.description, p.name == default_sim_name() ? " (default)" : "");
+    text += fmt::format("{:<20} {:>7} {:>10} {:>10} {:>12}  {}{}\n", "sim:" + p.name, format_size(p.logical_block),
+                        size_or_none(p.expected_read_page()), size_or_none(p.expected_write_unit()),
+                        size_or_none(erase), p.description, p.name == default_sim_name() ? " (default)" : "");
   }
+  print_quietly(stdout, text);
   return 0;
 }
 
 int run_restore(const Options& options) {
   const RestoreReport report = restore_journal({options.target, options.device, options.partial});
-  fmt::print("{}\n", report.message);
+  print_quietly(stdout, printable(report.message, true) + "\n");
   return 0;
 }
 

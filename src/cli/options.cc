@@ -16,11 +16,20 @@ std::string long_name(const OptionSpec& spec) {
   return at == std::string::npos ? names : names.substr(at);
 }
 
+// The longest budget taken: about 11.6 days, far beyond any useful run, and
+// small enough that every count derived from it (IOs that fit, writes per
+// pass) stays far inside uint64_t.
+constexpr double kMaxSeconds = 1e6;
+
 double parse_seconds(const std::string& name, const std::string& text) {
   double value = 0.0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value <= 0.0) {
     throw Error(ErrorCategory::usage, fmt::format("invalid {} '{}': expected a positive number of seconds", name, text));
+  }
+  if (value > kMaxSeconds) {
+    throw Error(ErrorCategory::usage, fmt::format("invalid {} '{}': at most {:.0f} seconds (about 11.6 days)", name,
+                                                  text, kMaxSeconds));
   }
   return value;
 }
@@ -79,7 +88,7 @@ const std::vector<OptionSpec>& option_table() {
        TextField{&Options::json_path}},
       {"--budget", "SECONDS", "60", "budget_s", kCharacterize,
        "Stop sampling after this much device time (virtual time for sim: drives); stops earlier once the answer "
-       "is settled",
+       "is settled. At most 1000000 (about 11.6 days)",
        SecondsField{&Options::budget_s}},
       {"--region", "OFFSET:LENGTH", "", "region", kCharacterize,
        "Probe only this byte range of the target, e.g. 1G:4G (LENGTH may be empty: to the end)", RegionField{&Options::region}},

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 
+#include "core/output.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -25,15 +26,14 @@ void ProgressLine::update(const GridProbeProgress& p) {
 
 void ProgressLine::message(const std::string& text) {
   if (!enabled_) return;
-  fmt::print(stderr, "\r\033[K{}", text);
-  std::fflush(stderr);
+  print_quietly(stderr, "\r\033[K" + printable(text));
   dirty_ = true;
 }
 
-void ProgressLine::finish() {
+void ProgressLine::finish() noexcept {
   if (!dirty_) return;
-  fmt::print(stderr, "\n");
   dirty_ = false;
+  print_quietly(stderr, "\n");
 }
 
 }  // namespace ssdprobe

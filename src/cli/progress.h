@@ -1,5 +1,7 @@
 // Progress on standard error, only when it is a terminal and not --quiet:
-// one line rewritten in place.
+// one line rewritten in place. Never throws: a terminal that hung up (an SSH
+// session that dropped) must not stop a --write run before its restore
+// (core/output.h print_quietly).
 #pragma once
 
 #include <string>
@@ -13,8 +15,8 @@ class ProgressLine {
   explicit ProgressLine(bool enabled);
   ~ProgressLine();
   void update(const GridProbeProgress& progress);
-  void message(const std::string& text);
-  void finish();
+  void message(const std::string& text);  // shown through printable(): no raw control characters
+  void finish() noexcept;
   bool enabled() const { return enabled_; }
 
  private:

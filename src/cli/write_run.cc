@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "firmware/firmware_query.h"
 #include "probes/grid_plan.h"
@@ -71,6 +72,7 @@ WriteRunResult run_write_probes(Target& target, const Region& window, WriteSessi
   result.summary.length = window.length;
   result.summary.preserved = session != nullptr && options.preserve;
   const InterruptGuard signals;  // from here on a signal unwinds through the restore below
+  const SigpipeIgnored no_sigpipe;  // and output to a closed pipe is just a failed (ignored) write
   if (session) {
     progress.message(fmt::format("saving {} of original content to {}", format_size(window.length),
                                  options.journal_dir));
@@ -90,10 +92,13 @@ WriteRunResult run_write_probes(Target& target, const Region& window, WriteSessi
       result.summary.write_amplification = write_amplification(start, middle, read_write_counters(target.path), result);
     }
   } catch (...) {
-    progress.finish();
+    // Restore first, print after: nothing, not even a progress line to a
+    // terminal that hung up, may come between a failure and the restore.
     if (session && session->saved()) {
       const auto restored = session->restore();
-      fmt::print(stderr, "ssdprobe: write probes stopped; {}\n", restored ? restored->message : "nothing to restore");
+      progress.finish();
+      print_quietly(stderr, fmt::format("ssdprobe: write probes stopped; {}\n",
+                                        restored ? restored->message : "nothing to restore"));
     }
     throw;
   }

@@ -65,14 +65,21 @@ Region parse_region(std::string_view text) {
   size_t colon = text.find(':');
   if (colon == std::string_view::npos) {
     throw Error(ErrorCategory::usage,
-                fmt::format("invalid region '{}': expected OFFSET:LENGTH, e.g. 1G:4G or 1G: for the rest", text));
+                fmt::format("invalid --region '{}': expected OFFSET:LENGTH, e.g. 1G:4G or 1G: for the rest", text));
   }
   Region region;
-  region.offset = parse_size(text.substr(0, colon), "region offset");
+  region.offset = parse_size(text.substr(0, colon), "--region offset");
   std::string_view length = text.substr(colon + 1);
   if (!length.empty()) {
-    region.length = parse_size(length, "region length");
-    if (region.length == 0) throw Error(ErrorCategory::usage, fmt::format("invalid region '{}': length is zero", text));
+    region.length = parse_size(length, "--region length");
+    if (region.length == 0) throw Error(ErrorCategory::usage, fmt::format("invalid --region '{}': length is zero", text));
+    // The end (OFFSET + LENGTH) must be a byte address, not wrap around.
+    if (region.length > std::numeric_limits<uint64_t>::max() - region.offset) {
+      throw Error(ErrorCategory::usage,
+                  fmt::format("invalid --region '{}': OFFSET + LENGTH ({} + {}) is beyond the largest byte offset, "
+                              "2^64 - 1",
+                              text, region.offset, region.length));
+    }
   }
   return region;
 }

@@ -8,6 +8,8 @@
 #include <system_error>
 #include <vector>
 
+#include "device/sysfs_text.h"
+
 namespace ssdprobe {
 
 namespace fs = std::filesystem;
@@ -46,16 +48,8 @@ bool path_exists(const fs::path& path) {
   return fs::exists(path, ec);
 }
 
-std::string read_trimmed(const fs::path& path) {
-  std::ifstream in(path);
-  std::string text;
-  std::getline(in, text);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  return text;
-}
-
 std::optional<uint32_t> read_u32(const fs::path& path) {
-  const std::string text = read_trimmed(path);
+  const std::string text = read_sysfs_text(path);
   uint32_t value = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
@@ -88,7 +82,7 @@ std::string controller_of(const fs::path& device_link) {
   if (!name.starts_with("nvme-subsys")) return {};
   const auto controllers = matching_entries(target, ctrl);
   for (const auto& c : controllers) {
-    const std::string state = read_trimmed(target / c / "state");
+    const std::string state = read_sysfs_text(target / c / "state");
     if (state.empty() || state == "live") return c;
   }
   return {};

@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "device/sysfs_text.h"
 
 namespace ssdprobe {
 
@@ -21,24 +22,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr uint64_t kSectorBytes = 512;  // sysfs `size` and `start` are always in 512 B units
-
-std::string trim(std::string_view text) {
-  auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return std::string(text);
-}
-
-// The whole attribute, trimmed; nullopt if the file is missing or unreadable.
-std::optional<std::string> read_sysfs_string(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return std::nullopt;
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return std::nullopt;
-  return trim(content);
-}
 
 // A decimal attribute; nullopt if missing, unreadable or not entirely a number.
 template <typename Int>
@@ -55,8 +38,6 @@ std::optional<Int> read_sysfs_int(const fs::path& path) {
 std::optional<uint64_t> read_sysfs_u64(const fs::path& path) { return read_sysfs_int<uint64_t>(path); }
 std::optional<int64_t> read_sysfs_i64(const fs::path& path) { return read_sysfs_int<int64_t>(path); }
 
-std::string read_sysfs_text(const fs::path& path) { return read_sysfs_string(path).value_or(""); }
-
 // First attribute of `paths` that exists and is non-empty, else "".
 std::string first_text(std::initializer_list<fs::path> paths) {
   for (const auto& path : paths) {
@@ -72,7 +53,7 @@ std::string first_text(std::initializer_list<fs::path> paths) {
 std::string device_name(const fs::path& dir) {
   std::istringstream uevent(read_sysfs_text(dir / "uevent"));
   for (std::string line; std::getline(uevent, line);) {
-    if (line.starts_with("DEVNAME=")) return trim(line.substr(8));
+    if (line.starts_with("DEVNAME=")) return trim_whitespace(line.substr(8));
   }
   return dir.filename().string();
 }

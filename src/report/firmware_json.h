@@ -1,4 +1,4 @@
-// The firmware sections of the result document (../shared/spec/result-json.md),
+// The firmware sections of the result document (docs/result-json.md),
 // rendered from what src/firmware decoded: reported.nvme, reported.ata,
 // reported.scsi, reported.smart, reported.expectations and
 // write_probe.write_amplification. Firmware fields keep their spec names in

@@ -1,5 +1,7 @@
 #include "report/json_report.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -7,12 +9,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
-#include <iostream>
+#include <string_view>
 
 #include "core/error.h"
+#include "core/output.h"
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
+#include "report/utf8.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -227,26 +230,74 @@ void check_json_destination(const std::string& path) {
   if (::access(dir.c_str(), W_OK) != 0) throw os_error(fmt::format("--json {}: cannot write in {}", path, dir.string()), errno);
 }
 
-void write_json(const nlohmann::ordered_json& document, const std::string& path) {
-  const std::string text = document.dump(2) + "\n";
-  if (path == "-") {
-    std::cout << text << std::flush;
-    return;
-  }
-  const std::string temporary = path + ".partial";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw os_error("cannot create " + temporary, errno);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw Error(ErrorCategory::io, "writing " + temporary + " failed");
+namespace {
+
+// Creates `temporary` for writing, never through a symbolic link or onto
+// something that is not a plain file: O_EXCL|O_NOFOLLOW. A regular file of
+// ours by that name is left over from a run that crashed while writing it
+// and is replaced; anything else there (a symlink planted to make ssdprobe,
+// often run as root, overwrite its target) is refused, its target untouched.
+int create_partial(const std::string& temporary, const std::string& path) {
+  constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+  int fd = ::open(temporary.c_str(), kFlags, 0644);
+  if (fd < 0 && errno == EEXIST) {
+    struct stat st {};
+    if (::lstat(temporary.c_str(), &st) != 0) throw os_error("--json " + path + ": cannot inspect " + temporary, errno);
+    if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+      throw Error(ErrorCategory::refused,
+                  fmt::format("--json {}: refusing to write through {}: it exists and is {}; remove it or choose "
+                              "another --json FILE",
+                              path, temporary,
+                              S_ISLNK(st.st_mode)   ? "a symbolic link"
+                              : !S_ISREG(st.st_mode) ? "not a regular file"
+                                                     : "a file of another user"));
+    }
+    if (::unlink(temporary.c_str()) != 0 && errno != ENOENT) {
+      throw os_error("--json " + path + ": cannot remove the stale " + temporary, errno);
+    }
+    fd = ::open(temporary.c_str(), kFlags, 0644);
+    if (fd < 0 && errno == EEXIST) {
+      throw Error(ErrorCategory::refused,
+                  fmt::format("--json {}: refusing to write through {}: it was created again by someone else", path,
+                              temporary));
     }
   }
+  if (fd < 0) throw os_error("cannot create " + temporary, errno);
+  return fd;
+}
+
+}  // namespace
+
+void write_json(const nlohmann::ordered_json& document, const std::string& path) {
+  // Paths, models and serials are bytes, not necessarily UTF-8: escape what
+  // is not, or dump() throws.
+  const std::string text = with_valid_utf8(document).dump(2) + "\n";
+  if (path == "-") {
+    print_quietly(stdout, text);
+    return;
+  }
+  // The document is renamed into place, so a reader never sees half of it.
+  // Not fsynced: it is a report, not what a restore depends on.
+  const std::string temporary = path + ".partial";
+  const int fd = create_partial(temporary, path);
+  int err = 0;
+  std::string_view left = text;
+  while (!left.empty() && err == 0) {
+    const ssize_t n = ::write(fd, left.data(), left.size());
+    if (n > 0) {
+      left.remove_prefix(static_cast<size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      err = n < 0 ? errno : EIO;
+    }
+  }
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    ::unlink(temporary.c_str());
+    throw os_error("writing " + temporary + " failed", err);
+  }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(temporary.c_str());
+    err = errno;
+    ::unlink(temporary.c_str());
     throw os_error("cannot rename " + temporary + " to " + path, err);
   }
 }

@@ -1,4 +1,4 @@
-// The result document as JSON (schema "ssdprobe/1", ../shared/spec/result-json.md).
+// The result document as JSON (schema "ssdprobe/1", docs/result-json.md).
 #pragma once
 
 #include <nlohmann/json.hpp>

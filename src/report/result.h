@@ -1,4 +1,4 @@
-// The result of a run, as data: what ../shared/spec/result-json.md calls the
+// The result of a run, as data: what docs/result-json.md calls the
 // result document, before it is written as JSON (json_report) or text
 // (text_report). Analysis fills `detected`, `mismatches`, `recommendations`;
 // the command layer fills the rest.

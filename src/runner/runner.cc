@@ -27,6 +27,10 @@ void ProbeRunner::fill_buffers(uint64_t seed) {
   }
 }
 
+void ProbeRunner::drain(size_t in_flight) {
+  for (; in_flight > 0; --in_flight) device_.wait_one();
+}
+
 std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios) {
   std::vector<double> latency_us(ios.size(), 0.0);
   std::vector<uint64_t> started_ns(ios.size(), 0);
@@ -55,6 +59,10 @@ std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios) {
     if (done.result != static_cast<int64_t>(io.length)) {
       const std::string why = done.result < 0 ? std::strerror(static_cast<int>(-done.result))
                                               : fmt::format("short transfer of {} bytes", done.result);
+      // Reap what is still in flight first: the kernel may still be filling
+      // the registered buffers this runner owns, and a later run on the same
+      // device must not receive these completions.
+      drain(next - completed - 1);
       throw Error(ErrorCategory::io, fmt::format("{} of {} bytes at offset {} failed: {}",
                                                  io.op == IoOp::read ? "read" : "write", io.length, io.offset, why));
     }

@@ -40,6 +40,8 @@ class ProbeRunner {
   uint32_t queue_depth() const { return queue_depth_; }
 
  private:
+  // Waits for `in_flight` completions and drops them (after a failed IO).
+  void drain(size_t in_flight);
   Device& device_;
   uint32_t queue_depth_;
   std::vector<AlignedBuffer> buffers_;

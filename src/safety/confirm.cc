@@ -3,18 +3,24 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/output.h"
 #include "core/units.h"
 
 namespace ssdprobe {
 
+// Every string shown comes from outside (the command line, sysfs): its
+// control characters are escaped (core/output.h printable), so an escape
+// sequence in a model name cannot redraw the text the user confirms.
 std::string describe_write_plan(const WritePlanSummary& plan) {
-  std::string text = fmt::format("ssdprobe will WRITE to {}\n", plan.path);
-  text += fmt::format("  model {}  serial {}  size {} ({} bytes)\n", plan.model.empty() ? "-" : plan.model,
-                      plan.serial.empty() ? "-" : plan.serial, format_size(plan.device_size), plan.device_size);
+  const auto shown = [](const std::string& text) { return text.empty() ? std::string("-") : printable(text); };
+  std::string text = fmt::format("ssdprobe will WRITE to {}\n", printable(plan.path));
+  text += fmt::format("  model {}  serial {}  size {} ({} bytes)\n", shown(plan.model), shown(plan.serial),
+                      format_size(plan.device_size), plan.device_size);
   text += fmt::format("  byte range {} to {} ({} bytes, {})\n", plan.offset, plan.offset + plan.length, plan.length,
                       format_size(plan.length));
   if (plan.preserve) {
-    text += fmt::format("  the range's current content is saved first to {} and restored afterwards\n", plan.journal);
+    text += fmt::format("  the range's current content is saved first to {} and restored afterwards\n",
+                        printable(plan.journal));
   } else {
     text += "  --no-preserve: the range's current content will be DESTROYED and not restored\n";
   }
@@ -23,17 +29,16 @@ std::string describe_write_plan(const WritePlanSummary& plan) {
 
 void confirm_write(const WritePlanSummary& plan, bool assume_yes, bool interactive, std::FILE* input,
                    std::FILE* output) {
-  fmt::print(output, "{}", describe_write_plan(plan));
+  print_quietly(output, describe_write_plan(plan));
   if (assume_yes) {
-    fmt::print(output, "  confirmed by --yes\n");
+    print_quietly(output, "  confirmed by --yes\n");
     return;
   }
   if (!interactive) {
     throw Error(ErrorCategory::refused, "refusing to write without confirmation: no terminal to ask on; pass --yes "
                                         "to confirm in scripts");
   }
-  fmt::print(output, "Type 'yes' to write to {}: ", plan.path);
-  std::fflush(output);
+  print_quietly(output, fmt::format("Type 'yes' to write to {}: ", printable(plan.path)));
   char line[64] = {};
   if (std::fgets(line, sizeof line, input) == nullptr || std::string(line) != "yes\n") {
     throw Error(ErrorCategory::refused, "not confirmed: nothing was written");

@@ -13,27 +13,20 @@
 
 #include "core/clock_text.h"
 #include "core/error.h"
+#include "device/sysfs_text.h"
 
 namespace ssdprobe {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_line(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\n')) line.pop_back();
-  return line;
-}
-
 // The kernel's world-wide name for a disk: NVMe namespaces have it at
 // block/<disk>/wwid (EUI-64 or NGUID), SCSI/SATA disks at device/wwid.
 std::string disk_wwid(const std::string& disk, const std::string& sysfs_root) {
   if (disk.empty()) return "";
   const fs::path block = fs::path(sysfs_root) / "class" / "block" / disk;
-  std::string wwid = read_line(block / "wwid");
-  if (wwid.empty()) wwid = read_line(block / "device" / "wwid");
+  std::string wwid = read_sysfs_text(block / "wwid");
+  if (wwid.empty()) wwid = read_sysfs_text(block / "device" / "wwid");
   return wwid;
 }
 

@@ -11,26 +11,20 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "device/sysfs_text.h"
 
 namespace ssdprobe {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_line(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 // "MAJ:MIN" -> kernel name, for the disk and each of its partitions.
 std::map<std::string, std::string> block_numbers(const fs::path& disk_dir) {
   std::map<std::string, std::string> numbers;
-  numbers[read_line(disk_dir / "dev")] = disk_dir.filename();
+  numbers[read_sysfs_text(disk_dir / "dev")] = disk_dir.filename();
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(disk_dir, ec)) {
-    if (fs::exists(entry.path() / "partition")) numbers[read_line(entry.path() / "dev")] = entry.path().filename();
+    if (fs::exists(entry.path() / "partition")) numbers[read_sysfs_text(entry.path() / "dev")] = entry.path().filename();
   }
   return numbers;
 }

@@ -6,11 +6,15 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/crc32c.h"
 #include "core/error.h"
+#include "core/output.h"
 
 namespace ssdprobe {
 namespace {
@@ -42,16 +46,59 @@ Error corrupt(const std::string& name, const std::string& what) {
   return Error(ErrorCategory::target, fmt::format("journal {} is corrupt: {}; nothing was restored", name, what));
 }
 
+// Paths, models and serials are bytes, and JSON text must be UTF-8: a
+// string that is not valid UTF-8 is stored as hex under "<key>_hex" (with
+// its printable form under <key> for people), so the identity survives
+// exactly and compares exactly at restore time.
+bool valid_utf8(std::string_view text) {
+  while (!text.empty()) {
+    const size_t length = utf8_sequence_length(text);
+    if (length == 0) return false;
+    text.remove_prefix(length);
+  }
+  return true;
+}
+
+void put_text(nlohmann::json& j, const char* key, const std::string& text) {
+  if (valid_utf8(text)) {
+    j[key] = text;
+    return;
+  }
+  std::string hex;
+  for (unsigned char c : text) hex += fmt::format("{:02x}", c);
+  j[key] = printable(text);
+  j[std::string(key) + "_hex"] = hex;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// `fallback` when the key is absent (fields a version 1 journal lacks);
+// nullopt when the hex form is malformed.
+std::optional<std::string> get_text(const nlohmann::json& j, const char* key, const std::string& fallback) {
+  const auto hex = j.find(std::string(key) + "_hex");
+  if (hex == j.end()) {
+    const auto plain = j.find(key);
+    return plain == j.end() ? fallback : plain->get<std::string>();
+  }
+  const std::string digits = hex->get<std::string>();
+  if (digits.size() % 2 != 0) return std::nullopt;
+  std::string text;
+  for (size_t i = 0; i < digits.size(); i += 2) {
+    const int high = hex_digit(digits[i]), low = hex_digit(digits[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    text += static_cast<char>(high * 16 + low);
+  }
+  return text;
+}
+
 nlohmann::json identity_json(const JournalIdentity& id) {
-  return {{"path", id.path},
-          {"canonical_path", id.canonical_path},
-          {"rdev", id.rdev},
+  nlohmann::json j = {{"rdev", id.rdev},
           {"size_bytes", id.size_bytes},
           {"logical_block", id.logical_block},
-          {"model", id.model},
-          {"serial", id.serial},
-          {"wwid", id.wwid},
-          {"disk", id.disk},
           {"disk_rdev", id.disk_rdev},
           {"partition_start", id.partition_start},
           {"backing_dev", id.backing_dev},
@@ -60,6 +107,11 @@ nlohmann::json identity_json(const JournalIdentity& id) {
           {"window_length", id.window_length},
           {"region_given", id.region_given},
           {"created_at", id.created_at}};
+  for (const auto& [key, text] : {std::pair{"path", &id.path}, {"canonical_path", &id.canonical_path},
+                                  {"model", &id.model}, {"serial", &id.serial}, {"wwid", &id.wwid}, {"disk", &id.disk}}) {
+    put_text(j, key, *text);
+  }
+  return j;
 }
 
 // Version 1 journals lack the binding fields: they read as empty/zero, which
@@ -73,15 +125,20 @@ T field_or(const nlohmann::json& j, const char* key, T fallback) {
 
 JournalIdentity identity_from(const nlohmann::json& j) {
   JournalIdentity id;
-  id.path = j.at("path").get<std::string>();
-  id.canonical_path = field_or<std::string>(j, "canonical_path", "");
+  const auto text = [&j](const char* key, bool required) {
+    const auto value = get_text(j, key, "");
+    if (!value || (required && !j.contains(key))) throw std::invalid_argument(std::string("bad or missing ") + key);
+    return *value;
+  };
+  id.path = text("path", true);
+  id.canonical_path = text("canonical_path", false);
   id.rdev = j.at("rdev").get<uint64_t>();
   id.size_bytes = j.at("size_bytes").get<uint64_t>();
   id.logical_block = j.at("logical_block").get<uint32_t>();
-  id.model = j.at("model").get<std::string>();
-  id.serial = j.at("serial").get<std::string>();
-  id.wwid = field_or<std::string>(j, "wwid", "");
-  id.disk = field_or<std::string>(j, "disk", "");
+  id.model = text("model", true);
+  id.serial = text("serial", true);
+  id.wwid = text("wwid", false);
+  id.disk = text("disk", false);
   id.disk_rdev = field_or<uint64_t>(j, "disk_rdev", 0);
   id.partition_start = field_or<uint64_t>(j, "partition_start", 0);
   id.backing_dev = field_or<uint64_t>(j, "backing_dev", 0);
@@ -182,7 +239,7 @@ Header read_header(JournalReader& in) {
   try {
     header.identity = identity_from(nlohmann::json::parse(reinterpret_cast<const char*>(rest.data()),
                                                           reinterpret_cast<const char*>(rest.data()) + length));
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {  // nlohmann's exceptions and a malformed _hex field
     throw corrupt(name, std::string("unreadable identity: ") + e.what());
   }
   validate_identity(header.identity, name);

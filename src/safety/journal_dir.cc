@@ -91,9 +91,12 @@ void check_journal_dir(const fs::path& dir) {
   }
 }
 
-void prepare_journal_dir(const fs::path& dir, uint64_t bytes_needed, const JournalDirOptions& options) {
+void create_journal_dir(const fs::path& dir) {
   create_private_dirs(dir);
   check_journal_dir(dir);
+}
+
+void check_journal_dir_capacity(const fs::path& dir, uint64_t bytes_needed, const JournalDirOptions& options) {
   refuse_ram_backed(dir, options);
   refuse_without_room(dir, bytes_needed);
 }

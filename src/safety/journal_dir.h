@@ -20,10 +20,14 @@ struct JournalDirOptions {
 };
 
 // Creates `dir` and any missing parent, each mode 0700 whatever the umask,
-// each creation fsynced in its parent; then checks that the directory is
-// trusted (check_journal_dir), is not RAM-backed, and has room for
-// `bytes_needed`. Throws Error(refused) naming the problem.
-void prepare_journal_dir(const std::filesystem::path& dir, uint64_t bytes_needed, const JournalDirOptions& options);
+// each creation fsynced in its parent, and checks that the directory is
+// trusted (check_journal_dir). Throws Error(refused) naming the problem.
+void create_journal_dir(const std::filesystem::path& dir);
+
+// Refuses a RAM-backed directory (unless allowed) and one without room for
+// `bytes_needed`.
+void check_journal_dir_capacity(const std::filesystem::path& dir, uint64_t bytes_needed,
+                                const JournalDirOptions& options);
 
 // A directory is trusted when it is owned by the invoking user or root and
 // is not writable by group or others unless it has the sticky bit (/tmp).

@@ -63,8 +63,9 @@ WriteSession::WriteSession(const Target& target, const Region& window, const Wri
   claim(target);
   identity_ = identity_of(target, device_.get(), window_, options_.region_given);
   if (!options_.preserve) return;
-  prepare_journal_dir(options_.journal_dir, window_.length, options_.journal_dir_options);
+  create_journal_dir(options_.journal_dir);
   check_journal_location(target);
+  check_journal_dir_capacity(options_.journal_dir, window_.length, options_.journal_dir_options);
   refuse_pending_journals();
 }
 

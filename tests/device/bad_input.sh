@@ -50,6 +50,14 @@ expect 2 "" -q --budget abc "$good"
 expect 2 "" -q --region 1G "$good"
 expect 2 "" -q --region x:1M "$good"
 expect 2 "" -q --qd 0 "$good"
+# An end past 2^64 - 1 (it once wrapped around: a window ending before it
+# starts), read-only and with --write; and a budget so large that the counts
+# derived from it overflow (at most 1e6 s).
+expect 2 "--region" -q --region 1M:18446744073709551104 "$good"
+expect 2 "--region" -q --region 1M:18446744073709551104 sim:clean-4k
+expect 2 "--region" -q --write --yes --region 1M:18446744073709551104 sim:clean-4k
+expect 2 "--budget" -q --budget 1e16 sim:clean-4k
+expect 2 "--budget" -q --budget 1000001 sim:clean-4k
 
 # Permission: 4, as nobody on a loop device (root only, skipped otherwise).
 check_permission() {

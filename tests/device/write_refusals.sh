@@ -180,17 +180,20 @@ file="$SCRATCH/target.img"
 random_file "$file" $((64 * MIB))
 expect 7 "journal directory" "$file" --write --yes --journal "$J" --budget 5 "$file"
 
-# A journal directory too small for the window (a 16 MiB tmpfs, 48 MiB
-# window): the run must stop before writing, and leave no partial journal.
+# A journal directory too small for the window (a 16 MiB tmpfs, accepted
+# with --allow-ram-journal, and a 48 MiB window): the run must be refused
+# before it writes anything, journal included.
 small="$SCRATCH/small-journal"
 mkdir -p "$small"
 if mount -t tmpfs -o size=16M tmpfs "$small" 2> "$SCRATCH/tmpfs.txt"; then
   MOUNTS+=("$small")
   n=$((n + 1))
   before=$(dev_hash "$file")
-  "$SSDPROBE" --write --yes --journal "$small" --budget 3 --region 8M:48M "$file" < /dev/null > "$SCRATCH/out-$n.txt" 2>&1
+  "$SSDPROBE" --write --yes --journal "$small" --allow-ram-journal --budget 3 --region 8M:48M "$file" < /dev/null \
+    > "$SCRATCH/out-$n.txt" 2>&1
   rc=$?
-  if [ "$rc" != 0 ] && grep -q "No space left" "$SCRATCH/out-$n.txt" && [ "$(dev_hash "$file")" = "$before" ] &&
+  if [ "$rc" = 7 ] && grep -q "bytes free but the journal needs" "$SCRATCH/out-$n.txt" &&
+     [ "$(dev_hash "$file")" = "$before" ] &&
      [ -z "$(ls -A "$small")" ]; then
     note "ok   exit $rc: journal directory too small: $(grep -m 1 error "$SCRATCH/out-$n.txt")"
   else

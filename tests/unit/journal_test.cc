@@ -258,3 +258,24 @@ TEST_CASE("a symlink or FIFO under a journal's name is refused without blocking"
   REQUIRE(pending.size() == 1);  // only the regular file
   CHECK(pending[0].file == real);
 }
+
+TEST_CASE("an identity with non-UTF-8 bytes round-trips exactly") {
+  Scratch s;
+  JournalIdentity id = identity();
+  id.path = "/srv/disk\xff\x01.img";
+  id.canonical_path = id.path;
+  id.model = "Model\x1b[2J";  // valid UTF-8 with a control character: kept as is
+  id.serial = std::string("S\xc0\xaf", 3);  // an overlong form
+  const fs::path file = s.dir / "bytes.ssdpj";
+  {
+    JournalWriter writer(file, id);
+    writer.append(8 << 20, pattern(65536, 1));
+    writer.append((8 << 20) + 65536, pattern(4096, 2));
+    writer.commit();
+  }
+  const JournalContents c = read_journal(file);
+  CHECK(c.identity.path == id.path);
+  CHECK(c.identity.canonical_path == id.canonical_path);
+  CHECK(c.identity.model == id.model);
+  CHECK(c.identity.serial == id.serial);
+}

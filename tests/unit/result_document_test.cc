@@ -1,5 +1,5 @@
 // The result document end to end through the command line on a simulated
-// drive: every field of ../shared/spec/result-json.md is present with the
+// drive: every field of docs/result-json.md is present with the
 // right type, the grid has the declared shape, and bad input leaves no file.
 #include <unistd.h>
 

@@ -319,3 +319,15 @@ TEST_CASE("an empty plan does no IO", "[runner]") {
   CHECK(device.submitted.empty());
   CHECK(device.completed.empty());
 }
+
+// On a failed IO at queue depth > 1 the runner reaps the other IOs before it
+// throws: its buffers are freed next, while the device (io_uring with
+// registered buffers) could still transfer into them, and a later runner on
+// the same device would be handed their stale completions.
+TEST_CASE("a failed IO at queue depth 4 leaves nothing in flight", "[runner]") {
+  ScriptedDevice device(4);
+  device.results[5] = -EIO;
+  ProbeRunner runner(device, 4, 8192);
+  CHECK_THROWS_AS(runner.run(mixed_plan(12)), Error);
+  CHECK(device.in_flight() == 0u);
+}

@@ -102,3 +102,43 @@ TEST_CASE("confirmation: --yes proceeds, no terminal refuses, only 'yes' is yes"
   plan.preserve = false;
   CHECK(describe_write_plan(plan).find("DESTROYED") != std::string::npos);
 }
+
+TEST_CASE("confirmation: control characters in path, model, serial and journal are shown escaped, not sent raw") {
+  // A sysfs model that clears the line and writes a harmless-looking
+  // device name over the real one; a serial that rings the bell; a path with
+  // an OSC title sequence; a journal directory with a newline.
+  WritePlanSummary plan{"/dev/sdz\x1b]0;title\x07", "\x1b[2K\rSpoofed Model\x9b", "S1\x07\x7f", 1ull << 30, 1ull << 20,
+                        1ull << 20, true, "/var/lib/j\n  (safe)"};
+  const std::string text = describe_write_plan(plan);
+  INFO(text);
+  size_t newlines = 0;
+  for (unsigned char c : text) {
+    if (c == '\n') {
+      ++newlines;
+      continue;
+    }
+    CHECK((c >= 0x20 && c != 0x7f));  // no control byte reaches the terminal
+  }
+  CHECK(newlines == 4);  // the four lines of the plan, none added by the strings
+  CHECK(text.find("/dev/sdz\\x1b]0;title\\x07") != std::string::npos);
+  CHECK(text.find("model \\x1b[2K\\x0dSpoofed Model\\x9b  serial S1\\x07\\x7f") != std::string::npos);
+  CHECK(text.find("/var/lib/j\\x0a  (safe)") != std::string::npos);
+  // Printable text, multi-byte UTF-8 included, is shown unchanged.
+  plan.model = "Café SSD ™";
+  CHECK(describe_write_plan(plan).find("model Café SSD ™  serial") != std::string::npos);
+
+  // What confirm_write prints is the escaped text too, the prompt included.
+  plan.model = "\x1b[2KX";
+  std::FILE* out = std::tmpfile();
+  std::FILE* in = std::tmpfile();
+  std::fputs("no\n", in);
+  std::rewind(in);
+  CHECK_THROWS_AS(confirm_write(plan, false, true, in, out), Error);
+  std::rewind(out);
+  std::string printed;
+  for (int c; (c = std::fgetc(out)) != EOF;) printed.push_back(static_cast<char>(c));
+  std::fclose(in);
+  std::fclose(out);
+  CHECK(printed.find('\x1b') == std::string::npos);
+  CHECK(printed.find("Type 'yes' to write to /dev/sdz\\x1b]0;title\\x07: ") != std::string::npos);
+}

@@ -1,5 +1,6 @@
 // Sizes and regions as users type them, and as the report prints them.
 #include <catch2/catch.hpp>
+#include <cstdint>
 
 #include "core/error.h"
 #include "core/units.h"
@@ -45,6 +46,26 @@ TEST_CASE("parse_region splits OFFSET:LENGTH") {
   CHECK_THROWS_AS(parse_region("x:1M"), Error);
   CHECK_THROWS_AS(parse_region("1M:0"), Error);
   CHECK_THROWS_AS(parse_region("1M:y"), Error);
+}
+
+TEST_CASE("parse_region refuses a region whose end (OFFSET + LENGTH) is beyond 2^64 - 1, naming --region") {
+  // Each of these once wrapped around: the confirmation showed an end before the start.
+  for (const char* bad : {"1M:18446744073709551104", "1:18446744073709551615", "18446744073709551615:1",
+                          "8T:18446735277616529408"}) {
+    INFO(bad);
+    try {
+      parse_region(bad);
+      FAIL("accepted");
+    } catch (const Error& e) {
+      CHECK(e.category() == ErrorCategory::usage);
+      CHECK(std::string(e.what()).find("--region") != std::string::npos);
+    }
+  }
+  // Up to the last byte is a valid end.
+  const Region last = parse_region("1M:18446744073708503039");
+  CHECK(last.offset + last.length == UINT64_MAX);
+  CHECK(parse_region("18446744073709551614:1").length == 1);
+  CHECK(parse_region("18446744073709551615:").offset == UINT64_MAX);  // "to the end": no end to overflow
 }
 
 TEST_CASE("format_size prints exact binary units, or one decimal") {

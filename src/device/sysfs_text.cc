@@ -1,0 +1,29 @@
+#include "device/sysfs_text.h"
+
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <string_view>
+#include <system_error>
+
+namespace ssdprobe {
+std::string trim_whitespace(std::string_view text) {
+  auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return std::string(text);
+}
+
+std::optional<std::string> read_sysfs_string(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  return trim_whitespace(content);
+}
+
+std::string read_sysfs_text(const std::filesystem::path& path) { return read_sysfs_string(path).value_or(""); }
+
+}  // namespace ssdprobe

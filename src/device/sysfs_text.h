@@ -1,0 +1,23 @@
+// Reading one sysfs attribute as text: the one reader every layer uses, so
+// missing files, trailing newlines and padding (ATA model strings) are
+// handled the same way everywhere.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ssdprobe {
+
+// The whole attribute, white space trimmed at both ends; nullopt if the file
+// is missing or unreadable.
+std::optional<std::string> read_sysfs_string(const std::filesystem::path& path);
+
+// `text` without leading and trailing white space.
+std::string trim_whitespace(std::string_view text);
+
+// The same, "" when missing.
+std::string read_sysfs_text(const std::filesystem::path& path);
+
+}  // namespace ssdprobe

@@ -1,0 +1,23 @@
+// The result document is JSON, and JSON text is UTF-8; what goes into it
+// need not be: a file name, a sysfs model or serial is whatever bytes the
+// kernel holds. Before the document is written every byte that is not part
+// of well-formed UTF-8 becomes the four characters \xHH, in every string and
+// object key: valid JSON, and still readable (and reversible) by a person.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace ssdprobe {
+
+// `text` with each byte that is not part of well-formed UTF-8 (overlong
+// forms, surrogates, code points above U+10FFFF, truncated sequences, stray
+// continuation bytes) written as \xHH; well-formed sequences are kept.
+std::string escape_invalid_utf8(std::string_view text);
+
+// `document` with escape_invalid_utf8 applied to every string value and
+// every object key, at any depth.
+nlohmann::ordered_json with_valid_utf8(const nlohmann::ordered_json& document);
+
+}  // namespace ssdprobe
