@@ -114,13 +114,25 @@ nlohmann::json identity_json(const JournalIdentity& id) {
   return j;
 }
 
-// Version 1 journals lack the binding fields: they read as empty/zero, which
-// the identity comparison treats as "must be empty/zero on the device too"
-// only where a version 1 journal could have known them (see restore.cc).
-template <typename T>
-T field_or(const nlohmann::json& j, const char* key, T fallback) {
+// An unsigned integer field, checked before conversion: a float (1e300) or
+// a negative number would be undefined behaviour or a silent wrap in
+// nlohmann's get<>. Version 1 journals lack the binding fields, which then
+// read as `fallback`.
+uint64_t unsigned_field(const nlohmann::json& j, const char* key, std::optional<uint64_t> fallback = std::nullopt) {
   const auto it = j.find(key);
-  return it == j.end() ? fallback : it->get<T>();
+  if (it == j.end()) {
+    if (fallback) return *fallback;
+    throw std::invalid_argument(std::string("missing ") + key);
+  }
+  if (!it->is_number_unsigned()) throw std::invalid_argument(std::string(key) + " is not an unsigned integer");
+  return it->get<uint64_t>();
+}
+
+bool bool_field(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end()) return false;
+  if (!it->is_boolean()) throw std::invalid_argument(std::string(key) + " is not a boolean");
+  return it->get<bool>();
 }
 
 JournalIdentity identity_from(const nlohmann::json& j) {
@@ -132,20 +144,22 @@ JournalIdentity identity_from(const nlohmann::json& j) {
   };
   id.path = text("path", true);
   id.canonical_path = text("canonical_path", false);
-  id.rdev = j.at("rdev").get<uint64_t>();
-  id.size_bytes = j.at("size_bytes").get<uint64_t>();
-  id.logical_block = j.at("logical_block").get<uint32_t>();
+  id.rdev = unsigned_field(j, "rdev");
+  id.size_bytes = unsigned_field(j, "size_bytes");
+  const uint64_t block = unsigned_field(j, "logical_block");
+  if (block > UINT32_MAX) throw std::invalid_argument("logical_block out of range");
+  id.logical_block = static_cast<uint32_t>(block);
   id.model = text("model", true);
   id.serial = text("serial", true);
   id.wwid = text("wwid", false);
   id.disk = text("disk", false);
-  id.disk_rdev = field_or<uint64_t>(j, "disk_rdev", 0);
-  id.partition_start = field_or<uint64_t>(j, "partition_start", 0);
-  id.backing_dev = field_or<uint64_t>(j, "backing_dev", 0);
-  id.backing_ino = field_or<uint64_t>(j, "backing_ino", 0);
-  id.window_offset = j.at("window_offset").get<uint64_t>();
-  id.window_length = j.at("window_length").get<uint64_t>();
-  id.region_given = field_or<bool>(j, "region_given", false);
+  id.disk_rdev = unsigned_field(j, "disk_rdev", 0);
+  id.partition_start = unsigned_field(j, "partition_start", 0);
+  id.backing_dev = unsigned_field(j, "backing_dev", 0);
+  id.backing_ino = unsigned_field(j, "backing_ino", 0);
+  id.window_offset = unsigned_field(j, "window_offset");
+  id.window_length = unsigned_field(j, "window_length");
+  id.region_given = bool_field(j, "region_given");
   id.created_at = j.at("created_at").get<std::string>();
   return id;
 }
