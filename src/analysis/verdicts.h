@@ -47,12 +47,28 @@ struct Mismatch {
   std::string message;
 };
 
+// One command of a recommendation: a single shell line that runs without
+// prompting once its device nodes are right.
+struct RecommendedCommand {
+  std::string key;      // parted, sfdisk, sgdisk, mdadm, pvcreate, vgcreate, lvcreate, mkfs_xfs, mkfs_ext4, mkfs_f2fs
+  std::string command;
+  std::string purpose;  // what it makes, and which names in it are placeholders
+  bool destroys_data = false;
+  std::string warning;  // non-empty exactly when destroys_data: what becomes unreachable, naming the device
+  // Steps sharing a group are alternatives (run one of them): "partition"
+  // (parted, sfdisk, sgdisk) and "filesystem" (mkfs_*); empty: always run.
+  std::string alternative_group;
+};
+
 struct Recommendations {
   uint64_t partition_start_bytes = 1 << 20;
   uint64_t partition_alignment_bytes = 1 << 20;
   uint64_t filesystem_block_bytes = 4096;
-  std::map<std::string, std::string> commands;  // parted, sfdisk, mkfs_xfs, mkfs_ext4, mkfs_f2fs, pvcreate
+  std::vector<RecommendedCommand> steps;  // in the order they would be run; keys are unique
   std::vector<std::string> notes;
+  // Set by the caller that audited the layout already on the drive (e.g.
+  // "nothing to change"); recommend() leaves it empty.
+  std::optional<std::string> verdict;
 };
 
 }  // namespace ssdprobe

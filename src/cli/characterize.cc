@@ -10,6 +10,7 @@
 
 #include "analysis/mismatches.h"
 #include "analysis/recommend.h"
+#include "cli/audit_run.h"
 #include "cli/commands.h"
 #include "cli/firmware_section.h"
 #include "cli/progress.h"
@@ -23,9 +24,11 @@
 #include "probes/grid_plan.h"
 #include "probes/grid_probe.h"
 #include "report/json_report.h"
+#include "report/result_reader.h"
 #include "report/text_report.h"
 #include "safety/confirm.h"
 #include "core/interrupt.h"
+#include "core/units.h"
 
 namespace ssdprobe {
 namespace {
@@ -47,6 +50,43 @@ DetectedUnit needs_writes(const char* what) {
   return unit;
 }
 
+// The md array or striped LV the target already lives in, from the audit:
+// the recommendations then keep it (chunk, stripes) instead of assuming a
+// single drive.
+StackForRecommendation existing_stack(const ResultDocument& doc) {
+  StackForRecommendation stack;
+  if (!doc.audit || !doc.audit->layout) return stack;
+  for (const auto& s : doc.audit->layout->layout.stacks) {
+    if (doc.kind == TargetKind::partition && s.start_disk_offset != doc.topology.partition_start_bytes) continue;
+    if (s.md && s.md->level >= 0 && !stack.md) {
+      stack.md = MdStripe{static_cast<unsigned>(s.md->level), static_cast<unsigned>(s.md->raid_disks),
+                          static_cast<unsigned>(s.md->data_disks()),
+                          s.md->chunk_bytes ? std::optional<uint64_t>(s.md->chunk_bytes) : std::nullopt};
+    }
+    if (s.lvm && !stack.lvm) {
+      stack.lvm = LvmStripe{1, std::nullopt, std::nullopt};
+      for (const auto& segment : s.lvm->segments) {
+        if (segment.stripes > 1) {
+          stack.lvm = LvmStripe{segment.stripes, segment.stripes, segment.stripe_bytes};
+          break;
+        }
+      }
+    }
+  }
+  return stack;
+}
+
+// "Nothing to change" when the audit found layers and every one is aligned.
+std::optional<std::string> audit_verdict(const ResultDocument& doc) {
+  if (!doc.audit || !doc.audit->layout || doc.audit->layout->lines.empty() || !doc.audit->layout->all_ok()) {
+    return std::nullopt;
+  }
+  const LayoutAudit& a = *doc.audit->layout;
+  return fmt::format("nothing to change: every layer on {} starts on a multiple of {} and its stripe settings "
+                     "match the units checked ({} checks)", a.layout.disk_path, format_size(wanted_alignment(a.units)),
+                     a.lines.size());
+}
+
 // Disk and partition nodes for the commands: the target itself when it is a
 // whole disk, its parent disk when it is a partition.
 void fill_recommendations(ResultDocument& doc) {
@@ -64,7 +104,8 @@ void fill_recommendations(ResultDocument& doc) {
   geometry.write_unit = doc.write_unit.bytes;
   geometry.erase_block = doc.erase_block.bytes;
   geometry.logical_block = t.logical_block_size.value_or(512);
-  doc.recommendations = recommend(geometry, disk, part, doc.kind == TargetKind::partition);
+  doc.recommendations = recommend(geometry, existing_stack(doc), disk, part, doc.kind == TargetKind::partition);
+  doc.recommendations.verdict = audit_verdict(doc);
   if (doc.kind == TargetKind::sim || doc.kind == TargetKind::file) {
     doc.recommendations.notes.push_back("replace DISK and PARTITION with the drive's device nodes");
   }
@@ -189,6 +230,27 @@ void record_write_results(ResultDocument& doc, const WriteRunResult& writes) {
   doc.write_probe = writes.summary;
 }
 
+// An audit against units measured earlier: they become the document's
+// detected units, marked as read from the file, and a document about another
+// drive is said so (the audit still runs: the user may know better).
+void use_saved_units(ResultDocument& doc, const MeasuredUnits& saved, const std::string& file) {
+  const std::string evidence = fmt::format("from {} (measured on {})", file, saved.path);
+  auto take = [&](DetectedUnit& unit, const std::optional<uint64_t>& bytes) {
+    if (!bytes) return;
+    unit.bytes = bytes;
+    unit.state = UnitState::found;
+    unit.evidence = evidence;
+  };
+  take(doc.read_page, saved.read_page);
+  take(doc.write_unit, saved.write_unit);
+  take(doc.erase_block, saved.erase_block);
+  const Topology& t = doc.topology;
+  if ((!saved.model.empty() && saved.model != t.model) || (!saved.serial.empty() && saved.serial != t.serial)) {
+    doc.notes.push_back(fmt::format("{} describes another drive (model '{}', serial '{}'; this one: '{}', '{}'): the "
+                                    "units may not apply", file, saved.model, saved.serial, t.model, t.serial));
+  }
+}
+
 }  // namespace
 
 int run_characterize(const Options& given) {
@@ -247,6 +309,7 @@ int run_characterize(const Options& given) {
   }
   doc.mismatches = find_mismatches(doc.topology, {&doc.read_page, &doc.write_unit, &doc.erase_block});
   add_firmware_section(doc, doc.write_unit.bytes ? doc.write_unit.bytes : doc.read_page.bytes);
+  add_audit(doc, target, options);
   fill_recommendations(doc);
   doc.run = RunSummary{target.device->engine_description(), ios, read.rounds, device_time, read.stop_reason};
   doc.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -266,6 +329,25 @@ int run_info(const Options& given) {
   add_firmware_section(doc, std::nullopt);
   fill_recommendations(doc);
   emit(doc, options);
+  return 0;
+}
+
+int run_audit(const Options& given) {
+  Options options = given;
+  options.target = default_target(given);
+  if (!options.json_path.empty()) check_json_destination(options.json_path);
+  const Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
+  ResultDocument doc = base_document(options, target);
+  doc.read_page.evidence = "not measured: audit does no timing IO (run ssdprobe on the target to check against "
+                           "the measured page and to price misalignment)";
+  doc.write_unit.evidence = doc.read_page.evidence;
+  doc.erase_block.evidence = doc.read_page.evidence;
+  if (!options.units_from.empty()) use_saved_units(doc, read_measured_units(options.units_from), options.units_from);
+  add_audit(doc, target, options);
+  if (!doc.audit->layout) throw Error(ErrorCategory::target, doc.audit->unavailable_reason);
+  fill_recommendations(doc);
+  if (options.json_path != "-") print_quietly(stdout, printable(render_audit_text(doc), true));
+  if (!options.json_path.empty()) write_json(to_json(doc), options.json_path);
   return 0;
 }
 

@@ -69,7 +69,7 @@ int ssdprobe_main(int argc, char** argv) {
   CLI::App app(kDescription, "ssdprobe");
   app.footer(kFooter);
   app.set_version_flag("--version", SSDPROBE_VERSION);
-  RawOptions main_raw, info_raw, restore_raw;
+  RawOptions main_raw, info_raw, restore_raw, audit_raw;
   bind_options(app, main_raw, kCharacterize);
   app.add_option("TARGET", main_raw.target, "Device, partition, file or sim:NAME to characterize");
   bool list_sims = false;
@@ -79,6 +79,13 @@ int ssdprobe_main(int argc, char** argv) {
   bind_options(*info, info_raw, kInfo);
   info->add_option("TARGET", info_raw.target, "Device, partition, file or sim:NAME")->required();
   info->footer(kFooter);
+
+  CLI::App* audit = app.add_subcommand(
+      "audit", "Check the partitions, md RAID, LVM and filesystems already on a disk against its block sizes, "
+               "without timing any IO (the main job also runs this audit, against the measured units)");
+  bind_options(*audit, audit_raw, kAudit);
+  audit->add_option("TARGET", audit_raw.target, "Disk, partition or disk image file")->required();
+  audit->footer(kFooter);
 
   CLI::App* restore = app.add_subcommand(
       "restore", "Put back what an interrupted --write run saved, verify it, and delete the journal");
@@ -95,6 +102,7 @@ int ssdprobe_main(int argc, char** argv) {
   try {
     if (list_sims) return run_list_sims(resolve_options(main_raw, kCharacterize).json_path);
     if (info->parsed()) return run_info(resolve_options(info_raw, kInfo));
+    if (audit->parsed()) return run_audit(resolve_options(audit_raw, kAudit));
     if (restore->parsed()) return run_restore(resolve_options(restore_raw, kRestore));
     return run_characterize(resolve_options(main_raw, kCharacterize));
   } catch (const Error& e) {

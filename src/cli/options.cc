@@ -44,6 +44,7 @@ uint64_t parse_count(const std::string& name, const std::string& text, uint64_t 
 }
 
 void validate_engine(const std::string& text) { parse_engine(text); }
+void validate_starts(const std::string& text) { parse_starts(text); }
 
 // Parses `text` (the value, or the default; "1" for a given flag, "" for an
 // absent one) into the field's member of `o`, and returns the value to echo:
@@ -80,9 +81,27 @@ OptionValue apply(const OptionField& field, Options& o, const std::string& name,
 
 }  // namespace
 
+std::vector<uint64_t> parse_starts(const std::string& text) {
+  std::vector<uint64_t> starts;
+  if (text.empty()) return starts;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    const size_t comma = std::min(text.find(',', begin), text.size());
+    const std::string item = text.substr(begin, comma - begin);
+    try {
+      starts.push_back(parse_size(item));
+    } catch (const Error&) {
+      throw Error(ErrorCategory::usage, fmt::format("invalid --at item '{}': expected a byte offset such as 32256, "
+                                                    "1536, 4k or 1M", item));
+    }
+    begin = comma + 1;
+  }
+  return starts;
+}
+
 const std::vector<OptionSpec>& option_table() {
   static const std::vector<OptionSpec> table{
-      {"--json", "FILE", "", "json", kBoth,
+      {"--json", "FILE", "", "json", kBoth | kAudit,
        "Write the result document (schema ssdprobe/1) to FILE; '-' writes it to standard output instead of the "
        "text report",
        TextField{&Options::json_path}},
@@ -101,7 +120,7 @@ const std::vector<OptionSpec>& option_table() {
        "Queue depth: reads kept in flight at once (1..256; psync allows only 1)", CountField{1, 256, &Options::queue_depth}},
       {"--seed", "N", "1", "seed", kCharacterize,
        "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", CountField{0, UINT64_MAX, nullptr, &Options::seed}},
-      {"-q,--quiet", "", "", "quiet", kBoth | kRestore, "No progress on standard error", FlagField{&Options::quiet}},
+      {"-q,--quiet", "", "", "quiet", kBoth | kRestore | kAudit, "No progress on standard error", FlagField{&Options::quiet}},
       {"--write", "", "", "write", kCharacterize,
        "Allow write probes (write unit, erase block). Writes stay inside --region (default: up to 256 MiB from the "
        "middle of the device, never its first or last MiB); the range is saved to a journal first and restored "
@@ -125,6 +144,14 @@ const std::vector<OptionSpec>& option_table() {
        "Accept a --journal directory on tmpfs/ramfs, where a power loss loses the saved content (scratch machines "
        "only)",
        FlagField{&Options::allow_ram_journal}},
+      {"--units-from", "RESULT.json", "", "units_from", kAudit,
+       "audit: check against the read page, write unit and erase block a saved result document (--json of an "
+       "earlier run on this drive) measured, instead of only the block sizes the kernel reports",
+       TextField{&Options::units_from}},
+      {"--at", "OFFSETS", "", "at", kCharacterize | kAudit,
+       "Also judge these disk offsets as layer starts, e.g. --at 32256,1536,1M: which units each misses and, "
+       "after timing, what 4 KiB and page-sized IOs would cost there compared with an aligned start",
+       TextField{&Options::at, validate_starts}},
   };
   return table;
 }

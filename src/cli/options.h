@@ -16,7 +16,7 @@
 namespace ssdprobe {
 
 // Which commands take an option.
-enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3, kRestore = 4 };
+enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3, kRestore = 4, kAudit = 8 };
 
 struct Options;
 
@@ -74,6 +74,8 @@ struct Options {
   std::string device;             // restore: the device, when it moved
   bool partial = false;           // restore: put back what a damaged journal still holds
   bool allow_ram_journal = false; // accept a journal on tmpfs/ramfs
+  std::string units_from;         // audit: a result document whose detected units to check against
+  std::string at;                 // --at: comma-separated disk offsets to audit (parse_starts)
 
   bool region_given() const { return region.offset != 0 || region.length != 0; }
 
@@ -91,5 +93,9 @@ struct RawOptions {
 void bind_options(CLI::App& app, RawOptions& raw, OptionScope scope);
 // Converts and validates; throws Error(usage) naming the option and value.
 Options resolve_options(const RawOptions& raw, OptionScope scope);
+
+// The offsets of --at ("63s" is not accepted: sizes as elsewhere, e.g.
+// 32256,1536,1M); throws Error(usage) naming the bad item.
+std::vector<uint64_t> parse_starts(const std::string& text);
 
 }  // namespace ssdprobe

@@ -23,6 +23,7 @@ struct PartitionEntry {
   uint64_t size_bytes = 0;
   std::string type;           // GPT type GUID, or MBR type as "0x83"
   std::string name;           // GPT partition name ("" for MBR)
+  bool container = false;     // MBR extended partition: holds the logical ones, not data
 };
 
 // The table written on the disk, read with libblkid (never by hand).

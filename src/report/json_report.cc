@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/output.h"
+#include "report/audit_render.h"
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
 #include "report/utf8.h"
@@ -169,10 +170,23 @@ json options_json(const OptionEcho& echo) {
 }
 
 json recommendations_json(const Recommendations& r) {
+  json commands = json::object();  // by key, as before steps existed
+  json steps = json::array();
+  for (const auto& step : r.steps) {
+    if (!commands.contains(step.key)) commands[step.key] = step.command;
+    steps.push_back({{"key", step.key},
+                     {"command", step.command},
+                     {"purpose", step.purpose},
+                     {"destroys_data", step.destroys_data},
+                     {"warning", step.destroys_data ? json(step.warning) : json(nullptr)},
+                     {"alternative_group", step.alternative_group.empty() ? json(nullptr) : json(step.alternative_group)}});
+  }
   return {{"partition_start_bytes", r.partition_start_bytes},
           {"partition_alignment_bytes", r.partition_alignment_bytes},
           {"filesystem_block_bytes", r.filesystem_block_bytes},
-          {"commands", r.commands},
+          {"commands", commands},
+          {"steps", steps},
+          {"verdict", r.verdict ? json(*r.verdict) : json(nullptr)},
           {"notes", r.notes}};
 }
 
@@ -205,6 +219,7 @@ json to_json(const ResultDocument& d) {
               {"grids", grids},
               {"notes", d.notes}};
   doc["write_probe"] = write_probe_json(d.write_probe);
+  doc["audit"] = audit_json(d.audit);
   if (d.run) {
     doc["run"] = {{"engine", d.run->engine}, {"ios", d.run->ios}, {"rounds", d.run->rounds},
                   {"device_time_s", std::round(d.run->device_time_s * 1000.0) / 1000.0},

@@ -19,6 +19,7 @@
 #include "firmware/smartctl_json.h"
 #include "firmware/sysfs_expectation.h"
 #include "firmware/write_counters.h"
+#include "layout/audit.h"
 #include "report/option_echo.h"
 #include "probes/grid_probe.h"
 
@@ -58,6 +59,14 @@ struct FirmwareSection {
   std::string identity_source;
 };
 
+// The layout already on the disk, judged against the units (layout/audit.h),
+// and any start the user asked about with --at.
+struct AuditSection {
+  std::optional<LayoutAudit> layout;  // absent when there is nothing to read (sim:) or it failed
+  std::string unavailable_reason;     // why `layout` is absent
+  std::vector<AuditLine> at;          // --at OFFSET, in the order given
+};
+
 struct RunSummary {
   std::string engine;
   uint64_t ios = 0;
@@ -80,6 +89,7 @@ struct ResultDocument {
   std::vector<GridReport> grids;
   std::optional<RunSummary> run;   // absent for `info`
   std::optional<WriteProbeSummary> write_probe;  // absent unless --write
+  std::optional<AuditSection> audit;  // absent only where no audit was asked for (restore)
   std::vector<std::string> notes;  // plan adaptations, engine fallbacks
 };
 

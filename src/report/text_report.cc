@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/units.h"
+#include "report/audit_render.h"
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
 #include "ssdprobe_version.h"
@@ -162,10 +163,25 @@ void evidence(std::string& out, const ResultDocument& d) {
   if (!d.erase_block.evidence.empty()) out += fmt::format("  erase block: {}\n", d.erase_block.evidence);
 }
 
+// The audit's own findings are mismatches too (for readers of the JSON), but
+// the text report has already shown them in the Audit block.
+bool shown_in_audit(const ResultDocument& d, const Mismatch& m) {
+  if (!d.audit || !d.audit->layout) return false;
+  for (const auto& line : d.audit->layout->lines) {
+    if (!line.ok && line.field == m.field) return true;
+  }
+  return false;
+}
+
 void mismatches(std::string& out, const ResultDocument& d) {
   out += "\nMismatches\n";
-  if (d.mismatches.empty()) out += "  none found\n";
-  for (const auto& m : d.mismatches) out += fmt::format("  {:<8} {}: {}\n", severity_name(m.severity), m.field, m.message);
+  size_t shown = 0;
+  for (const auto& m : d.mismatches) {
+    if (shown_in_audit(d, m)) continue;
+    out += fmt::format("  {:<8} {}: {}\n", severity_name(m.severity), m.field, m.message);
+    ++shown;
+  }
+  if (shown == 0) out += d.mismatches.empty() ? "  none found\n" : "  none besides the audit's\n";
 }
 
 void recommendation(std::string& out, const ResultDocument& d) {
@@ -174,7 +190,10 @@ void recommendation(std::string& out, const ResultDocument& d) {
   out += fmt::format("  start partitions at byte {} ({}), aligned to {}\n", r.partition_start_bytes,
                      format_size(r.partition_start_bytes), format_size(r.partition_alignment_bytes));
   for (const auto& note : r.notes) out += fmt::format("  - {}\n", note);
-  for (const auto& [tool, command] : r.commands) out += fmt::format("  {:<10} {}\n", tool, command);
+  for (const auto& step : r.steps) {
+    out += fmt::format("  {:<10} {}\n", step.key, step.command);
+    if (step.destroys_data) out += fmt::format("  {:<10} warning: {}\n", "", step.warning);
+  }
 }
 
 void run_summary(std::string& out, const ResultDocument& d) {
@@ -202,9 +221,18 @@ std::string render_text(const ResultDocument& d) {
   side_by_side(out, d);
   firmware(out, d);
   evidence(out, d);
+  audit_text(out, d.audit);
   mismatches(out, d);
   recommendation(out, d);
   run_summary(out, d);
+  return out;
+}
+
+std::string render_audit_text(const ResultDocument& d) {
+  std::string out;
+  identity(out, d);
+  audit_text(out, d.audit);
+  for (const auto& note : d.notes) out += fmt::format("note: {}\n", note);
   return out;
 }
 

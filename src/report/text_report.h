@@ -9,4 +9,7 @@ namespace ssdprobe {
 
 std::string render_text(const ResultDocument& document);
 
+// `ssdprobe audit`: the identity lines and the audit only.
+std::string render_audit_text(const ResultDocument& document);
+
 }  // namespace ssdprobe

@@ -27,11 +27,22 @@ make_scratch() {
   : > "$SCRATCH/.mounts"
 }
 
+# Partitions added with addpart outlive `losetup -d` (this kernel does not
+# scan loop devices for partitions, so detaching does not drop them), and the
+# next test to get that loop number would find them: remove them first.
+drop_partitions() {
+  local dev="$1" part
+  for part in /sys/block/"${dev#/dev/}"/"${dev#/dev/}"p*; do
+    [ -e "$part/partition" ] && delpart "$dev" "$(cat "$part/partition")" 2>/dev/null
+  done
+  return 0
+}
+
 _detach_loops() {
   local dev
   [ -f "$SCRATCH/.loops" ] || return 0
   while read -r dev; do
-    if [ -n "$dev" ]; then losetup -d "$dev" 2>/dev/null; fi
+    if [ -n "$dev" ]; then drop_partitions "$dev"; losetup -d "$dev" 2>/dev/null; fi
   done < "$SCRATCH/.loops"
   return 0
 }

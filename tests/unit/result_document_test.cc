@@ -68,13 +68,24 @@ TEST_CASE("characterize writes every spec field") {
   CHECK(d["detected"]["erase_block"]["bytes"].is_null());
   CHECK(d["mismatches"][0]["field"] == "minimum_io_size");
   for (const char* key : {"partition_start_bytes", "partition_alignment_bytes", "filesystem_block_bytes", "commands",
-                          "notes"}) {
+                          "steps", "verdict", "notes"}) {
     INFO(key);
     CHECK(d["recommendations"].contains(key));
   }
-  for (const char* tool : {"parted", "sfdisk", "mkfs_xfs", "mkfs_ext4", "mkfs_f2fs", "pvcreate"}) {
+  CHECK(d["recommendations"]["verdict"].is_null());
+  // One drive, no LVM asked for: partition table, then one of the filesystems.
+  const json& steps = d["recommendations"]["steps"];
+  REQUIRE(steps.size() == 6);
+  size_t i = 0;
+  for (const char* tool : {"parted", "sfdisk", "sgdisk", "mkfs_xfs", "mkfs_ext4", "mkfs_f2fs"}) {
     INFO(tool);
-    CHECK(d["recommendations"]["commands"][tool].is_string());
+    CHECK(steps[i]["key"] == tool);
+    CHECK(d["recommendations"]["commands"][tool] == steps[i]["command"]);
+    CHECK(steps[i]["destroys_data"] == true);
+    const std::string warning = steps[i]["warning"].get<std::string>();
+    CHECK((warning.find("PARTITION") != std::string::npos || warning.find("DISK") != std::string::npos));
+    CHECK(steps[i]["alternative_group"] == (i < 3 ? "partition" : "filesystem"));
+    ++i;
   }
   const json& grid = d["grids"][0];
   CHECK(grid["name"] == "read");

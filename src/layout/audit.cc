@@ -1,0 +1,439 @@
+#include "layout/audit.h"
+
+#include <fmt/format.h>
+
+#include <numeric>
+
+#include "core/units.h"
+
+namespace ssdprobe {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+constexpr uint64_t k4KiB = 4096;
+
+struct UnitCheck {
+  std::string name;
+  uint64_t bytes;
+  Severity severity;  // of missing it
+};
+
+// The boundaries a layer start should sit on, with what missing each costs:
+// the 4 KiB and physical block boundaries are what every filesystem and the
+// kernel assume (a miss splits every block IO: error); the drive's measured
+// page and write unit are where reads and writes get slower (warning); the
+// erase block and 1 MiB matter for garbage collection and convention (info).
+std::vector<UnitCheck> start_checks(const AuditUnits& units) {
+  std::vector<UnitCheck> checks = {
+      {"logical block", units.logical_block, Severity::error},
+      {"4 KiB", k4KiB, Severity::error},
+      {"physical block", units.physical_block, Severity::error},
+  };
+  if (units.read_page) checks.push_back({"read page", *units.read_page, Severity::warning});
+  if (units.write_unit) checks.push_back({"write unit", *units.write_unit, Severity::warning});
+  if (units.erase_block) checks.push_back({"erase block", *units.erase_block, Severity::info});
+  checks.push_back({"1 MiB", kMiB, Severity::info});
+  return checks;
+}
+
+// The units a stripe setting (md chunk, LVM stripe, xfs sunit) should be a
+// multiple of: a stripe unit that splits a page or write unit makes every
+// full-stripe write end inside one.
+std::vector<UnitCheck> stripe_checks(const AuditUnits& units) {
+  std::vector<UnitCheck> checks = {{"4 KiB", k4KiB, Severity::error}};
+  if (units.read_page) checks.push_back({"read page", *units.read_page, Severity::warning});
+  if (units.write_unit) checks.push_back({"write unit", *units.write_unit, Severity::warning});
+  return checks;
+}
+
+std::string unit_text(const UnitMiss& miss) {
+  if (miss.unit == "4 KiB" || miss.unit == "1 MiB") return miss.unit;
+  return fmt::format("the {} ({})", miss.unit, format_size(miss.unit_bytes));
+}
+
+std::string legacy_case(uint64_t start, uint32_t logical_block, bool gpt) {
+  if (start == 63 * 512) return "sector 63 (DOS / Windows XP partitioning)";
+  if (start == 3 * 512) return "1536 B (sector 3)";
+  if (gpt && start == 34 * 512) return "sector 34 (GPT's first usable sector, no alignment)";
+  if (start % k4KiB != 0) return fmt::format("{} B: not a multiple of 4 KiB", start);
+  (void)logical_block;
+  return "";
+}
+
+Severity worst(const std::vector<UnitMiss>& misses, const std::vector<UnitCheck>& checks) {
+  Severity s = Severity::info;
+  for (const auto& miss : misses) {
+    for (const auto& check : checks) {
+      if (check.name == miss.unit && static_cast<int>(check.severity) > static_cast<int>(s)) s = check.severity;
+    }
+  }
+  return s;
+}
+
+std::vector<UnitMiss> misses_of(uint64_t value, const std::vector<UnitCheck>& checks) {
+  std::vector<UnitMiss> misses;
+  for (const auto& check : checks) {
+    if (check.bytes == 0) continue;
+    if (value % check.bytes != 0) misses.push_back({check.name, check.bytes, value % check.bytes});
+  }
+  return misses;
+}
+
+std::string names_of(const std::vector<UnitCheck>& checks) {
+  std::string text;
+  for (const auto& check : checks) {
+    if (!text.empty()) text += ", ";
+    text += check.name == "4 KiB" || check.name == "1 MiB" ? check.name
+                                                           : fmt::format("{} {}", check.name, format_size(check.bytes));
+  }
+  return text;
+}
+
+std::string miss_text(const std::vector<UnitMiss>& misses) {
+  std::string text;
+  for (const auto& miss : misses) {
+    if (!text.empty()) text += ", ";
+    text += fmt::format("{} past a boundary of {}", format_size(miss.remainder), unit_text(miss));
+  }
+  return text;
+}
+
+uint64_t round_up(uint64_t value, uint64_t unit) {
+  if (unit == 0) return value;
+  const uint64_t rem = value % unit;
+  return rem == 0 ? value : value + (unit - rem);
+}
+
+// A value that must be a multiple of the stripe-relevant units.
+AuditLine stripe_line(const std::string& field, const std::string& layer, uint64_t value, const AuditUnits& units,
+                      const std::string& what) {
+  AuditLine line;
+  line.field = field;
+  line.layer = layer;
+  line.value_bytes = value;
+  const auto checks = stripe_checks(units);
+  line.misses = misses_of(value, checks);
+  line.ok = line.misses.empty();
+  line.severity = line.ok ? Severity::info : worst(line.misses, checks);
+  line.message = line.ok ? fmt::format("{} {}: a multiple of {}", what, format_size(value), names_of(checks))
+                         : fmt::format("{} {} is not a multiple of {}: {}", what, format_size(value),
+                                       unit_text(line.misses.front()), miss_text(line.misses));
+  return line;
+}
+
+// A value that must equal what the layer below says.
+AuditLine must_equal(const std::string& field, const std::string& layer, uint64_t value, uint64_t expected,
+                     const std::string& what, const std::string& below) {
+  AuditLine line;
+  line.field = field;
+  line.layer = layer;
+  line.value_bytes = value;
+  line.ok = value == expected;
+  line.severity = line.ok ? Severity::info : Severity::warning;
+  line.suggested_bytes = expected;
+  line.message = line.ok ? fmt::format("{} {} matches {}", what, format_size(value), below)
+                         : fmt::format("{} is {} but {} is {}", what, value ? format_size(value) : "not set", below,
+                                       format_size(expected));
+  return line;
+}
+
+struct StackContext {
+  std::string prefix;      // "partition[2]." or "" for the whole disk
+  std::string name;        // "partition 2 (/dev/loop0p2)" or "disk"
+  const LayoutStack* stack;
+};
+
+// The stripe the layers below a filesystem impose (md chunk × data disks,
+// or a striped LV), if any.
+struct Stripe {
+  uint64_t unit = 0, width = 0;
+  std::string source;
+};
+
+std::optional<Stripe> stripe_below(const LayoutStack& stack) {
+  if (stack.lvm && stack.filesystem_container.starts_with("lvm:")) {
+    for (const auto& segment : stack.lvm->segments) {
+      if (("lvm:" + segment.lv_name) == stack.filesystem_container && segment.stripes > 1 && segment.stripe_bytes)
+        return Stripe{segment.stripe_bytes, segment.stripe_bytes * segment.stripes, "the LV's stripe"};
+    }
+  }
+  if (stack.md && stack.md->chunk_bytes && stack.md->level != 1 && stack.md->data_disks() > 1) {
+    return Stripe{stack.md->chunk_bytes, stack.md->chunk_bytes * static_cast<uint64_t>(stack.md->data_disks()),
+                  fmt::format("the md chunk ({} data disks)", stack.md->data_disks())};
+  }
+  return std::nullopt;
+}
+
+class Auditor {
+ public:
+  Auditor(const DiskLayout& layout, const AuditUnits& units, LayoutAudit& out)
+      : layout_(layout), units_(units), out_(out) {}
+
+  void run() {
+    const bool gpt = layout_.table && layout_.table->scheme == "gpt";
+    for (const auto& stack : layout_.stacks) {
+      StackContext ctx{"", "disk", &stack};
+      if (stack.partition) {
+        ctx.prefix = fmt::format("partition[{}].", stack.partition->number);
+        ctx.name = stack.node.empty() ? fmt::format("partition {}", stack.partition->number)
+                                      : fmt::format("partition {} ({})", stack.partition->number, stack.node);
+        start(ctx.prefix + "start", ctx.name, stack.start_disk_offset, gpt);
+        size_line(ctx);
+      }
+      md_lines(ctx);
+      lvm_lines(ctx);
+      filesystem_lines(ctx);
+    }
+    kernel_agreement();
+  }
+
+ private:
+  void start(const std::string& field, const std::string& layer, uint64_t offset, bool gpt) {
+    AuditLine line = audit_start(field, layer, offset, units_);
+    line.legacy_case = line.ok ? "" : legacy_case(offset, units_.logical_block, gpt);
+    if (!line.legacy_case.empty() && !line.message.empty()) line.message += " — " + line.legacy_case;
+    out_.lines.push_back(std::move(line));
+  }
+
+  // A size that is not a multiple of 4 KiB only leaves its last bytes
+  // unusable (filesystems end on a whole block); every partitioner's "to the
+  // end" does it on GPT disks (the backup table takes 33 sectors). Worth
+  // saying, not worth calling the layout misaligned: the line is OK.
+  void size_line(const StackContext& ctx) {
+    const uint64_t size = ctx.stack->partition->size_bytes;
+    if (size % k4KiB == 0) return;  // only worth a line when it is odd
+    AuditLine line;
+    line.field = ctx.prefix + "size";
+    line.layer = ctx.name;
+    line.value_bytes = size;
+    line.misses = {{"4 KiB", k4KiB, size % k4KiB}};
+    line.message = fmt::format("size {} B is not a multiple of 4 KiB: its last {} B hold no whole 4 KiB block "
+                               "(harmless: nothing is misaligned by it)", size, size % k4KiB);
+    out_.lines.push_back(std::move(line));
+  }
+
+  void md_lines(const StackContext& ctx) {
+    if (!ctx.stack->md) return;
+    const MdSuperblock& md = *ctx.stack->md;
+    const std::string layer = fmt::format("md raid{} member{}", md.level,
+                                          ctx.stack->partition ? " on " + ctx.name : "");
+    start(ctx.prefix + "md.data_offset", layer, ctx.stack->start_disk_offset + md.data_offset_bytes, false);
+    if (md.chunk_bytes != 0 && md.level != 1) {
+      out_.lines.push_back(stripe_line(ctx.prefix + "md.chunk", layer, md.chunk_bytes, units_, "chunk"));
+    }
+  }
+
+  void lvm_lines(const StackContext& ctx) {
+    if (!ctx.stack->lvm) return;
+    const LvmPhysicalVolume& pv = *ctx.stack->lvm;
+    const uint64_t pv_start = pv_disk_offset(*ctx.stack);
+    const std::string layer = pv.vg_name.empty() ? "LVM PV" : fmt::format("LVM PV of VG {}", pv.vg_name);
+    start(ctx.prefix + "lvm.pe_start", layer, pv_start + pv.pe_start_bytes, false);
+    if (!pv.extent_bytes) return;
+    const uint64_t extent = *pv.extent_bytes;
+    const uint64_t alignment = wanted_alignment(units_);
+    AuditLine line;
+    line.field = ctx.prefix + "lvm.extent_size";
+    line.layer = layer;
+    line.value_bytes = extent;
+    line.ok = extent % alignment == 0;
+    line.severity = line.ok ? Severity::info : Severity::warning;
+    line.message = line.ok ? fmt::format("extent {}: every extent starts aligned when the data area does", format_size(extent))
+                           : fmt::format("extent {} is not a multiple of {}: logical volumes after the first start "
+                                         "misaligned", format_size(extent), format_size(alignment));
+    if (!line.ok) line.misses = {{"alignment", alignment, extent % alignment}};
+    out_.lines.push_back(std::move(line));
+    for (const auto& segment : pv.segments) {
+      const std::string lv = fmt::format("{}lvm.lv[{}]", ctx.prefix, segment.lv_name);
+      const std::string lv_layer = fmt::format("LV {} (extents {}..)", segment.lv_name, segment.lv_start_extent);
+      start(lv + ".start", lv_layer, pv_start + pv.pe_start_bytes + segment.pv_start_extent * extent, false);
+      if (segment.stripes > 1 && segment.stripe_bytes) {
+        out_.lines.push_back(stripe_line(lv + ".stripe_size", lv_layer, segment.stripe_bytes, units_, "stripe size"));
+      }
+    }
+  }
+
+  // The PV's byte 0 on the disk: inside an md array's data area when the PV
+  // is on md (only followed when this member holds the array's start).
+  static uint64_t pv_disk_offset(const LayoutStack& stack) {
+    return stack.start_disk_offset + (stack.md ? stack.md->data_offset_bytes : 0);
+  }
+
+  void filesystem_lines(const StackContext& ctx) {
+    if (!ctx.stack->filesystem) return;
+    const FilesystemInfo& fs = *ctx.stack->filesystem;
+    const std::string layer = fmt::format("{} on {}", fs.type, container_name(ctx));
+    const std::string field = ctx.prefix + fs.type;
+    if (fs.block_bytes != 0) block_line(field + ".block_size", layer, fs.block_bytes);
+    if (fs.sector_bytes && *fs.sector_bytes < units_.logical_block) {
+      AuditLine line;
+      line.field = field + ".sector_size";
+      line.layer = layer;
+      line.value_bytes = *fs.sector_bytes;
+      line.ok = false;
+      line.severity = Severity::error;
+      line.message = fmt::format("sector size {} B is below the drive's {} B logical block", *fs.sector_bytes,
+                                 units_.logical_block);
+      out_.lines.push_back(std::move(line));
+    }
+    stripe_settings(ctx, fs, field, layer);
+    if (fs.section_bytes && units_.erase_block) {
+      AuditLine line;
+      line.field = field + ".section_size";
+      line.layer = layer;
+      line.value_bytes = *fs.section_bytes;
+      line.ok = *fs.section_bytes % *units_.erase_block == 0;
+      line.severity = Severity::info;
+      line.message = line.ok ? fmt::format("section {} covers whole erase blocks ({})", format_size(*fs.section_bytes),
+                                           format_size(*units_.erase_block))
+                             : fmt::format("section {} is not a multiple of the {} erase block: F2FS's cleaning "
+                                           "unit splits erase blocks", format_size(*fs.section_bytes),
+                                           format_size(*units_.erase_block));
+      if (!line.ok) line.misses = {{"erase block", *units_.erase_block, *fs.section_bytes % *units_.erase_block}};
+      out_.lines.push_back(std::move(line));
+    }
+  }
+
+  void block_line(const std::string& field, const std::string& layer, uint32_t block) {
+    AuditLine line;
+    line.field = field;
+    line.layer = layer;
+    line.value_bytes = block;
+    line.ok = block % units_.physical_block == 0 && block % units_.logical_block == 0;
+    line.severity = line.ok ? Severity::info : Severity::warning;
+    line.message = line.ok ? fmt::format("block {}: a multiple of the {} B physical block", format_size(block),
+                                         units_.physical_block)
+                           : fmt::format("block {} is smaller than or not a multiple of the {} B physical block: "
+                                         "every block write is a read-modify-write", format_size(block),
+                                         units_.physical_block);
+    if (!line.ok) line.misses = {{"physical block", units_.physical_block, block % units_.physical_block}};
+    out_.lines.push_back(std::move(line));
+  }
+
+  // xfs sunit/swidth and ext4 stride/stripe_width: equal to the stripe below
+  // when there is one; otherwise, if set at all, a multiple of the units.
+  void stripe_settings(const StackContext& ctx, const FilesystemInfo& fs, const std::string& field,
+                       const std::string& layer) {
+    const bool is_ext = fs.type == "ext2" || fs.type == "ext3" || fs.type == "ext4";
+    if (fs.type != "xfs" && !is_ext) return;
+    const std::string unit_name = is_ext ? "stride" : "sunit";
+    const std::string width_name = is_ext ? "stripe_width" : "swidth";
+    const uint64_t unit = fs.stripe_unit_bytes.value_or(0);
+    const uint64_t width = fs.stripe_width_bytes.value_or(0);
+    if (const auto stripe = stripe_below(*ctx.stack)) {
+      out_.lines.push_back(must_equal(field + "." + unit_name, layer, unit, stripe->unit, unit_name, stripe->source));
+      out_.lines.push_back(must_equal(field + "." + width_name, layer, width, stripe->width, width_name,
+                                      "the full stripe below"));
+      return;
+    }
+    if (unit != 0) out_.lines.push_back(stripe_line(field + "." + unit_name, layer, unit, units_, unit_name));
+    if (width != 0) out_.lines.push_back(stripe_line(field + "." + width_name, layer, width, units_, width_name));
+  }
+
+  static std::string container_name(const StackContext& ctx) {
+    const std::string& c = ctx.stack->filesystem_container;
+    if (c.starts_with("lvm:")) return "LV " + c.substr(4);
+    if (c == "md") return "the md array";
+    return ctx.name;
+  }
+
+  // The table on the disk and the kernel's partitions must describe the same
+  // places: IO goes where the kernel says, tools read the table.
+  void kernel_agreement() {
+    if (!layout_.table) return;
+    for (const auto& kp : layout_.kernel_partitions) {
+      for (const auto& entry : layout_.table->partitions) {
+        if (entry.number != kp.number || entry.container) continue;
+        if (entry.start_bytes == kp.start_bytes && entry.size_bytes == kp.size_bytes) continue;
+        AuditLine line;
+        line.field = fmt::format("partition[{}].kernel_start", kp.number);
+        line.layer = fmt::format("partition {} (/dev/{})", kp.number, kp.name);
+        line.disk_offset = kp.start_bytes;
+        line.value_bytes = kp.start_bytes;
+        line.ok = false;
+        line.severity = Severity::error;
+        line.suggested_bytes = entry.start_bytes;
+        line.message = fmt::format("the kernel addresses partition {} at {} B ({} B long) but the table says {} B "
+                                   "({} B long): re-read the table (partx -u, or reboot) before trusting either",
+                                   kp.number, kp.start_bytes, kp.size_bytes, entry.start_bytes, entry.size_bytes);
+        out_.lines.push_back(std::move(line));
+      }
+    }
+  }
+
+  const DiskLayout& layout_;
+  const AuditUnits& units_;
+  LayoutAudit& out_;
+};
+
+}  // namespace
+
+bool LayoutAudit::all_ok() const {
+  for (const auto& line : lines) {
+    if (!line.ok) return false;
+  }
+  return true;
+}
+
+uint64_t wanted_alignment(const AuditUnits& units) {
+  uint64_t alignment = kMiB;
+  for (const auto& unit : {units.read_page, units.write_unit, units.erase_block}) {
+    if (unit && *unit > 0) alignment = std::lcm(alignment, *unit);
+  }
+  alignment = std::lcm(alignment, static_cast<uint64_t>(std::max<uint32_t>(units.physical_block, 1)));
+  return alignment;
+}
+
+AuditLine audit_start(const std::string& field, const std::string& layer, uint64_t disk_offset,
+                      const AuditUnits& units) {
+  AuditLine line;
+  line.field = field;
+  line.layer = layer;
+  line.disk_offset = disk_offset;
+  line.value_bytes = disk_offset;
+  const auto checks = start_checks(units);
+  line.misses = misses_of(disk_offset, checks);
+  line.ok = line.misses.empty();
+  line.severity = line.ok ? Severity::info : worst(line.misses, checks);
+  if (line.ok) {
+    line.message = fmt::format("starts at {}: aligned to {}", format_size(disk_offset), names_of(checks));
+  } else {
+    line.suggested_bytes = round_up(disk_offset, wanted_alignment(units));
+    line.message = fmt::format("starts at {} B ({}): {}; next aligned start {}", disk_offset,
+                               format_size(disk_offset), miss_text(line.misses), format_size(*line.suggested_bytes));
+  }
+  return line;
+}
+
+LayoutAudit audit_layout(const DiskLayout& layout, const AuditUnits& units) {
+  LayoutAudit audit;
+  audit.layout = layout;
+  audit.units = units;
+  if (!units.read_page) audit.notes.push_back("read page not determined: starts are not checked against it");
+  if (!units.write_unit) audit.notes.push_back("write unit not determined (not measured without --write): "
+                                               "starts are not checked against it");
+  if (!units.erase_block) audit.notes.push_back("erase block not determined: starts are not checked against it");
+  Auditor(layout, units, audit).run();
+  for (const auto& note : layout.notes) audit.notes.push_back(note);
+  for (const auto& stack : layout.stacks) {
+    for (const auto& note : stack.notes) audit.notes.push_back(note);
+  }
+  return audit;
+}
+
+std::vector<Mismatch> audit_mismatches(const LayoutAudit& audit) {
+  std::vector<Mismatch> mismatches;
+  for (const auto& line : audit.lines) {
+    if (line.ok) continue;
+    Mismatch m;
+    m.field = line.field;
+    m.reported = static_cast<int64_t>(line.value_bytes);
+    if (line.suggested_bytes) m.detected = static_cast<int64_t>(*line.suggested_bytes);
+    m.severity = line.severity;
+    m.message = line.layer + ": " + line.message;
+    mismatches.push_back(std::move(m));
+  }
+  return mismatches;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,188 @@
+#include "layout/blkid_probe.h"
+
+#include <blkid/blkid.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include "core/error.h"
+#include "firmware/checked_math.h"
+
+namespace ssdprobe {
+
+namespace {
+
+struct ProbeDeleter {
+  void operator()(blkid_struct_probe* probe) const { blkid_free_probe(probe); }
+};
+using ProbeHandle = std::unique_ptr<blkid_struct_probe, ProbeDeleter>;
+
+// Puts the descriptor's file position back on every path: libblkid reads
+// with lseek + read, which would move the caller's position.
+class FilePositionGuard {
+ public:
+  explicit FilePositionGuard(int fd) : fd_(fd), position_(::lseek(fd, 0, SEEK_CUR)) {}
+  ~FilePositionGuard() {
+    if (position_ >= 0) ::lseek(fd_, position_, SEEK_SET);
+  }
+  FilePositionGuard(const FilePositionGuard&) = delete;
+  FilePositionGuard& operator=(const FilePositionGuard&) = delete;
+
+ private:
+  int fd_;
+  off_t position_;
+};
+
+constexpr uint64_t kBlkidSectorBytes = 512;  // blkid_partition_get_start/size count 512-byte sectors
+
+void check_descriptor(int fd, uint64_t offset, uint64_t size, uint32_t logical_block) {
+  if (logical_block < 512 || logical_block > 65536 || (logical_block & (logical_block - 1)) != 0) {
+    throw Error(ErrorCategory::internal, fmt::format("probe_content: logical block {} is not a power of two "
+                                                     "from 512 to 65536", logical_block));
+  }
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) throw os_error("libblkid probe: descriptor", fd < 0 ? EBADF : errno);
+  if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+    throw Error(ErrorCategory::target, "libblkid probe: not a block device or regular file");
+  }
+  // libblkid itself refuses a size past the end but accepts an offset past
+  // it (and then finds nothing): both are the caller's mistake.
+  const off_t end = ::lseek(fd, 0, SEEK_END);
+  if (end < 0) throw os_error("libblkid probe: size of the descriptor", errno);
+  const auto bytes = static_cast<uint64_t>(end);
+  if (offset > bytes || size > bytes - offset) {
+    throw Error(ErrorCategory::target, fmt::format("libblkid probe: {} bytes at {} lie beyond the end ({} bytes)",
+                                                   size, offset, bytes));
+  }
+}
+
+ProbeHandle open_probe(int fd, uint64_t offset, uint64_t size, uint32_t logical_block) {
+  ProbeHandle probe(blkid_new_probe());
+  if (!probe) throw Error(ErrorCategory::internal, "libblkid: cannot allocate a probe");
+  errno = 0;
+  if (blkid_probe_set_device(probe.get(), fd, static_cast<blkid_loff_t>(offset),
+                             static_cast<blkid_loff_t>(size)) != 0) {
+    const int saved = errno;
+    throw Error(saved == EACCES || saved == EPERM ? ErrorCategory::permission : ErrorCategory::target,
+                fmt::format("libblkid refuses the descriptor at offset {} size {}{}", offset, size,
+                            saved != 0 ? std::string(": ") + std::strerror(saved) : std::string()));
+  }
+  blkid_probe_set_sectorsize(probe.get(), logical_block);
+  blkid_probe_enable_superblocks(probe.get(), 1);
+  blkid_probe_set_superblocks_flags(probe.get(), BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
+  blkid_probe_enable_partitions(probe.get(), 1);
+  blkid_probe_set_partitions_flags(probe.get(), BLKID_PARTS_ENTRY_DETAILS);
+  return probe;
+}
+
+std::string lookup(blkid_probe probe, const char* name) {
+  const char* value = nullptr;
+  if (blkid_probe_lookup_value(probe, name, &value, nullptr) != 0 || value == nullptr) return {};
+  return value;
+}
+
+std::string partition_type(blkid_partition partition) {
+  if (const char* guid = blkid_partition_get_type_string(partition); guid != nullptr && *guid != '\0') return guid;
+  return fmt::format("0x{:02x}", static_cast<unsigned>(blkid_partition_get_type(partition)));
+}
+
+// One entry, or nullopt (with a note) when libblkid's numbers cannot be a
+// place on this descriptor.
+std::optional<PartitionEntry> read_entry(blkid_partition partition, uint64_t offset,
+                                         std::vector<std::string>& notes) {
+  PartitionEntry entry;
+  entry.number = blkid_partition_get_partno(partition);
+  const blkid_loff_t start = blkid_partition_get_start(partition);
+  const blkid_loff_t size = blkid_partition_get_size(partition);
+  const auto start_bytes = start >= 0 ? checked_mul(static_cast<uint64_t>(start), kBlkidSectorBytes) : std::nullopt;
+  const auto size_bytes = size >= 0 ? checked_mul(static_cast<uint64_t>(size), kBlkidSectorBytes) : std::nullopt;
+  if (!start_bytes || !size_bytes || *start_bytes > std::numeric_limits<uint64_t>::max() - offset) {
+    notes.push_back(fmt::format("libblkid: partition {} has an impossible start {} or size {} (sectors); left out",
+                                entry.number, start, size));
+    return std::nullopt;
+  }
+  entry.start_bytes = offset + *start_bytes;
+  entry.size_bytes = *size_bytes;
+  entry.type = partition_type(partition);
+  if (const char* name = blkid_partition_get_name(partition)) entry.name = name;
+  entry.container = blkid_partition_is_extended(partition) != 0;
+  return entry;
+}
+
+void note_nested(blkid_partition partition, blkid_parttable top, std::vector<std::string>& notes) {
+  const blkid_parttable table = blkid_partition_get_table(partition);
+  if (table == nullptr || table == top) return;
+  const blkid_partition parent = blkid_parttable_get_parent(table);
+  const char* type = blkid_parttable_get_type(table);
+  notes.push_back(fmt::format("libblkid: partition {} belongs to a nested {} table{}; its start is as libblkid "
+                              "reports it", blkid_partition_get_partno(partition), type ? type : "?",
+                              parent ? fmt::format(" inside partition {}", blkid_partition_get_partno(parent))
+                                     : std::string()));
+}
+
+// `pttype`: what safe probing named (e.g. "PMBR" for a protective MBR whose
+// GPT header is not where `logical_block` puts LBA 1).
+std::optional<PartitionTable> read_table(blkid_probe probe, const std::string& pttype, uint64_t offset,
+                                         uint32_t logical_block, std::vector<std::string>& notes) {
+  const blkid_partlist list = blkid_probe_get_partitions(probe);
+  const blkid_parttable top = list ? blkid_partlist_get_table(list) : nullptr;
+  if (top == nullptr) {
+    notes.push_back(fmt::format("libblkid: partition table type '{}' detected but no table could be read "
+                                "with {}-byte sectors", pttype, logical_block));
+    return std::nullopt;
+  }
+  const char* scheme = blkid_parttable_get_type(top);
+  PartitionTable table;
+  table.scheme = scheme ? scheme : "";
+  if (table.scheme != "gpt" && table.scheme != "dos") {
+    notes.push_back(fmt::format("libblkid: a '{}' partition table is there; only gpt and dos tables are read",
+                                table.scheme));
+    return std::nullopt;
+  }
+  table.sector_bytes = logical_block;
+  const int count = blkid_partlist_numof_partitions(list);
+  for (int i = 0; i < count; ++i) {
+    const blkid_partition partition = blkid_partlist_get_partition(list, i);
+    if (partition == nullptr) continue;
+    note_nested(partition, top, notes);
+    if (auto entry = read_entry(partition, offset, notes)) table.partitions.push_back(std::move(*entry));
+  }
+  return table;
+}
+
+}  // namespace
+
+ContentProbe probe_content(int fd, uint64_t offset, uint64_t size, uint32_t logical_block) {
+  const FilePositionGuard keep_position(fd);
+  check_descriptor(fd, offset, size, logical_block);
+  const ProbeHandle probe = open_probe(fd, offset, size, logical_block);
+  ContentProbe result;
+  errno = 0;
+  const int rc = blkid_do_safeprobe(probe.get());
+  if (rc == -2) {
+    result.notes.push_back("libblkid: ambivalent result (more than one signature claims this area)");
+    return result;
+  }
+  if (rc < 0) {
+    const int saved = errno;
+    result.notes.push_back(fmt::format("libblkid: probing failed{}",
+                                       saved != 0 ? std::string(": ") + std::strerror(saved) : std::string()));
+    return result;
+  }
+  if (rc == 1) return result;  // nothing libblkid knows
+  result.type = lookup(probe.get(), "TYPE");
+  result.usage = lookup(probe.get(), "USAGE");
+  // The table is taken only where safe probing reported one: libblkid hides
+  // a table that belongs to something else (an md member's array table).
+  if (const std::string pttype = lookup(probe.get(), "PTTYPE"); !pttype.empty()) {
+    result.table = read_table(probe.get(), pttype, offset, logical_block, result.notes);
+  }
+  return result;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,16 @@
+// The audit section of the result document (layout/audit.h), as JSON and as
+// the text report's "Audit" block. docs/result-json.md, section "audit",
+// defines the JSON.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "report/result.h"
+
+namespace ssdprobe {
+
+nlohmann::ordered_json audit_json(const std::optional<AuditSection>& audit);
+void audit_text(std::string& out, const std::optional<AuditSection>& audit);
+
+}  // namespace ssdprobe

@@ -1,0 +1,76 @@
+#include <fmt/format.h>
+
+#include "core/units.h"
+#include "report/audit_render.h"
+
+namespace ssdprobe {
+namespace {
+
+std::string status_word(const AuditLine& line) {
+  if (line.ok) return "OK";
+  switch (line.severity) {
+    case Severity::error: return "ERROR";
+    case Severity::warning: return "WARNING";
+    case Severity::info: return "NOTE";
+  }
+  return "?";
+}
+
+std::string share(double value) { return fmt::format("{:.0f} %", value * 100.0); }
+
+std::string cost_text(const AuditCost& c) {
+  const MisalignmentCost& m = c.cost;
+  const std::string what = fmt::format("{} {}s", format_size(c.request_bytes), c.op);
+  if (!m.determined) return fmt::format("{}: cost not determined ({})", what, m.evidence);
+  std::string text;
+  if (m.significant) {
+    text = fmt::format("{} cost {:.2f}x an aligned start (95 % interval {:.2f}-{:.2f}): {:+.0f} % latency", what,
+                       m.ratio, m.ratio_low, m.ratio_high, (m.ratio - 1.0) * 100.0);
+  } else {
+    text = fmt::format("{}: no measurable cost ({:.2f}x, 95 % interval {:.2f}-{:.2f})", what, m.ratio, m.ratio_low,
+                       m.ratio_high);
+  }
+  if (m.crossing_share && m.aligned_crossing_share && *m.crossing_share > *m.aligned_crossing_share) {
+    text += fmt::format("; {} of them cross a {} boundary (aligned: {})", share(*m.crossing_share),
+                        c.op == "write" ? "write-unit" : "page", share(*m.aligned_crossing_share));
+  }
+  return text;
+}
+
+void line_text(std::string& out, const AuditLine& line) {
+  out += fmt::format("  {:<8} {:<28} {}: {}\n", status_word(line), line.field, line.layer, line.message);
+  for (const auto& cost : line.costs) out += fmt::format("           cost: {}\n", cost_text(cost));
+}
+
+std::string checked_against(const AuditUnits& u) {
+  std::string text = fmt::format("logical block {} B, physical block {} B, 4 KiB", u.logical_block, u.physical_block);
+  if (u.read_page) text += ", read page " + format_size(*u.read_page);
+  if (u.write_unit) text += ", write unit " + format_size(*u.write_unit);
+  if (u.erase_block) text += ", erase block " + format_size(*u.erase_block);
+  return text + fmt::format(", 1 MiB (layer starts should be multiples of {})", format_size(wanted_alignment(u)));
+}
+
+}  // namespace
+
+void audit_text(std::string& out, const std::optional<AuditSection>& section) {
+  if (!section) return;
+  if (!section->layout) {
+    out += fmt::format("\nAudit: not available: {}\n", section->unavailable_reason);
+  } else {
+    const LayoutAudit& a = *section->layout;
+    const DiskLayout& l = a.layout;
+    const std::string table = l.table ? fmt::format("{} partition table, {} entries", l.table->scheme,
+                                                    l.table->partitions.size())
+                                      : "no partition table";
+    out += fmt::format("\nAudit of {}: {}; {} kernel partition(s)\n", l.disk_path, table, l.kernel_partitions.size());
+    out += fmt::format("  checked against {}\n", checked_against(a.units));
+    if (a.lines.empty()) out += "  nothing on the disk to check (no partitions, volumes or filesystems found)\n";
+    for (const auto& line : a.lines) line_text(out, line);
+    out += a.all_ok() ? "  every layer is aligned: nothing to change\n" : "";
+    for (const auto& note : a.notes) out += fmt::format("  note: {}\n", note);
+  }
+  if (!section->at.empty()) out += "Starts asked about (--at):\n";
+  for (const auto& line : section->at) line_text(out, line);
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,22 @@
+// Reads back what a saved result document measured, so a later audit can
+// judge a layout against units measured once (`ssdprobe audit DISK
+// --units-from RESULT.json`) without timing the drive again.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ssdprobe {
+
+struct MeasuredUnits {
+  std::string path;                    // the target the document describes
+  std::string model, serial;           // its identity, to warn when it is another drive
+  std::optional<uint64_t> read_page, write_unit, erase_block;
+};
+
+// Throws Error(usage) naming the file and the problem: unreadable, not JSON,
+// not an ssdprobe/1 document, a unit that is not a positive integer.
+MeasuredUnits read_measured_units(const std::string& path);
+
+}  // namespace ssdprobe
