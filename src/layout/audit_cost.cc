@@ -30,7 +30,12 @@ void attach_costs(AuditLine& line, const AuditUnits& units, const std::vector<Co
   for (const auto& grid : grids) {
     if (grid.grid == nullptr || grid.grid->cell_count() == 0) continue;
     if (grid.op == "write") {
+      // The write grid's sparse offsets rarely hold a 4 KiB write straddling a
+      // larger write unit, so whole-unit writes are priced too.
       add_cost(line, grid, kFilesystemBlock, units.write_unit, seed);
+      if (units.write_unit && *units.write_unit != kFilesystemBlock) {
+        add_cost(line, grid, *units.write_unit, units.write_unit, seed);
+      }
       continue;
     }
     add_cost(line, grid, kFilesystemBlock, units.read_page, seed);

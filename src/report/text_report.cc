@@ -187,6 +187,9 @@ void mismatches(std::string& out, const ResultDocument& d) {
 void recommendation(std::string& out, const ResultDocument& d) {
   const Recommendations& r = d.recommendations;
   out += "\nRecommendation\n";
+  if (r.verdict) {
+    out += fmt::format("  {}\n  (to rebuild the disk from scratch instead:)\n", *r.verdict);
+  }
   out += fmt::format("  start partitions at byte {} ({}), aligned to {}\n", r.partition_start_bytes,
                      format_size(r.partition_start_bytes), format_size(r.partition_alignment_bytes));
   for (const auto& note : r.notes) out += fmt::format("  - {}\n", note);

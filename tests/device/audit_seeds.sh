@@ -106,7 +106,22 @@ expect_check "$j" "ext4.stride" false '.suggested_bytes == 65536'
 expect_check "$j" "ext4.stripe_width" false '.suggested_bytes == 196608'
 expect_check "$j" "md.data_offset" true
 
-# 5. xfs su=12k against a 16 KiB page measured earlier, and an aligned stack.
+# 5. A stack: partition at 1 MiB -> md raid1 member (data offset 2 MiB) ->
+# LVM PV (pe_start 1 MiB) -> offsets compose to 4 MiB on the disk.
+dev=$(plain_loop 512M)
+printf 'label: gpt\nstart=2048, size=524288, type=linux\n' | sfdisk --no-reread --no-tell-kernel -q "$dev" >/dev/null 2>&1 || fail "sfdisk"
+addpart "$dev" 1 2048 524288 || fail "addpart"
+"$MAKE_MD" "${dev}p1" --level 1 --raid-disks 2 --chunk 0 --data-offset 2097152 --role 0 || fail "make-md-member on the partition"
+inner=$(losetup --find --show --offset $((3 << 20)) --sizelimit $((200 << 20)) "$dev") || fail "losetup --offset"
+echo "$inner" >> "$SCRATCH/.loops"
+pvcreate -q -ff -y "$inner" >/dev/null 2>&1 || fail "pvcreate inside the md data area"
+j=$(audit_json "$dev") || fail "audit of the stack exited $?"
+pvremove -q -ff -y "$inner" >/dev/null 2>&1
+losetup -d "$inner"
+expect_check "$j" "partition[1].md.data_offset" true '.disk_offset == 3145728'
+expect_check "$j" "partition[1].lvm.pe_start" true '.disk_offset == 4194304'
+
+# 6. xfs su=12k against a 16 KiB page measured earlier, and an aligned stack.
 "$SSDPROBE" -q --budget 20 --json "$SCRATCH/page16k.json" sim:nvme-tlc-16k >/dev/null || fail "sim run"
 [ "$(jq -r .detected.read_page.bytes "$SCRATCH/page16k.json")" = 16384 ] || fail "the sim run found no 16 KiB page"
 # xfs wants >= 300 MB, and with su=12k a 64 MiB log on a 4 KiB log stripe

@@ -34,7 +34,10 @@ part="${dev}p1"
 
 recs="$units"  # the document whose recommendations are run
 step_command() { jq -r --arg k "$1" '.recommendations.steps[] | select(.key == $k) | .command' "$recs"; }
-substituted() { sed -e "s#PARTITION#$part#g" -e "s#DISK#$dev#g" <<<"$1"; }
+# The placeholders: DISK, PARTITION, and the volume group VG (a name of our
+# own, so the cleanup cannot remove someone else's group called VG).
+vg_name="ssdprobe_test_$$"
+substituted() { sed -e "s#PARTITION#$part#g" -e "s#DISK#$dev#g" -e "s#\bVG\b#$vg_name#g" <<<"$1"; }
 
 fresh_disk() {
   drop_partitions "$dev"

@@ -11,6 +11,8 @@
 
 #include <array>
 #include <catch2/catch.hpp>
+
+#include "shell_command.h"
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -28,27 +30,16 @@ constexpr uint64_t MiB = 1024 * 1024;
 const std::string kLinuxGuid = "0fc63daf-8483-4772-8e79-3d69d8477de4";  // sgdisk 8300
 const std::string kLvmGuid = "e6d6d379-f507-44c2-a23c-238f2a3df928";    // sgdisk 8e00
 
-// Runs `command` through sh (with the sbin directories on PATH); returns its
-// exit status and output.
-std::pair<int, std::string> run(const std::string& command) {
-  const std::string line = "PATH=\"$PATH:/usr/sbin:/sbin\"; " + command + " 2>&1";
-  FILE* pipe = ::popen(line.c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using test_support::run_shell;
 
 void must_run(const std::string& command) {
-  const auto [status, output] = run(command);
+  const auto [status, output] = run_shell(command);
   INFO(command << "\n" << output);
   REQUIRE(status == 0);
 }
 
 bool have(const std::string& tool) {
-  if (run("command -v " + tool).first == 0) return true;
+  if (run_shell("command -v " + tool).first == 0) return true;
   WARN(tool << " is not installed (scripts/install-deps installs it): this part is skipped");
   return false;
 }
@@ -276,13 +267,13 @@ namespace {
 class LoopDevice {
  public:
   LoopDevice(const std::string& file, uint32_t block) {
-    const auto [status, output] = run("losetup -f --show -b " + std::to_string(block) + " '" + file + "'");
+    const auto [status, output] = run_shell("losetup -f --show -b " + std::to_string(block) + " '" + file + "'");
     INFO(output);
     REQUIRE(status == 0);
     path_ = output.substr(0, output.find('\n'));
   }
   ~LoopDevice() {
-    if (!path_.empty()) run("losetup -d " + path_);
+    if (!path_.empty()) run_shell("losetup -d " + path_);
   }
   LoopDevice(const LoopDevice&) = delete;
   LoopDevice& operator=(const LoopDevice&) = delete;

@@ -9,6 +9,8 @@
 
 #include <array>
 #include <catch2/catch.hpp>
+
+#include "shell_command.h"
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -224,21 +226,10 @@ TEST_CASE("types not decoded, missing magics and short heads give the type alone
 
 namespace {
 
-// Runs `command` through sh (with the sbin directories on PATH, where the
-// mkfs tools live); returns its exit status and output.
-std::pair<int, std::string> run(const std::string& command) {
-  const std::string line = "PATH=\"$PATH:/usr/sbin:/sbin\"; " + command + " 2>&1";
-  FILE* pipe = ::popen(line.c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using test_support::run_shell;
 
 bool have(const std::string& tool) {
-  if (run("command -v " + tool).first == 0) return true;
+  if (run_shell("command -v " + tool).first == 0) return true;
   WARN(tool << " is not installed (scripts/install-deps installs it): this part is skipped");
   return false;
 }
@@ -247,10 +238,10 @@ bool have(const std::string& tool) {
 std::string make_image(const test_support::TempTree& dir, const std::string& name, uint64_t bytes,
                        const std::string& mkfs) {
   const std::string file = dir.path(name).string();
-  REQUIRE(run("truncate -s " + std::to_string(bytes) + " '" + file + "'").first == 0);
+  REQUIRE(run_shell("truncate -s " + std::to_string(bytes) + " '" + file + "'").first == 0);
   std::string command = mkfs;
   command.replace(command.find("{}"), 2, "'" + file + "'");
-  const auto [status, output] = run(command);
+  const auto [status, output] = run_shell(command);
   INFO(command << "\n" << output);
   REQUIRE(status == 0);
   return file;

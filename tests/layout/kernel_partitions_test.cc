@@ -9,6 +9,8 @@
 
 #include <array>
 #include <catch2/catch.hpp>
+
+#include "shell_command.h"
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -103,16 +105,7 @@ TEST_CASE("partitions from sysfs: none, unknown disks and names that are not nam
 
 namespace {
 
-std::pair<int, std::string> run(const std::string& command) {
-  const std::string line = "PATH=\"$PATH:/usr/sbin:/sbin\"; " + command + " 2>&1";
-  FILE* pipe = ::popen(line.c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using test_support::run_shell;
 
 // A loop device over a sparse file with `block`-byte logical blocks; the
 // partitions added through it are deleted and the device detached on
@@ -120,23 +113,23 @@ std::pair<int, std::string> run(const std::string& command) {
 class LoopWithPartitions {
  public:
   LoopWithPartitions(const fs::path& file, uint32_t block) {
-    const auto made = run("truncate -s 64M '" + file.string() + "'");
+    const auto made = run_shell("truncate -s 64M '" + file.string() + "'");
     REQUIRE(made.first == 0);
-    const auto [status, output] = run("losetup -f --show -b " + std::to_string(block) + " '" + file.string() + "'");
+    const auto [status, output] = run_shell("losetup -f --show -b " + std::to_string(block) + " '" + file.string() + "'");
     INFO(output);
     REQUIRE(status == 0);
     path_ = output.substr(0, output.find('\n'));
   }
   ~LoopWithPartitions() {
-    for (const int number : added_) run("delpart " + path_ + " " + std::to_string(number));
-    if (!path_.empty()) run("losetup -d " + path_);
+    for (const int number : added_) run_shell("delpart " + path_ + " " + std::to_string(number));
+    if (!path_.empty()) run_shell("losetup -d " + path_);
   }
   LoopWithPartitions(const LoopWithPartitions&) = delete;
   LoopWithPartitions& operator=(const LoopWithPartitions&) = delete;
 
   // addpart counts in 512-byte sectors.
   void add(int number, uint64_t start_sector, uint64_t sectors) {
-    const auto [status, output] = run("addpart " + path_ + " " + std::to_string(number) + " " +
+    const auto [status, output] = run_shell("addpart " + path_ + " " + std::to_string(number) + " " +
                                       std::to_string(start_sector) + " " + std::to_string(sectors));
     INFO(output);
     REQUIRE(status == 0);
@@ -152,7 +145,7 @@ class LoopWithPartitions {
 }  // namespace
 
 TEST_CASE("partitions of a real loop device added with addpart (root)", "[kernel_partitions][root]") {
-  if (::geteuid() != 0 || !std::ifstream("/dev/loop-control") || run("command -v addpart").first != 0) {
+  if (::geteuid() != 0 || !std::ifstream("/dev/loop-control") || run_shell("command -v addpart").first != 0) {
     WARN("not root, no loop devices or no addpart: the real-kernel partition test is skipped");
     return;
   }
