@@ -104,17 +104,25 @@ uint64_t round_up(uint64_t value, uint64_t unit) {
   return rem == 0 ? value : value + (unit - rem);
 }
 
-// A value that must be a multiple of the stripe-relevant units.
-AuditLine stripe_line(const std::string& field, const std::string& layer, uint64_t value, const AuditUnits& units,
-                      const std::string& what) {
+// A line for `value` checked against `checks`: OK when it misses none,
+// else as severe as the worst unit it misses. The caller words the message.
+AuditLine checked_line(const std::string& field, const std::string& layer, uint64_t value,
+                       const std::vector<UnitCheck>& checks) {
   AuditLine line;
   line.field = field;
   line.layer = layer;
   line.value_bytes = value;
-  const auto checks = stripe_checks(units);
   line.misses = misses_of(value, checks);
   line.ok = line.misses.empty();
   line.severity = line.ok ? Severity::info : worst(line.misses, checks);
+  return line;
+}
+
+// A value that must be a multiple of the stripe-relevant units.
+AuditLine stripe_line(const std::string& field, const std::string& layer, uint64_t value, const AuditUnits& units,
+                      const std::string& what) {
+  const auto checks = stripe_checks(units);
+  AuditLine line = checked_line(field, layer, value, checks);
   line.message = line.ok ? fmt::format("{} {}: a multiple of {}", what, format_size(value), names_of(checks))
                          : fmt::format("{} {} is not a multiple of {}: {}", what, format_size(value),
                                        unit_text(line.misses.front()), miss_text(line.misses));
@@ -277,6 +285,9 @@ class Auditor {
       out_.lines.push_back(std::move(line));
     }
     stripe_settings(ctx, fs, field, layer);
+    // btrfs writes metadata in nodes: a node that splits a page or write
+    // unit costs a read-modify-write per metadata write.
+    if (fs.node_bytes) out_.lines.push_back(stripe_line(field + ".node_size", layer, *fs.node_bytes, units_, "node"));
     if (fs.section_bytes && units_.erase_block) {
       AuditLine line;
       line.field = field + ".section_size";
@@ -386,15 +397,9 @@ uint64_t wanted_alignment(const AuditUnits& units) {
 
 AuditLine audit_start(const std::string& field, const std::string& layer, uint64_t disk_offset,
                       const AuditUnits& units) {
-  AuditLine line;
-  line.field = field;
-  line.layer = layer;
-  line.disk_offset = disk_offset;
-  line.value_bytes = disk_offset;
   const auto checks = start_checks(units);
-  line.misses = misses_of(disk_offset, checks);
-  line.ok = line.misses.empty();
-  line.severity = line.ok ? Severity::info : worst(line.misses, checks);
+  AuditLine line = checked_line(field, layer, disk_offset, checks);
+  line.disk_offset = disk_offset;
   if (line.ok) {
     line.message = fmt::format("starts at {}: aligned to {}", format_size(disk_offset), names_of(checks));
   } else {

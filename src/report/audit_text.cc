@@ -24,8 +24,9 @@ std::string cost_text(const AuditCost& c) {
   if (!m.determined) return fmt::format("{}: cost not determined ({})", what, m.evidence);
   std::string text;
   if (m.significant) {
-    text = fmt::format("{} cost {:.2f}x an aligned start (95 % interval {:.2f}-{:.2f}): {:+.0f} % latency", what,
-                       m.ratio, m.ratio_low, m.ratio_high, (m.ratio - 1.0) * 100.0);
+    text = fmt::format("{} cost {:.2f}x an aligned start (95 % interval {:.2f}-{:.2f}): {:+.0f} % latency, "
+                       "{:+.1f} us each", what, m.ratio, m.ratio_low, m.ratio_high, (m.ratio - 1.0) * 100.0,
+                       m.at_start_median_us - m.aligned_median_us);
   } else {
     text = fmt::format("{}: no measurable cost ({:.2f}x, 95 % interval {:.2f}-{:.2f})", what, m.ratio, m.ratio_low,
                        m.ratio_high);

@@ -142,5 +142,11 @@ j=$(audit_json "$dev" --units-from "$SCRATCH/page16k.json") || fail "audit exite
 "$SSDPROBE" -q audit sim:nvme-tlc-16k >/dev/null 2>&1; rc=$?
 [ "$rc" = 3 ] || bad "audit of a simulated drive: exit $rc, want 3"
 
+# 7. An md raid0 member whose 8 KiB chunk splits the drive's 16 KiB page.
+dev=$(plain_loop 64M)
+"$MAKE_MD" "$dev" --level 0 --raid-disks 2 --chunk 8192 --data-offset 1048576 --role 0 || fail "make-md-member"
+j=$(audit_json "$dev" --units-from "$SCRATCH/page16k.json") || fail "audit of the raid0 member exited $?"
+expect_check "$j" "md.chunk" false '.severity == "warning" and .misses[0].unit == "read page"'
+
 [ "$failures" = 0 ] || fail "$failures checks failed"
 echo "PASS"

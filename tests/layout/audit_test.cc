@@ -198,3 +198,17 @@ TEST_CASE("--at judges any offset the same way") {
   CHECK(line.misses.at(0).remainder == 1536);
   CHECK(audit_start("at", "a start", 2 * MiB, page16k()).ok);
 }
+
+TEST_CASE("a btrfs node smaller than the read page is named") {
+  auto s = partition_at(1, 1 * MiB);
+  s.filesystem = FilesystemInfo{"btrfs", 4096, {}, {}, {}, {}, 8 * KiB, 4096, {}, ""};
+  s.filesystem_container = "partition";
+  const auto audit = audit_layout(dos_disk({s}), page16k());
+  const AuditLine* node = line_for(audit, "partition[1].btrfs.node_size");
+  REQUIRE(node != nullptr);
+  CHECK_FALSE(node->ok);
+  CHECK(node->misses.at(0).unit == "read page");
+  auto big = s;
+  big.filesystem->node_bytes = 16 * KiB;
+  CHECK(audit_layout(dos_disk({big}), page16k()).all_ok());
+}
