@@ -172,8 +172,14 @@ DiskLayout read_disk_layout(const LayoutSource& source) {
   if (layout.table) {
     for (const auto& entry : layout.table->partitions) {
       if (entry.container) continue;
-      const uint64_t end = std::min(source.size_bytes, entry.start_bytes + std::min(entry.size_bytes, source.size_bytes));
-      LayoutStack stack = read_stack(source, entry.start_bytes, end > entry.start_bytes ? end - entry.start_bytes : 0);
+      // A table may claim more than the disk holds (a copied image, a
+      // crafted table): read only what is there, and say so.
+      const uint64_t available = entry.start_bytes < source.size_bytes ? source.size_bytes - entry.start_bytes : 0;
+      LayoutStack stack = read_stack(source, entry.start_bytes, std::min(entry.size_bytes, available));
+      if (entry.size_bytes > available) {
+        stack.notes.push_back(fmt::format("partition {} runs past the end of the disk ({} B): only what the disk "
+                                          "holds was read", entry.number, source.size_bytes));
+      }
       stack.partition = entry;
       stack.size_bytes = entry.size_bytes;
       for (size_t i = 0; i < layout.kernel_partitions.size(); ++i) {
