@@ -9,6 +9,7 @@
 #include "report/json_report.h"
 #include "report/sims_json.h"
 #include "safety/restore.h"
+#include "ssdprobe_revision.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -37,6 +38,13 @@ int print_error(const Error& e) {
   print_quietly(stdout, "");  // what the report printed goes first
   print_quietly(stderr, fmt::format("ssdprobe: error: {}\n", printable(e.what(), true)));
   return exit_code_for(e.category());
+}
+
+// "ssdprobe 0.1.0 (git v0.1.0-12-g4551963abcde)", or without the revision
+// when it was not built from a git checkout.
+std::string version_text() {
+  const std::string revision = SSDPROBE_REVISION;
+  return fmt::format("ssdprobe {}{}", SSDPROBE_VERSION, revision.empty() ? "" : " (git " + revision + ")");
 }
 
 }  // namespace
@@ -68,7 +76,7 @@ int run_restore(const Options& options) {
 int ssdprobe_main(int argc, char** argv) {
   CLI::App app(kDescription, "ssdprobe");
   app.footer(kFooter);
-  app.set_version_flag("--version", SSDPROBE_VERSION);
+  app.set_version_flag("--version", version_text());
   RawOptions main_raw, info_raw, restore_raw, audit_raw;
   bind_options(app, main_raw, kCharacterize);
   app.add_option("TARGET", main_raw.target, "Device, partition, file or sim:NAME to characterize");
@@ -101,6 +109,9 @@ int ssdprobe_main(int argc, char** argv) {
   }
   try {
     if (list_sims) return run_list_sims(resolve_options(main_raw, kCharacterize).json_path);
+    if (info->parsed()) carry_options(main_raw, info_raw, kInfo, "info");
+    if (audit->parsed()) carry_options(main_raw, audit_raw, kAudit, "audit");
+    if (restore->parsed()) carry_options(main_raw, restore_raw, kRestore, "restore");
     if (info->parsed()) return run_info(resolve_options(info_raw, kInfo));
     if (audit->parsed()) return run_audit(resolve_options(audit_raw, kAudit));
     if (restore->parsed()) return run_restore(resolve_options(restore_raw, kRestore));

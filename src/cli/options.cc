@@ -172,6 +172,26 @@ void bind_options(CLI::App& app, RawOptions& raw, OptionScope scope) {
   }
 }
 
+void carry_options(const RawOptions& before, RawOptions& after, OptionScope scope, const std::string& subcommand) {
+  for (const auto& [key, value] : before.values) {
+    const OptionSpec* spec = nullptr;
+    for (const auto& candidate : option_table()) {
+      if (key == candidate.json_key) spec = &candidate;
+    }
+    if (spec == nullptr) continue;
+    if ((spec->scope & scope) == 0) {
+      throw Error(ErrorCategory::usage, fmt::format("{} does not apply to `ssdprobe {}`", long_name(*spec), subcommand));
+    }
+    const auto existing = after.values.find(key);
+    if (existing != after.values.end() && existing->second != value) {
+      throw Error(ErrorCategory::usage, fmt::format("{} is given twice, before and after `{}`, with different values",
+                                                    long_name(*spec), subcommand));
+    }
+    after.values[key] = value;
+    if (before.given.count(key)) after.given[key] = true;
+  }
+}
+
 Options resolve_options(const RawOptions& raw, OptionScope scope) {
   Options options;
   options.target = raw.target;

@@ -94,6 +94,12 @@ void bind_options(CLI::App& app, RawOptions& raw, OptionScope scope);
 // Converts and validates; throws Error(usage) naming the option and value.
 Options resolve_options(const RawOptions& raw, OptionScope scope);
 
+// Options written before a subcommand (`ssdprobe --json F info TARGET`) mean
+// the same as after it: moved from `before` into `after`. One the subcommand
+// does not take, or one given on both sides with different values, throws
+// Error(usage) naming it and the subcommand.
+void carry_options(const RawOptions& before, RawOptions& after, OptionScope scope, const std::string& subcommand);
+
 // The offsets of --at ("63s" is not accepted: sizes as elsewhere, e.g.
 // 32256,1536,1M); throws Error(usage) naming the bad item.
 std::vector<uint64_t> parse_starts(const std::string& text);

@@ -232,3 +232,25 @@ TEST_CASE("each command takes only its own options", "[options]") {
     CHECK_THROWS_AS(parse_raw({"--frobnicate"}, kCharacterize), CLI::ParseError);
   }
 }
+
+TEST_CASE("options before a subcommand are carried into it, or refused naming them") {
+  RawOptions after = parse_raw({"--units-from", "r.json"}, kAudit);
+  carry_options(parse_raw({"--json", "-", "-q"}), after, kAudit, "audit");
+  const Options o = resolve_options(after, kAudit);
+  CHECK(o.json_path == "-");
+  CHECK(o.quiet);
+  CHECK(o.units_from == "r.json");
+
+  RawOptions info = parse_raw({}, kInfo);
+  try {
+    carry_options(parse_raw({"--write"}), info, kInfo, "info");
+    FAIL("--write before info was accepted");
+  } catch (const Error& e) {
+    CHECK(e.category() == ErrorCategory::usage);
+    CHECK(std::string(e.what()).find("--write does not apply to `ssdprobe info`") != std::string::npos);
+  }
+  RawOptions twice = parse_raw({"--json", "b.json"}, kInfo);
+  CHECK_THROWS_AS(carry_options(parse_raw({"--json", "a.json"}), twice, kInfo, "info"), Error);
+  RawOptions same = parse_raw({"--json", "a.json"}, kInfo);
+  CHECK_NOTHROW(carry_options(parse_raw({"--json", "a.json"}), same, kInfo, "info"));
+}
