@@ -243,7 +243,7 @@ double resampled_pool_median(const Pool& pool, Random& random, std::vector<doubl
 // which candidate boundaries a request crosses) they cost the same.
 std::vector<uint64_t> boundary_signature(uint64_t phase, uint64_t size, uint64_t step, uint64_t period) {
   std::vector<uint64_t> touched;
-  for (uint64_t u = step; u != 0 && u <= period; u *= 2) touched.push_back((phase % u + size + u - 1) / u);
+  for (uint64_t u = step; u != 0 && u <= period; u *= 2) touched.push_back(units_touched(phase, size, u));
   return touched;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <numeric>
 
+#include "core/block_math.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -44,8 +45,6 @@ std::optional<uint64_t> capped_lcm(uint64_t a, uint64_t b) {
   if (result > kLargestSize) return std::nullopt;
   return result;
 }
-
-uint64_t round_up(uint64_t value, uint64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 // Sizes as lvcreate, pvcreate, vgcreate and mkfs.xfs read them (k and m are
 // binary); mdadm wants capital K/M (mdadm util.c parse_size).
@@ -176,7 +175,7 @@ std::optional<MdPlan> plan_md(const MdStripe& md, const std::optional<MemberUnit
     }
   }
   plan.chunk = md_chunk(md, unit, notes);
-  plan.data_offset = round_up(kMdHeadroom, alignment);
+  plan.data_offset = align_up(kMdHeadroom, alignment);
   return plan;
 }
 
@@ -424,19 +423,6 @@ void filesystem_steps(Context& c, const std::string& device, const std::optional
       warning, "filesystem"));
 }
 
-uint64_t partition_alignment(const GeometryForRecommendation& g, std::vector<std::string>& notes) {
-  uint64_t alignment = kMiB;
-  for (const auto& unit : {g.read_page, g.write_unit, g.erase_block}) {
-    if (!unit || *unit == 0) continue;
-    if (const auto lcm = capped_lcm(alignment, *unit)) {
-      alignment = *lcm;
-    } else {
-      notes.push_back(fmt::format("no alignment up to 1 GiB is a multiple of {} bytes: that unit is left out",
-                                  *unit));
-    }
-  }
-  return alignment;
-}
 
 // Sector counts need the logical block; one that is not a power of two from
 // 512 B to 64 KiB cannot be real.
@@ -467,6 +453,20 @@ std::vector<Drive> drives_for(unsigned count, const std::string& disk, const std
 }
 
 }  // namespace
+
+uint64_t partition_alignment(const GeometryForRecommendation& g, std::vector<std::string>& notes) {
+  uint64_t alignment = kMiB;
+  for (const auto& unit : {g.read_page, g.write_unit, g.erase_block}) {
+    if (!unit || *unit == 0) continue;
+    if (const auto lcm = capped_lcm(alignment, *unit)) {
+      alignment = *lcm;
+    } else {
+      notes.push_back(fmt::format("no alignment up to 1 GiB is a multiple of {} bytes: that unit is left out",
+                                  *unit));
+    }
+  }
+  return alignment;
+}
 
 std::string first_partition_path(const std::string& disk_path) {
   if (!disk_path.empty() && std::isdigit(static_cast<unsigned char>(disk_path.back()))) return disk_path + "p1";

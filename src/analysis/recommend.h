@@ -65,6 +65,11 @@ Recommendations recommend(const GeometryForRecommendation& geometry, const Stack
 Recommendations recommend(const GeometryForRecommendation& geometry, const std::string& disk_path,
                           const std::string& partition_path, bool target_is_partition);
 
+// The alignment every partition, and every layer start inside one, should
+// have: the least common multiple of 1 MiB and every determined unit. A unit
+// whose multiple would exceed 1 GiB is left out, with a note saying so.
+uint64_t partition_alignment(const GeometryForRecommendation& geometry, std::vector<std::string>& notes);
+
 // The step with this key, or nullptr.
 const RecommendedCommand* find_step(const Recommendations& recommendations, std::string_view key);
 

@@ -127,8 +127,9 @@ ResultDocument base_document(const Options& options, const Target& target) {
 
 // The report never throws for a failed write (standard output closed or
 // gone), and shows no raw control character from a path, model or serial.
-void emit(const ResultDocument& doc, const Options& options) {
-  if (options.json_path != "-") print_quietly(stdout, printable(render_text(doc), true));
+void emit(const ResultDocument& doc, const Options& options,
+          std::string (*render)(const ResultDocument&) = render_text) {
+  if (options.json_path != "-") print_quietly(stdout, printable(render(doc), true));
   if (!options.json_path.empty()) write_json(to_json(doc), options.json_path);
 }
 
@@ -317,37 +318,48 @@ int run_characterize(const Options& given) {
   return 0;
 }
 
-int run_info(const Options& given) {
+namespace {
+
+// The commands that do no timing IO (info, audit): the target classified but
+// not opened for IO, and every unit "not measured" for the reason given.
+struct UntimedRun {
+  Options options;
+  Target target;
+  ResultDocument doc;
+};
+
+UntimedRun untimed_run(const Options& given, const std::string& why_not_measured) {
   Options options = given;
   options.target = default_target(given);
   if (!options.json_path.empty()) check_json_destination(options.json_path);
-  const Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
+  Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
   ResultDocument doc = base_document(options, target);
-  doc.read_page.evidence = "not measured: info does no timing IO";
+  doc.read_page.evidence = "not measured: " + why_not_measured;
   doc.write_unit.evidence = doc.read_page.evidence;
   doc.erase_block.evidence = doc.read_page.evidence;
-  add_firmware_section(doc, std::nullopt);
-  fill_recommendations(doc);
-  emit(doc, options);
+  return {std::move(options), std::move(target), std::move(doc)};
+}
+
+}  // namespace
+
+int run_info(const Options& given) {
+  UntimedRun run = untimed_run(given, "info does no timing IO");
+  add_firmware_section(run.doc, std::nullopt);
+  fill_recommendations(run.doc);
+  emit(run.doc, run.options);
   return 0;
 }
 
 int run_audit(const Options& given) {
-  Options options = given;
-  options.target = default_target(given);
-  if (!options.json_path.empty()) check_json_destination(options.json_path);
-  const Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
-  ResultDocument doc = base_document(options, target);
-  doc.read_page.evidence = "not measured: audit does no timing IO (run ssdprobe on the target to check against "
-                           "the measured page and to price misalignment)";
-  doc.write_unit.evidence = doc.read_page.evidence;
-  doc.erase_block.evidence = doc.read_page.evidence;
+  UntimedRun run = untimed_run(given, "audit does no timing IO (run ssdprobe on the target to check against the "
+                                      "measured page and to price misalignment)");
+  const Options& options = run.options;
+  ResultDocument& doc = run.doc;
   if (!options.units_from.empty()) use_saved_units(doc, read_measured_units(options.units_from), options.units_from);
-  add_audit(doc, target, options);
+  add_audit(doc, run.target, options);
   if (!doc.audit->layout) throw Error(ErrorCategory::target, doc.audit->unavailable_reason);
   fill_recommendations(doc);
-  if (options.json_path != "-") print_quietly(stdout, printable(render_audit_text(doc), true));
-  if (!options.json_path.empty()) write_json(to_json(doc), options.json_path);
+  emit(doc, options, render_audit_text);
   return 0;
 }
 

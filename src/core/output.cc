@@ -94,9 +94,10 @@ bool is_control(uint32_t c) {
   return c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
-}  // namespace
-
-std::string printable(std::string_view text, bool keep_newlines) {
+// Copies `text`, writing as \xHH every byte that is not part of well-formed
+// UTF-8 and every byte of a well-formed character `escape` picks.
+template <typename EscapeCharacter>
+std::string escaped_text(std::string_view text, EscapeCharacter escape) {
   std::string out;
   out.reserve(text.size());
   std::size_t i = 0;
@@ -107,8 +108,7 @@ std::string printable(std::string_view text, bool keep_newlines) {
       ++i;
       continue;
     }
-    const uint32_t c = decode(text.substr(i), length);
-    if (is_control(c) && !(keep_newlines && c == '\n')) {
+    if (escape(decode(text.substr(i), length))) {
       for (std::size_t k = 0; k < length; ++k) append_escaped_byte(out, static_cast<unsigned char>(text[i + k]));
     } else {
       out.append(text.substr(i, length));
@@ -116,6 +116,16 @@ std::string printable(std::string_view text, bool keep_newlines) {
     i += length;
   }
   return out;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text, bool keep_newlines) {
+  return escaped_text(text, [keep_newlines](uint32_t c) { return is_control(c) && !(keep_newlines && c == '\n'); });
+}
+
+std::string escape_invalid_utf8(std::string_view text) {
+  return escaped_text(text, [](uint32_t) { return false; });
 }
 
 }  // namespace ssdprobe

@@ -53,4 +53,10 @@ void append_escaped_byte(std::string& out, unsigned char byte);
 // text such as the report).
 std::string printable(std::string_view text, bool keep_newlines = false);
 
+// `text` with each byte that is not part of well-formed UTF-8 (overlong
+// forms, surrogates, code points above U+10FFFF, truncated sequences, stray
+// continuation bytes) written as \xHH; well-formed sequences are kept, control
+// characters too (JSON escapes those itself).
+std::string escape_invalid_utf8(std::string_view text);
+
 }  // namespace ssdprobe

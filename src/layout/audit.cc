@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 
+#include "analysis/recommend.h"
+#include "core/block_math.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -51,32 +54,12 @@ std::string unit_text(const UnitMiss& miss) {
   return fmt::format("the {} ({})", miss.unit, format_size(miss.unit_bytes));
 }
 
-std::string legacy_case(uint64_t start, uint32_t logical_block, bool gpt) {
+std::string legacy_case(uint64_t start, bool gpt) {
   if (start == 63 * 512) return "sector 63 (DOS / Windows XP partitioning)";
   if (start == 3 * 512) return "1536 B (sector 3)";
   if (gpt && start == 34 * 512) return "sector 34 (GPT's first usable sector, no alignment)";
   if (start % k4KiB != 0) return fmt::format("{} B: not a multiple of 4 KiB", start);
-  (void)logical_block;
   return "";
-}
-
-Severity worst(const std::vector<UnitMiss>& misses, const std::vector<UnitCheck>& checks) {
-  Severity s = Severity::info;
-  for (const auto& miss : misses) {
-    for (const auto& check : checks) {
-      if (check.name == miss.unit && static_cast<int>(check.severity) > static_cast<int>(s)) s = check.severity;
-    }
-  }
-  return s;
-}
-
-std::vector<UnitMiss> misses_of(uint64_t value, const std::vector<UnitCheck>& checks) {
-  std::vector<UnitMiss> misses;
-  for (const auto& check : checks) {
-    if (check.bytes == 0) continue;
-    if (value % check.bytes != 0) misses.push_back({check.name, check.bytes, value % check.bytes});
-  }
-  return misses;
 }
 
 std::string names_of(const std::vector<UnitCheck>& checks) {
@@ -98,12 +81,6 @@ std::string miss_text(const std::vector<UnitMiss>& misses) {
   return text;
 }
 
-uint64_t round_up(uint64_t value, uint64_t unit) {
-  if (unit == 0) return value;
-  const uint64_t rem = value % unit;
-  return rem == 0 ? value : value + (unit - rem);
-}
-
 // A line for `value` checked against `checks`: OK when it misses none,
 // else as severe as the worst unit it misses. The caller words the message.
 AuditLine checked_line(const std::string& field, const std::string& layer, uint64_t value,
@@ -112,9 +89,12 @@ AuditLine checked_line(const std::string& field, const std::string& layer, uint6
   line.field = field;
   line.layer = layer;
   line.value_bytes = value;
-  line.misses = misses_of(value, checks);
+  for (const auto& check : checks) {
+    if (check.bytes == 0 || value % check.bytes == 0) continue;
+    line.misses.push_back({check.name, check.bytes, value % check.bytes});
+    line.severity = std::max(line.severity, check.severity);
+  }
   line.ok = line.misses.empty();
-  line.severity = line.ok ? Severity::info : worst(line.misses, checks);
   return line;
 }
 
@@ -198,7 +178,7 @@ class Auditor {
  private:
   void start(const std::string& field, const std::string& layer, uint64_t offset, bool gpt) {
     AuditLine line = audit_start(field, layer, offset, units_);
-    line.legacy_case = line.ok ? "" : legacy_case(offset, units_.logical_block, gpt);
+    line.legacy_case = line.ok ? "" : legacy_case(offset, gpt);
     if (!line.legacy_case.empty() && !line.message.empty()) line.message += " — " + line.legacy_case;
     out_.lines.push_back(std::move(line));
   }
@@ -387,12 +367,13 @@ bool LayoutAudit::all_ok() const {
 }
 
 uint64_t wanted_alignment(const AuditUnits& units) {
-  uint64_t alignment = kMiB;
-  for (const auto& unit : {units.read_page, units.write_unit, units.erase_block}) {
-    if (unit && *unit > 0) alignment = std::lcm(alignment, *unit);
-  }
-  alignment = std::lcm(alignment, static_cast<uint64_t>(std::max<uint32_t>(units.physical_block, 1)));
-  return alignment;
+  GeometryForRecommendation geometry;
+  geometry.read_page = units.read_page;
+  geometry.write_unit = units.write_unit;
+  geometry.erase_block = units.erase_block;
+  std::vector<std::string> notes;  // the recommendations carry them
+  const uint64_t alignment = partition_alignment(geometry, notes);
+  return std::lcm(alignment, static_cast<uint64_t>(std::max<uint32_t>(units.physical_block, 1)));
 }
 
 AuditLine audit_start(const std::string& field, const std::string& layer, uint64_t disk_offset,
@@ -403,7 +384,7 @@ AuditLine audit_start(const std::string& field, const std::string& layer, uint64
   if (line.ok) {
     line.message = fmt::format("starts at {}: aligned to {}", format_size(disk_offset), names_of(checks));
   } else {
-    line.suggested_bytes = round_up(disk_offset, wanted_alignment(units));
+    line.suggested_bytes = align_up(disk_offset, wanted_alignment(units));
     line.message = fmt::format("starts at {} B ({}): {}; next aligned start {}", disk_offset,
                                format_size(disk_offset), miss_text(line.misses), format_size(*line.suggested_bytes));
   }

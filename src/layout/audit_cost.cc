@@ -29,17 +29,12 @@ void attach_costs(AuditLine& line, const AuditUnits& units, const std::vector<Co
   if (!line.disk_offset) return;
   for (const auto& grid : grids) {
     if (grid.grid == nullptr || grid.grid->cell_count() == 0) continue;
-    if (grid.op == "write") {
-      // The write grid's sparse offsets rarely hold a 4 KiB write straddling a
-      // larger write unit, so whole-unit writes are priced too.
-      add_cost(line, grid, kFilesystemBlock, units.write_unit, seed);
-      if (units.write_unit && *units.write_unit != kFilesystemBlock) {
-        add_cost(line, grid, *units.write_unit, units.write_unit, seed);
-      }
-      continue;
-    }
-    add_cost(line, grid, kFilesystemBlock, units.read_page, seed);
-    if (units.read_page && *units.read_page != kFilesystemBlock) add_cost(line, grid, *units.read_page, units.read_page, seed);
+    // A filesystem block, and one whole unit of the kind the grid times (a
+    // write grid's sparse offsets rarely hold a 4 KiB write straddling a
+    // larger write unit, so only whole-unit writes may be priced).
+    const std::optional<uint64_t> unit = grid.op == "write" ? units.write_unit : units.read_page;
+    add_cost(line, grid, kFilesystemBlock, unit, seed);
+    if (unit && *unit != kFilesystemBlock) add_cost(line, grid, *unit, unit, seed);
   }
 }
 

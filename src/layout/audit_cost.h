@@ -18,9 +18,9 @@ struct CostGrid {
   const LatencyGrid* grid = nullptr;
 };
 
-// Adds costs to every line that checks a start (disk_offset set): reads of
-// 4 KiB and of one read page (when the page is known and a grid row), and
-// 4 KiB writes when a write grid is given.
+// Adds costs to every line that checks a start (disk_offset set): IOs of
+// 4 KiB and of one unit (the read page for read grids, the write unit for
+// a write grid), each where it is a row of the grid.
 void attach_costs(LayoutAudit& audit, const std::vector<CostGrid>& grids, uint64_t seed);
 void attach_costs(AuditLine& line, const AuditUnits& units, const std::vector<CostGrid>& grids, uint64_t seed);
 

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 
 #include "core/units.h"
@@ -142,11 +141,6 @@ bool same_place(const PartitionEntry& table, const KernelPartition& kernel) {
 }
 
 }  // namespace
-
-std::string partition_node(const std::string& disk_path, int number) {
-  const bool ends_in_digit = !disk_path.empty() && std::isdigit(static_cast<unsigned char>(disk_path.back()));
-  return fmt::format("{}{}{}", disk_path, ends_in_digit ? "p" : "", number);
-}
 
 LayoutStack read_stack(const LayoutSource& source, uint64_t offset, uint64_t size) {
   LayoutStack stack;

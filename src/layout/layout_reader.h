@@ -33,8 +33,4 @@ DiskLayout read_disk_layout(const LayoutSource& source);
 // whose disk cannot be opened.
 LayoutStack read_stack(const LayoutSource& source, uint64_t offset, uint64_t size);
 
-// The /dev node of partition `number` of disk `disk_path` ("/dev/nvme0n1" ->
-// "/dev/nvme0n1p2", "/dev/sda" -> "/dev/sda2").
-std::string partition_node(const std::string& disk_path, int number);
-
 }  // namespace ssdprobe

@@ -1,5 +1,3 @@
-#include <cmath>
-
 #include "report/audit_render.h"
 #include "report/enum_names.h"
 #include "report/json_values.h"
@@ -8,8 +6,6 @@ namespace ssdprobe {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-double rounded(double value, double scale = 1000.0) { return std::round(value * scale) / scale; }
 
 json partition_json(const PartitionEntry& p) {
   return {{"number", p.number}, {"start_bytes", p.start_bytes}, {"size_bytes", p.size_bytes},

@@ -16,6 +16,7 @@
 #include "report/audit_render.h"
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
+#include "report/json_values.h"
 #include "report/utf8.h"
 #include "ssdprobe_version.h"
 
@@ -24,14 +25,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-template <typename T>
-json optional_value(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 json text_or_null(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
-
-double rounded(double us) { return std::round(us * 1000.0) / 1000.0; }
 
 json target_json(const ResultDocument& d) {
   const Topology& t = d.topology;
@@ -60,19 +54,19 @@ json expectations_json(const std::vector<SysfsExpectation>& expectations) {
 }
 
 json reported_json(const Topology& t, const FirmwareSection& f) {
-  return {{"logical_block_size", optional_value(t.logical_block_size)},
-          {"physical_block_size", optional_value(t.physical_block_size)},
-          {"minimum_io_size", optional_value(t.minimum_io_size)},
-          {"optimal_io_size", optional_value(t.optimal_io_size)},
-          {"alignment_offset", optional_value(t.alignment_offset)},
-          {"discard_granularity", optional_value(t.discard_granularity)},
-          {"discard_max_bytes", optional_value(t.discard_max_bytes)},
-          {"rotational", optional_value(t.rotational)},
-          {"max_sectors_kb", optional_value(t.max_sectors_kb)},
-          {"dma_alignment", optional_value(t.dma_alignment)},
-          {"write_cache", optional_value(t.write_cache)},
+  return {{"logical_block_size", json_or_null(t.logical_block_size)},
+          {"physical_block_size", json_or_null(t.physical_block_size)},
+          {"minimum_io_size", json_or_null(t.minimum_io_size)},
+          {"optimal_io_size", json_or_null(t.optimal_io_size)},
+          {"alignment_offset", json_or_null(t.alignment_offset)},
+          {"discard_granularity", json_or_null(t.discard_granularity)},
+          {"discard_max_bytes", json_or_null(t.discard_max_bytes)},
+          {"rotational", json_or_null(t.rotational)},
+          {"max_sectors_kb", json_or_null(t.max_sectors_kb)},
+          {"dma_alignment", json_or_null(t.dma_alignment)},
+          {"write_cache", json_or_null(t.write_cache)},
           {"partition_start_bytes", t.partition_start_bytes},
-          {"filesystem_block_size", optional_value(t.filesystem_block_size)},
+          {"filesystem_block_size", json_or_null(t.filesystem_block_size)},
           {"kernel_version", t.kernel_version},
           {"source", "sysfs"},
           {"nvme", rendered_or_null(f.nvme, nvme_reported_json)},
@@ -84,9 +78,9 @@ json reported_json(const Topology& t, const FirmwareSection& f) {
 }
 
 json detected_json(const DetectedUnit& unit) {
-  json out = {{"bytes", optional_value(unit.bytes)},
+  json out = {{"bytes", json_or_null(unit.bytes)},
               {"state", unit_state_name(unit.state)},
-              {"confidence", std::round(unit.confidence * 1000.0) / 1000.0},
+              {"confidence", rounded(unit.confidence)},
               {"evidence", unit.evidence}};
   if (!unit.device_state.empty()) out["device_state"] = unit.device_state;
   if (unit.searched_up_to_bytes) out["searched_up_to_bytes"] = *unit.searched_up_to_bytes;
@@ -196,8 +190,8 @@ json to_json(const ResultDocument& d) {
   json mismatches = json::array();
   for (const auto& m : d.mismatches) {
     mismatches.push_back({{"field", m.field},
-                          {"reported", optional_value(m.reported)},
-                          {"detected", optional_value(m.detected)},
+                          {"reported", json_or_null(m.reported)},
+                          {"detected", json_or_null(m.detected)},
                           {"severity", severity_name(m.severity)},
                           {"message", m.message}});
   }
@@ -206,7 +200,7 @@ json to_json(const ResultDocument& d) {
   json doc = {{"schema", kResultSchema},
               {"tool", {{"name", "ssdprobe"}, {"version", SSDPROBE_VERSION}}},
               {"started_at", d.started_at},
-              {"duration_s", std::round(d.duration_s * 1000.0) / 1000.0},
+              {"duration_s", rounded(d.duration_s)},
               {"options", options_json(d.options)},
               {"target", target_json(d)},
               {"reported", reported_json(d.topology, d.firmware)},
@@ -222,7 +216,7 @@ json to_json(const ResultDocument& d) {
   doc["audit"] = audit_json(d.audit);
   if (d.run) {
     doc["run"] = {{"engine", d.run->engine}, {"ios", d.run->ios}, {"rounds", d.run->rounds},
-                  {"device_time_s", std::round(d.run->device_time_s * 1000.0) / 1000.0},
+                  {"device_time_s", rounded(d.run->device_time_s)},
                   {"stop_reason", stop_reason_name(d.run->stop_reason)}};
   } else {
     doc["run"] = nullptr;

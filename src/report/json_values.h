@@ -4,6 +4,7 @@
 // string beyond that (JSON numbers past 2^64 lose precision in most readers).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,6 +13,10 @@
 #include "firmware/byte_reader.h"
 
 namespace ssdprobe {
+
+// Measured values (µs, seconds, ratios, confidences) are written to three
+// decimals: more would be noise, and diffs of result documents stay readable.
+inline double rounded(double value) { return std::round(value * 1000.0) / 1000.0; }
 
 template <typename T>
 nlohmann::ordered_json json_or_null(const std::optional<T>& value) {

@@ -9,14 +9,11 @@
 #include <string>
 #include <string_view>
 
+#include "core/output.h"
+
 namespace ssdprobe {
 
-// `text` with each byte that is not part of well-formed UTF-8 (overlong
-// forms, surrogates, code points above U+10FFFF, truncated sequences, stray
-// continuation bytes) written as \xHH; well-formed sequences are kept.
-std::string escape_invalid_utf8(std::string_view text);
-
-// `document` with escape_invalid_utf8 applied to every string value and
+// `document` with escape_invalid_utf8 (core/output.h) applied to every string value and
 // every object key, at any depth.
 nlohmann::ordered_json with_valid_utf8(const nlohmann::ordered_json& document);
 
