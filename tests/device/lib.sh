@@ -7,6 +7,12 @@
 # 77 skip. Works under `set -euo pipefail` too (cleanup turns -e off). Resources are recorded in files under $SCRATCH (not shell arrays)
 # so that helpers also register them when called inside $(...).
 
+# Device tests from every build directory on this machine share the loop
+# devices, their partitions and the FUSE mounts: they take turns.
+if command -v flock >/dev/null 2>&1 && exec 9>>/run/lock/ssdprobe-device-tests.lock 2>/dev/null; then
+  flock 9
+fi
+
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "# $*"; }

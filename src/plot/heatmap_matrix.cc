@@ -1,0 +1,52 @@
+#include "plot/heatmap_matrix.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+
+namespace ssdprobe {
+
+const SavedGrid& find_grid(const SavedResult& result, const std::string& grid_name) {
+  for (const SavedGrid& grid : result.grids) {
+    if (grid.name == grid_name) return grid;
+  }
+  std::string names;
+  for (const SavedGrid& grid : result.grids) names += (names.empty() ? "" : ", ") + grid.name;
+  throw Error(ErrorCategory::usage,
+              fmt::format("{}: has no \"{}\" grid ({})", result.file, grid_name,
+                          names.empty() ? "it has no grids: an info document, or a run that timed nothing"
+                                        : "it has: " + names));
+}
+
+HeatmapMatrix heatmap_matrix(const SavedGrid& grid, HeatmapScale scale) {
+  HeatmapMatrix m;
+  m.grid = grid.name;
+  m.sizes = grid.sizes;
+  m.offsets = grid.offsets;
+  m.cells = grid.median_us;
+  m.scale = scale;
+  if (scale == HeatmapScale::above_fastest) {
+    for (auto& row : m.cells) {
+      double fastest = std::numeric_limits<double>::infinity();
+      for (double v : row) {
+        if (std::isfinite(v)) fastest = std::min(fastest, v);
+      }
+      if (!std::isfinite(fastest)) continue;
+      for (double& v : row) {
+        if (std::isfinite(v)) v -= fastest;
+      }
+    }
+  }
+  for (const auto& row : m.cells) {
+    for (double v : row) {
+      if (std::isfinite(v)) m.max_value = std::max(m.max_value, v);
+    }
+  }
+  return m;
+}
+
+}  // namespace ssdprobe

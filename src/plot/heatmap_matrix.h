@@ -1,0 +1,32 @@
+// The numbers a heatmap shows, taken from one saved grid: the same matrix
+// whether gnuplot draws it (`ssdprobe plot`) or the comparison's HTML report
+// inlines it, so both pictures mean the same thing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "report/saved_result.h"
+
+namespace ssdprobe {
+
+enum class HeatmapScale {
+  absolute,      // median latency (µs), colour scale from zero
+  above_fastest  // µs above the fastest cell of the same request size (row)
+};
+
+struct HeatmapMatrix {
+  std::string grid;                      // the grid's name: read, write, read_written
+  std::vector<uint64_t> sizes, offsets;  // rows, columns (bytes)
+  std::vector<std::vector<double>> cells;  // [size][offset], NaN where the grid has no samples
+  HeatmapScale scale = HeatmapScale::absolute;
+  double max_value = 0.0;                // largest finite cell (0 when none)
+};
+
+// Throws Error(usage) naming the file when it has no grid of that name.
+const SavedGrid& find_grid(const SavedResult& result, const std::string& grid_name);
+
+HeatmapMatrix heatmap_matrix(const SavedGrid& grid, HeatmapScale scale);
+
+}  // namespace ssdprobe

@@ -1,0 +1,335 @@
+#include "report/saved_result.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+#include "core/error.h"
+
+namespace ssdprobe {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+// The geometry a firmware page reports, by the document's own names
+// (docs/result-json.md reported.nvme / reported.ata / reported.scsi).
+constexpr std::array kNvmeGeometry = {"lba_bytes",   "npwg_bytes",  "npwa_bytes",   "npdg_bytes",
+                                      "npda_bytes",  "nows_bytes",  "noiob_bytes",  "nawun_bytes",
+                                      "nawupf_bytes", "awun_bytes", "awupf_bytes"};
+constexpr std::array kAtaGeometry = {"logical_sector_bytes", "physical_sector_bytes", "alignment_offset_bytes"};
+
+// One document being read: every failure names the file and the field.
+class DocumentReader {
+ public:
+  DocumentReader(const std::string& file, GridDetail detail) : file_(file), detail_(detail) {}
+
+  [[noreturn]] void bad(const std::string& why) const {
+    throw Error(ErrorCategory::usage, fmt::format("{}: {}", file_, why));
+  }
+  // The whole document is parsed (and so validated) before any field is
+  // read: what is left to go wrong is a field of the wrong type.
+  void check(simdjson::error_code error, std::string_view where) const {
+    if (error == simdjson::SUCCESS) return;
+    bad(fmt::format("{} has the wrong type ({})", where, simdjson::error_message(error)));
+  }
+
+  bool is_null(element v) const { return v.type() == element_type::NULL_VALUE; }
+  std::string text(element v, std::string_view where) const {
+    if (is_null(v)) return "";
+    std::string_view s;
+    check(v.get_string().get(s), where);
+    return std::string(s);
+  }
+  std::optional<uint64_t> optional_uint(element v, std::string_view where) const {
+    if (is_null(v)) return std::nullopt;
+    uint64_t n = 0;
+    check(v.get_uint64().get(n), where);
+    return n;
+  }
+  // Integers where the document has them; null and non-integers (a
+  // negative or fractional number from a newer writer) read as absent.
+  std::optional<uint64_t> lenient_uint(element v) const {
+    uint64_t n = 0;
+    if (v.get_uint64().get(n) != simdjson::SUCCESS) return std::nullopt;
+    return n;
+  }
+  double number(element v, std::string_view where) const {
+    if (is_null(v)) return std::numeric_limits<double>::quiet_NaN();
+    double d = 0;
+    check(v.get_double().get(d), where);
+    return d;
+  }
+  bool boolean(element v, std::string_view where) const {
+    if (is_null(v)) return false;
+    bool b = false;
+    check(v.get_bool().get(b), where);
+    return b;
+  }
+
+  // Calls visit(key, value) for every field of an object (null: none).
+  template <typename Visit>
+  void fields(element v, std::string_view where, Visit visit) const {
+    if (is_null(v)) return;
+    simdjson::dom::object o;
+    check(v.get_object().get(o), where);
+    for (auto [key, field] : o) visit(key, field);
+  }
+  template <typename Visit>
+  void elements(element v, std::string_view where, Visit visit) const {
+    if (is_null(v)) return;
+    simdjson::dom::array a;
+    check(v.get_array().get(a), where);
+    for (element e : a) visit(e);
+  }
+
+  std::vector<uint64_t> uint_list(element v, std::string_view where) const {
+    std::vector<uint64_t> out;
+    elements(v, where, [&](element e) {
+      uint64_t n = 0;
+      check(e.get_uint64().get(n), where);
+      out.push_back(n);
+    });
+    return out;
+  }
+  template <typename T, typename Read>
+  std::vector<std::vector<T>> matrix(element v, std::string_view where, Read read) const {
+    std::vector<std::vector<T>> rows;
+    elements(v, where, [&](element row) {
+      rows.emplace_back();
+      elements(row, where, [&](element cell) { rows.back().push_back(read(cell)); });
+    });
+    return rows;
+  }
+
+  void read_document(element doc, SavedResult& out) {
+    simdjson::dom::object top;
+    if (doc.get_object().get(top)) bad("is not an ssdprobe result document (not a JSON object)");
+    // The schema decides how to read the rest (key order is not part of
+    // the contract, so it is looked up, not expected first).
+    element schema;
+    if (top["schema"].get(schema)) bad("is not an ssdprobe result document (no \"schema\")");
+    read_schema(text(schema, "schema"), out);
+    for (auto [key, v] : top) {
+      if (key == "tool") {
+        fields(v, "tool", [&](std::string_view k, element f) {
+          if (k == "version") out.tool_version = text(f, "tool.version");
+        });
+      } else if (key == "started_at") {
+        out.started_at = text(v, "started_at");
+      } else if (key == "duration_s") {
+        out.duration_s = number(v, "duration_s");
+      } else if (key == "options") {
+        fields(v, "options", [&](std::string_view k, element f) {
+          if (k == "write") out.write = boolean(f, "options.write");
+        });
+      } else if (key == "target") {
+        read_target(v, out);
+      } else if (key == "reported") {
+        read_reported(v, out);
+      } else if (key == "detected") {
+        read_detected(v, out);
+      } else if (key == "mismatches") {
+        read_mismatches(v, out);
+      } else if (key == "recommendations") {
+        fields(v, "recommendations", [&](std::string_view k, element f) {
+          if (k == "partition_alignment_bytes") out.partition_alignment = optional_uint(f, "recommendations.partition_alignment_bytes");
+          if (k == "partition_start_bytes") out.partition_start = optional_uint(f, "recommendations.partition_start_bytes");
+        });
+      } else if (key == "grids") {
+        if (detail_ != GridDetail::none) read_grids(v, out);
+      } else if (key == "run") {
+        out.measured = !is_null(v);
+      }
+    }
+  }
+
+ private:
+  void read_schema(const std::string& schema, SavedResult& out) const {
+    const auto version = parse_schema_version(schema);
+    if (!version) bad(fmt::format("is not an ssdprobe result document (schema \"{}\")", schema));
+    if (version->first != 1) {
+      bad(fmt::format("has schema \"{}\", major version {}; this ssdprobe reads ssdprobe/1 (and its minor versions)",
+                      schema, version->first));
+    }
+    out.schema_major = version->first;
+    out.schema_minor = version->second;
+  }
+
+  void read_target(element v, SavedResult& out) const {
+    fields(v, "target", [&](std::string_view k, element f) {
+      if (k == "path") out.path = text(f, "target.path");
+      else if (k == "kind") out.kind = text(f, "target.kind");
+      else if (k == "model") out.model = text(f, "target.model");
+      else if (k == "serial") out.serial = text(f, "target.serial");
+      else if (k == "firmware") out.firmware = text(f, "target.firmware");
+      else if (k == "transport") out.transport = text(f, "target.transport");
+      else if (k == "size_bytes") out.size_bytes = optional_uint(f, "target.size_bytes").value_or(0);
+    });
+  }
+
+  void read_reported(element v, SavedResult& out) const {
+    fields(v, "reported", [&](std::string_view k, element f) {
+      if (k == "logical_block_size") out.logical_block = optional_uint(f, "reported.logical_block_size");
+      else if (k == "physical_block_size") out.physical_block = optional_uint(f, "reported.physical_block_size");
+      else if (k == "minimum_io_size") out.minimum_io = optional_uint(f, "reported.minimum_io_size");
+      else if (k == "optimal_io_size") out.optimal_io = optional_uint(f, "reported.optimal_io_size");
+      else if (k == "alignment_offset") out.alignment_offset = optional_uint(f, "reported.alignment_offset");
+      else if (k == "nvme") read_geometry(f, "nvme", kNvmeGeometry, out);
+      else if (k == "ata") read_geometry(f, "ata", kAtaGeometry, out);
+      else if (k == "scsi") read_scsi_geometry(f, out);
+    });
+  }
+
+  template <size_t N>
+  void read_geometry(element v, std::string_view page, const std::array<const char*, N>& names, SavedResult& out) const {
+    const std::string where = fmt::format("reported.{}", page);
+    fields(v, where, [&](std::string_view k, element f) {
+      for (const char* name : names) {
+        if (k != name) continue;
+        if (auto bytes = lenient_uint(f)) out.firmware_geometry.emplace_back(fmt::format("{}.{}", page, k), *bytes);
+      }
+    });
+  }
+
+  void read_scsi_geometry(element v, SavedResult& out) const {
+    fields(v, "reported.scsi", [&](std::string_view k, element f) {
+      if (k == "read_capacity16") {
+        fields(f, "reported.scsi.read_capacity16", [&](std::string_view k2, element g) {
+          if (k2 == "physical_block_bytes" || k2 == "lowest_aligned_bytes") {
+            if (auto bytes = lenient_uint(g))
+              out.firmware_geometry.emplace_back(fmt::format("scsi.{}", k2), *bytes);
+          }
+        });
+      } else if (k == "block_limits") {
+        fields(f, "reported.scsi.block_limits", [&](std::string_view k2, element g) {
+          if (k2 == "optimal_transfer_length_granularity_bytes" || k2 == "optimal_transfer_length_bytes" ||
+              k2 == "optimal_unmap_granularity_bytes") {
+            if (auto bytes = lenient_uint(g))
+              out.firmware_geometry.emplace_back(fmt::format("scsi.{}", k2), *bytes);
+          }
+        });
+      }
+    });
+  }
+
+  void read_detected(element v, SavedResult& out) const {
+    fields(v, "detected", [&](std::string_view k, element f) {
+      SavedUnit* unit = k == "read_page" ? &out.read_page : k == "write_unit" ? &out.write_unit
+                      : k == "erase_block" ? &out.erase_block : nullptr;
+      if (!unit) return;
+      const std::string where = fmt::format("detected.{}", k);
+      fields(f, where, [&](std::string_view uk, element g) {
+        if (uk == "bytes") unit->bytes = optional_uint(g, where + ".bytes");
+        else if (uk == "state") unit->state = text(g, where + ".state");
+        else if (uk == "confidence") unit->confidence = number(g, where + ".confidence");
+      });
+    });
+  }
+
+  void read_mismatches(element v, SavedResult& out) const {
+    elements(v, "mismatches", [&](element m) {
+      SavedMismatch mismatch;
+      fields(m, "mismatches[]", [&](std::string_view k, element f) {
+        if (k == "field") mismatch.field = text(f, "mismatches[].field");
+        else if (k == "severity") mismatch.severity = text(f, "mismatches[].severity");
+        else if (k == "reported") mismatch.reported = lenient_uint(f);
+        else if (k == "detected") mismatch.detected = lenient_uint(f);
+      });
+      out.mismatches.push_back(std::move(mismatch));
+    });
+  }
+
+  void read_grids(element v, SavedResult& out) const {
+    elements(v, "grids", [&](element g) {
+      SavedGrid grid;
+      fields(g, "grids[]", [&](std::string_view k, element f) {
+        const std::string where = fmt::format("grids[].{}", k);
+        auto latency = [&](element cell) { return number(cell, where); };
+        if (k == "name") grid.name = text(f, where);
+        else if (k == "op") grid.op = text(f, where);
+        else if (k == "queue_depth") grid.queue_depth = static_cast<uint32_t>(optional_uint(f, where).value_or(1));
+        else if (k == "sizes") grid.sizes = uint_list(f, where);
+        else if (k == "offsets") grid.offsets = uint_list(f, where);
+        else if (k == "median_us") grid.median_us = matrix<double>(f, where, latency);
+        else if (detail_ != GridDetail::full) return;
+        else if (k == "p10_us") grid.p10_us = matrix<double>(f, where, latency);
+        else if (k == "p90_us") grid.p90_us = matrix<double>(f, where, latency);
+        else if (k == "samples") {
+          grid.samples = matrix<uint32_t>(f, where, [&](element cell) {
+            uint64_t n = 0;
+            check(cell.get_uint64().get(n), where);
+            return static_cast<uint32_t>(std::min<uint64_t>(n, std::numeric_limits<uint32_t>::max()));
+          });
+        }
+      });
+      check_shape(grid);
+      out.grids.push_back(std::move(grid));
+    });
+  }
+
+  // Plots and comparisons index matrices by sizes x offsets: a document
+  // whose matrices do not have that shape is refused here, once.
+  void check_shape(const SavedGrid& grid) const {
+    auto check_matrix = [&](const auto& m, const char* name, bool required) {
+      if (m.empty() && !required) return;
+      bool ok = m.size() == grid.sizes.size();
+      for (const auto& row : m) ok = ok && row.size() == grid.offsets.size();
+      if (!ok) {
+        bad(fmt::format("grid \"{}\": {} is not {} sizes x {} offsets", grid.name, name, grid.sizes.size(),
+                        grid.offsets.size()));
+      }
+    };
+    check_matrix(grid.median_us, "median_us", true);
+    check_matrix(grid.p10_us, "p10_us", detail_ == GridDetail::full);
+    check_matrix(grid.p90_us, "p90_us", detail_ == GridDetail::full);
+    check_matrix(grid.samples, "samples", detail_ == GridDetail::full);
+  }
+
+  const std::string& file_;
+  GridDetail detail_;
+};
+
+}  // namespace
+
+std::optional<std::pair<int, int>> parse_schema_version(const std::string& schema) {
+  constexpr std::string_view prefix = "ssdprobe/";
+  if (schema.size() <= prefix.size() || schema.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  const char* first = schema.data() + prefix.size();
+  const char* last = schema.data() + schema.size();
+  int major = 0, minor = 0;
+  auto [after_major, major_error] = std::from_chars(first, last, major);
+  if (major_error != std::errc() || after_major == first || major < 0) return std::nullopt;
+  if (after_major == last) return std::pair{major, 0};
+  if (*after_major != '.') return std::nullopt;
+  auto [after_minor, minor_error] = std::from_chars(after_major + 1, last, minor);
+  if (minor_error != std::errc() || after_minor == after_major + 1 || after_minor != last || minor < 0) {
+    return std::nullopt;
+  }
+  return std::pair{major, minor};
+}
+
+SavedResult read_saved_result(const std::string& file, GridDetail detail) {
+  // One parser per thread, reused: its buffers grow to the largest document
+  // once instead of once per file. The DOM parser picks the fastest kernel
+  // for this CPU at run time (on-demand parsing would fix it at build time).
+  thread_local simdjson::dom::parser parser;
+  DocumentReader reader(file, detail);
+  element doc;
+  if (auto error = parser.load(file).get(doc)) {
+    if (error == simdjson::IO_ERROR) reader.bad("cannot be read");
+    if (error == simdjson::EMPTY) reader.bad("is empty");
+    reader.bad(fmt::format("is not valid JSON or is cut short ({})", simdjson::error_message(error)));
+  }
+  SavedResult out;
+  out.file = file;
+  reader.read_document(doc, out);
+  return out;
+}
+
+}  // namespace ssdprobe

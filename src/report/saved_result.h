@@ -1,0 +1,85 @@
+// Reads a saved result document (docs/result-json.md) back into plain data,
+// for the commands that work on documents rather than drives: `plot`,
+// `compare`, `audit --units-from`. Fleets keep thousands of these (each
+// 150-250 KB, mostly grid numbers), so the reader is simdjson's on-demand
+// parser: it skips what the caller did not ask for without building a tree.
+//
+// What the reader promises, per docs/result-json.md "Versioning":
+//  - "ssdprobe/1" and any "ssdprobe/1.N" (a newer minor version: only added
+//    fields) are read; unknown keys are ignored, key order does not matter;
+//  - another major version ("ssdprobe/2") is refused naming the version;
+//  - a document that is not JSON, is cut short, or has a field this reader
+//    uses with the wrong type is refused naming the file and the field;
+//  - unknown enumeration values are kept as text, never an error.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ssdprobe {
+
+struct SavedUnit {
+  std::optional<uint64_t> bytes;  // null unless state is "found"
+  std::string state;              // found, not_determined, not_measured (or a newer writer's value)
+  double confidence = 0.0;
+};
+
+struct SavedMismatch {
+  std::string field, severity;
+  std::optional<uint64_t> reported, detected;  // null where the document has null or a non-integer
+};
+
+// One timed grid: rows are request sizes, columns offsets (bytes from the
+// region start), as in the document. Matrices are [size][offset]; a cell
+// without samples is NaN.
+struct SavedGrid {
+  std::string name, op;
+  uint32_t queue_depth = 1;
+  std::vector<uint64_t> sizes, offsets;
+  std::vector<std::vector<double>> median_us, p10_us, p90_us;  // p10/p90 only with GridDetail::full
+  std::vector<std::vector<uint32_t>> samples;                  // only with GridDetail::full
+};
+
+// How much of the grids to read: none (fastest: identity, units, mismatches),
+// medians (what a comparison of key cells needs), full (what a plot needs).
+enum class GridDetail { none, medians, full };
+
+struct SavedResult {
+  std::string file;                // where it was read from
+  int schema_major = 1, schema_minor = 0;
+  std::string tool_version, started_at;
+  double duration_s = 0.0;
+  bool measured = false;           // a timed run (`run` present), not an `info` document
+  bool write = false;              // the run had --write (options.write)
+
+  // target
+  std::string path, kind, model, serial, firmware, transport;
+  uint64_t size_bytes = 0;
+
+  // What the kernel reported (sysfs), null where the document has null.
+  std::optional<uint64_t> logical_block, physical_block, minimum_io, optimal_io, alignment_offset;
+  // What the firmware reported about geometry, by dotted name in the
+  // document ("nvme.npwg_bytes", "nvme.nows_bytes", "ata.physical_sector_bytes",
+  // "scsi.optimal_transfer_bytes"...): only integer fields that describe a
+  // size the drive wants to be addressed in, in document order.
+  std::vector<std::pair<std::string, uint64_t>> firmware_geometry;
+
+  SavedUnit read_page, write_unit, erase_block;
+  std::vector<SavedMismatch> mismatches;
+  std::optional<uint64_t> partition_alignment, partition_start;  // recommendations
+  std::vector<SavedGrid> grids;    // empty with GridDetail::none
+};
+
+// Throws Error(usage) whose message starts with the file name and says what is
+// wrong: unreadable, not JSON or cut short, not a result document, another
+// major schema version, a field of the wrong type.
+SavedResult read_saved_result(const std::string& file, GridDetail detail);
+
+// The schema string's versions: "ssdprobe/1" -> {1, 0}, "ssdprobe/1.3" ->
+// {1, 3}; nullopt when it is not "ssdprobe/" followed by a version.
+std::optional<std::pair<int, int>> parse_schema_version(const std::string& schema);
+
+}  // namespace ssdprobe
