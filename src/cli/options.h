@@ -16,7 +16,7 @@
 namespace ssdprobe {
 
 // Which commands take an option.
-enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3, kRestore = 4, kAudit = 8 };
+enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3, kRestore = 4, kAudit = 8, kPlot = 16, kCompare = 32 };
 
 struct Options;
 
