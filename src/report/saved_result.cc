@@ -107,7 +107,7 @@ class DocumentReader {
     return rows;
   }
 
-  void read_document(element doc, SavedResult& out) {
+  void read_document(element doc, SavedResult& out) const {
     simdjson::dom::object top;
     if (doc.get_object().get(top)) bad("is not an ssdprobe result document (not a JSON object)");
     // The schema decides how to read the rest (key order is not part of
@@ -314,22 +314,40 @@ std::optional<std::pair<int, int>> parse_schema_version(const std::string& schem
   return std::pair{major, minor};
 }
 
-SavedResult read_saved_result(const std::string& file, GridDetail detail) {
-  // One parser per thread, reused: its buffers grow to the largest document
-  // once instead of once per file. The DOM parser picks the fastest kernel
-  // for this CPU at run time (on-demand parsing would fix it at build time).
+namespace {
+
+// One parser per thread, reused: its buffers grow to the largest document
+// once instead of once per file. The DOM parser picks the fastest kernel
+// for this CPU at run time (on-demand parsing would fix it at build time).
+simdjson::dom::parser& thread_parser() {
   thread_local simdjson::dom::parser parser;
-  DocumentReader reader(file, detail);
+  return parser;
+}
+
+SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const DocumentReader& reader,
+                        const std::string& name) {
   element doc;
-  if (auto error = parser.load(file).get(doc)) {
+  if (auto error = parsed.get(doc)) {
     if (error == simdjson::IO_ERROR) reader.bad("cannot be read");
     if (error == simdjson::EMPTY) reader.bad("is empty");
     reader.bad(fmt::format("is not valid JSON or is cut short ({})", simdjson::error_message(error)));
   }
   SavedResult out;
-  out.file = file;
+  out.file = name;
   reader.read_document(doc, out);
   return out;
+}
+
+}  // namespace
+
+SavedResult read_saved_result(const std::string& file, GridDetail detail) {
+  const DocumentReader reader(file, detail);
+  return read_parsed(thread_parser().load(file), reader, file);
+}
+
+SavedResult parse_saved_result(std::string_view text, const std::string& name, GridDetail detail) {
+  const DocumentReader reader(name, detail);
+  return read_parsed(thread_parser().parse(text.data(), text.size(), true), reader, name);
 }
 
 }  // namespace ssdprobe

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -77,6 +78,10 @@ struct SavedResult {
 // wrong: unreadable, not JSON or cut short, not a result document, another
 // major schema version, a field of the wrong type.
 SavedResult read_saved_result(const std::string& file, GridDetail detail);
+
+// The same from text already in memory; `name` stands for the file in
+// messages (fuzzing, documents that did not come from a file).
+SavedResult parse_saved_result(std::string_view text, const std::string& name, GridDetail detail);
 
 // The schema string's versions: "ssdprobe/1" -> {1, 0}, "ssdprobe/1.3" ->
 // {1, 3}; nullopt when it is not "ssdprobe/" followed by a version.
