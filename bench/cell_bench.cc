@@ -3,7 +3,7 @@
 // does, and prints its latency statistics and IOPS as one JSON line. bench/run
 // runs fio on the same cell beside it, so the two can be compared.
 //
-// usage: ssdprobe-cell-bench TARGET SIZE OFFSET IOS [ENGINE] [SLOT_BYTES]
+// usage: ssdprobe-cell-bench TARGET SIZE OFFSET IOS [ENGINE] [SLOT_BYTES] [QUEUE_DEPTH]
 #include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
@@ -21,7 +21,7 @@ using namespace ssdprobe;
 
 int main(int argc, char** argv) {
   if (argc < 5) {
-    fmt::print(stderr, "usage: {} TARGET SIZE OFFSET IOS [ENGINE=uring] [SLOT_BYTES=384k]\n", argv[0]);
+    fmt::print(stderr, "usage: {} TARGET SIZE OFFSET IOS [ENGINE=uring] [SLOT_BYTES=384k] [QUEUE_DEPTH=1]\n", argv[0]);
     return 2;
   }
   try {
@@ -30,10 +30,11 @@ int main(int argc, char** argv) {
     const uint64_t ios = parse_size(argv[4], "IO count");
     const EngineChoice engine = parse_engine(argc > 5 ? argv[5] : "uring");
     const uint64_t slot = parse_size(argc > 6 ? argv[6] : "384k", "slot");
+    const uint64_t queue_depth = parse_size(argc > 7 ? argv[7] : "1", "queue depth");
     Target target = open_target({.path = argv[1], .open_for_io = true, .engine = engine},
                                 nvme_passthru_opener());
     const uint64_t slots = target.device->limits().size_bytes / slot;
-    ProbeRunner runner(*target.device, 1, static_cast<uint32_t>(size));
+    ProbeRunner runner(*target.device, static_cast<uint32_t>(queue_depth), static_cast<uint32_t>(size));
     Random random(1);
     std::vector<PlannedIo> plan(ios);
     for (auto& io : plan) io = {IoOp::read, random.below(slots) * slot + offset, static_cast<uint32_t>(size)};
@@ -43,7 +44,8 @@ int main(int argc, char** argv) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const CellSummary s = summarize_cell(latency);
     nlohmann::ordered_json out = {{"tool", "ssdprobe"},        {"engine", target.device->engine_description()},
-                          {"ios", ios},                {"median_us", s.median_us},
+                          {"ios", ios},                {"queue_depth", queue_depth},
+                          {"median_us", s.median_us},
                           {"p99_us", s.p99_us},        {"iops", static_cast<double>(ios) / seconds}};
     fmt::print("{}\n", out.dump());
     return 0;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/units.h"
 #include "runner/runner.h"
 
 namespace ssdprobe {
@@ -50,8 +51,8 @@ EraseStreamResult run_erase_stream(Device& device, const EraseStreamOptions& opt
   result.streamed_bytes = ios.size() * options.chunk_bytes;
   result.elapsed_s = static_cast<double>(runner.now_ns() - start) / 1e9;
   result.device_state = fmt::format(
-      "window {}+{} written sequentially once in {} writes (preconditioned), then timed on a second identical pass",
-      options.window.offset, result.streamed_bytes, format_size(options.chunk_bytes));
+      "window {} written sequentially once in writes of {} (preconditioned), then timed on a second identical pass",
+      format_byte_range(options.window.offset, result.streamed_bytes), format_size(options.chunk_bytes));
   if (result.streamed_bytes < options.window.length) {
     result.device_state += fmt::format(" (the stream covered {} of the {} window to fit --budget)",
                                        format_size(result.streamed_bytes), format_size(options.window.length));

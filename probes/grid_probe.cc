@@ -169,16 +169,28 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
       result.stop_reason = GridStopReason::byte_cap;
       break;
     }
-    const auto ios = ios_for(options.op, plan, result.grid, cells, slots);
-    const auto latencies = runner.run(ios);
+    auto ios = ios_for(options.op, plan, result.grid, cells, slots);
+    auto latencies = runner.run(ios);
     const double shift = first ? 0.0 : round_shift_us(baseline, cells, latencies);
+    result.ios += ios.size();
+    std::vector<PlannedIo>().swap(ios);  // the plan is spent: free it before the grids grow
+    // Grow each cell once, to exactly what this round adds: push_back's
+    // doubling would leave up to half of two grid copies unused, which is
+    // most of the memory of a multi-million-IO grid.
+    std::vector<uint32_t> added(result.grid.cell_count(), 0);
+    for (size_t cell : cells) ++added[cell];
+    for (size_t cell = 0; cell < added.size(); ++cell) {
+      if (added[cell] == 0) continue;
+      result.grid.samples[cell].reserve(result.grid.samples[cell].size() + added[cell]);
+      analysed.samples[cell].reserve(analysed.samples[cell].size() + added[cell]);
+    }
     for (size_t i = 0; i < cells.size(); ++i) {
       result.grid.samples[cells[i]].push_back(latencies[i]);
       analysed.samples[cells[i]].push_back(latencies[i] - shift);
     }
+    std::vector<double>().swap(latencies);  // copied into the grids: free it before the analysis runs
     if (first) baseline = baseline_medians(analysed);
     result.round_shifts_us.push_back(shift);
-    result.ios += ios.size();
     result.rounds = round;
 
     analysis.bootstrap_replicates = 100;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "analysis/stats.h"
+#include "core/plural.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -154,7 +155,7 @@ EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods) 
   }
   verdict.evidence = absent(stream, verdict.searched_up_to_bytes,
                             slow_total == 0 ? "no write stands out from the stream"
-                                            : fmt::format("{} slow writes follow no period", slow_total));
+                                            : counted(static_cast<uint64_t>(slow_total), "slow write") + (slow_total == 1 ? " follows no period" : " follow no period"));
   return verdict;
 }
 

@@ -295,9 +295,9 @@ void partition_steps(Context& c, PartitionType type) {
   }
   const auto disks = disks_of(c.drives);
   const std::string purpose = fmt::format(
-      "a new GPT on {} with one partition ({}) from byte {} ({} sectors of {} bytes, a multiple of {}) to the end",
-      join(disks, ", "), join(partitions_of(c.drives), ", "), r.partition_start_bytes, start, c.logical_block,
-      format_size(r.partition_alignment_bytes));
+      "a new GPT on {} with one partition ({}) from {} (sector {} of {}, a multiple of {}) to the end",
+      join(disks, ", "), join(partitions_of(c.drives), ", "), format_exact_size(r.partition_start_bytes), start,
+      format_size(c.logical_block), format_size(r.partition_alignment_bytes));
   const std::string warning =
       fmt::format("erases the partition {} of {}: everything on {} becomes unreachable",
                   one_or_many(disks, "table", "tables"), join(disks, ", "), one_or_many(disks, "the disk", "these disks"));
@@ -530,6 +530,7 @@ Recommendations recommend(const GeometryForRecommendation& g, const StackForReco
                                       ? md->chunk->bytes * md->data_disks : alignment)));
   }
   filesystem_steps(c, device, stripe, md, lvm);
+  r.notes.insert(r.notes.end(), g.parallelism_advice.begin(), g.parallelism_advice.end());
   return r;
 }
 

@@ -25,6 +25,9 @@ struct GeometryForRecommendation {
   std::optional<uint64_t> write_unit;
   std::optional<uint64_t> erase_block;
   uint64_t logical_block = 512;
+  // How much IO to keep in flight and where striping pays (analysis/
+  // parallelism.h parallelism_advice): passed through to the notes.
+  std::vector<std::string> parallelism_advice;
 };
 
 // An md array the target is (or is to be) a member of.

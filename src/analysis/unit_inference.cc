@@ -130,8 +130,12 @@ std::string found_evidence(const UnitVerdict& v, const UnitInferenceOptions& opt
     text += (first ? "" : "; ") + describe_level(level);
     first = false;
   }
-  text += fmt::format(" against a {:.1f} us small IO; chosen in {:.0f}% of {} bootstrap resamples of {} IOs",
-                      v.typical_us, 100.0 * v.leading_support, options.bootstrap_replicates, grid.total_samples());
+  // Support is (k + 0.5) / (n + 1) for k of n resamples agreeing: k back from it.
+  const int replicates = std::max(1, options.bootstrap_replicates);
+  const long agreeing = std::lround(v.leading_support * (replicates + 1.0) - 0.5);
+  text += fmt::format(" against a {:.1f} us small IO; chosen by {} of {} bootstrap resamples of {} IOs (support "
+                      "{:.3f})",
+                      v.typical_us, agreeing, replicates, grid.total_samples(), v.leading_support);
   std::string others;
   for (const auto& level : v.levels) {
     if (level.unit_bytes == *v.leading) continue;

@@ -13,7 +13,9 @@
 #include "cli/audit_run.h"
 #include "cli/commands.h"
 #include "cli/firmware_section.h"
+#include "cli/parallelism_run.h"
 #include "cli/progress.h"
+#include "cli/terminal_width.h"
 #include "cli/write_run.h"
 #include "core/clock_text.h"
 #include "core/error.h"
@@ -104,6 +106,7 @@ void fill_recommendations(ResultDocument& doc) {
   geometry.write_unit = doc.write_unit.bytes;
   geometry.erase_block = doc.erase_block.bytes;
   geometry.logical_block = t.logical_block_size.value_or(512);
+  if (doc.parallelism) geometry.parallelism_advice = parallelism_advice(doc.parallelism->verdict);
   doc.recommendations = recommend(geometry, existing_stack(doc), disk, part, doc.kind == TargetKind::partition);
   doc.recommendations.verdict = audit_verdict(doc);
   if (doc.kind == TargetKind::sim || doc.kind == TargetKind::file) {
@@ -128,8 +131,8 @@ ResultDocument base_document(const Options& options, const Target& target) {
 // The report never throws for a failed write (standard output closed or
 // gone), and shows no raw control character from a path, model or serial.
 void emit(const ResultDocument& doc, const Options& options,
-          std::string (*render)(const ResultDocument&) = render_text) {
-  if (options.json_path != "-") print_quietly(stdout, printable(render(doc), true));
+          std::string (*render)(const ResultDocument&, size_t) = render_text) {
+  if (options.json_path != "-") print_quietly(stdout, printable(render(doc, text_width_for(STDOUT_FILENO)), true));
   if (!options.json_path.empty()) write_json(to_json(doc), options.json_path);
 }
 
@@ -173,7 +176,15 @@ Region write_window(const Target& target, const Options& options) {
 
 // Safety first: claim, check and confirm before any IO is done.
 std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region& window, const Options& options) {
-  if (target.kind == TargetKind::sim) return nullptr;  // nothing real to preserve
+  if (target.kind == TargetKind::sim) {
+    // Nothing real to preserve, but asked (or refused without a terminal
+    // and --yes) exactly as a real drive is: a script tested on a sim must
+    // not first stop at the question on hardware.
+    WritePlanSummary plan{target.path, target.topology.model, target.topology.serial, target.topology.size_bytes,
+                          window.offset, window.length, false, "", true};
+    confirm_write(plan, options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+    return nullptr;
+  }
   WriteSessionOptions session_options;
   session_options.journal_dir = options.journal_dir;
   session_options.preserve = options.preserve;
@@ -274,22 +285,24 @@ int run_characterize(const Options& given) {
   const InterruptGuard signals;
 
   ProgressLine progress(!options.quiet);
-  // One --budget for the whole run: with write probes the read grid gets half
-  // and the write probes what is left.
+  // One --budget for the whole run: 10 % is kept for the parallelism probe
+  // (cli/parallelism_run.h); of the rest, with write probes the read grid
+  // gets half and the write probes what is left.
+  const double grids_budget_s = options.budget_s * (1.0 - kParallelismBudgetShare);
   const GridProbeResult read = read_grid(target, options, options.region,
-                                         options.write ? options.budget_s / 2.0 : options.budget_s, progress);
+                                         options.write ? grids_budget_s / 2.0 : grids_budget_s, progress);
   ResultDocument doc = base_document(options, target);
   record_read(doc, read, "read", options.queue_depth, "");
   uint64_t ios = read.ios;
   double device_time = read.elapsed_s;
   if (options.write) {
     const WriteRunResult writes =
-        run_write_probes(target, window, session.get(), options, std::max(options.budget_s - read.elapsed_s, 0.0), progress);
+        run_write_probes(target, window, session.get(), options, std::max(grids_budget_s - read.elapsed_s, 0.0), progress);
     record_write_results(doc, writes);
     ios += writes.grid.ios + writes.stream.stream.latency_us.size() * 2;
     device_time += writes.grid.elapsed_s + writes.stream.elapsed_s;
     if (!read.verdict.bytes) {
-      const auto again = reread_written_window(target, options, window, options.budget_s - device_time, progress);
+      const auto again = reread_written_window(target, options, window, grids_budget_s - device_time, progress);
       if (again) {
         ios += again->ios;
         device_time += again->elapsed_s;
@@ -303,6 +316,10 @@ int run_characterize(const Options& given) {
       }
     }
   }
+  // Last, so the grids and the stream run on the drive exactly as before it
+  // existed; it gets what they left of --budget, at least its share.
+  doc.parallelism = run_parallelism(target, options, doc.read_page.bytes,
+                                    std::max(options.budget_s - device_time, options.budget_s * kParallelismBudgetShare));
   if (!doc.read_page.bytes) {
     doc.notes.push_back("no read page found: if the probed range was never written or was trimmed, many drives "
                         "answer reads from the mapping table without sensing NAND; probe a range that holds data"

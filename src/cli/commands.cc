@@ -1,7 +1,13 @@
 #include "cli/commands.h"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
+#include "cli/compare_run.h"
+#include "cli/help_output.h"
+#include "cli/plot_run.h"
+#include "cli/terminal_width.h"
 #include "core/error.h"
 #include "core/output.h"
 #include "core/units.h"
@@ -101,17 +107,46 @@ int ssdprobe_main(int argc, char** argv) {
   restore->add_option("JOURNAL", restore_raw.target, "A journal file (*.ssdpj) named by ssdprobe")->required();
   restore->footer(kFooter);
 
+  RawOptions plot_raw;
+  PlotArgs plot_args;
+  CLI::App* plot = add_plot_command(app, plot_args);
+  bind_options(*plot, plot_raw, kPlot);
+
+  RawOptions compare_raw;
+  CompareArguments compare_args;
+  CLI::App* compare = app.add_subcommand(
+      "compare", "Compare many result documents (a fleet's results folder): grouped by model, firmware and capacity, "
+                 "how far the runs agree on each unit, key latencies, the drive-quirk table");
+  bind_options(*compare, compare_raw, kCompare);
+  bind_compare_arguments(*compare, compare_args);
+  compare->footer("\nThe groups, the agreement rule and every output's shape: docs/compare.md.\n" +
+                  std::string(kFooter));
+
+  // After every subcommand: help, man page and completion walk all of them.
+  GeneratedOutputs generated;
+  add_generated_outputs(app, generated);
+  configure_help(app, text_width_for(STDOUT_FILENO));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : exit_code_for(ErrorCategory::usage);
   }
+  if (generated.requested()) return print_generated_output(app, generated);
   try {
     if (list_sims) return run_list_sims(resolve_options(main_raw, kCharacterize).json_path);
     if (info->parsed()) carry_options(main_raw, info_raw, kInfo, "info");
     if (audit->parsed()) carry_options(main_raw, audit_raw, kAudit, "audit");
     if (restore->parsed()) carry_options(main_raw, restore_raw, kRestore, "restore");
+    if (plot->parsed()) {
+      carry_options(main_raw, plot_raw, kPlot, "plot");  // -q; refuses the table's other options
+      return run_plot(resolve_options(plot_raw, kPlot), plot_args);
+    }
+    if (compare->parsed()) {
+      carry_options(main_raw, compare_raw, kCompare, "compare");
+      return run_compare(resolve_options(compare_raw, kCompare), compare_args);
+    }
     if (info->parsed()) return run_info(resolve_options(info_raw, kInfo));
     if (audit->parsed()) return run_audit(resolve_options(audit_raw, kAudit));
     if (restore->parsed()) return run_restore(resolve_options(restore_raw, kRestore));

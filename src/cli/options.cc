@@ -99,12 +99,21 @@ std::vector<uint64_t> parse_starts(const std::string& text) {
   return starts;
 }
 
+const char* OptionSpec::help_for(unsigned scope_wanted) const {
+  for (const auto& [scopes, text] : help_by_scope) {
+    if (scopes & scope_wanted) return text;
+  }
+  return help;
+}
+
 const std::vector<OptionSpec>& option_table() {
   static const std::vector<OptionSpec> table{
-      {"--json", "FILE", "", "json", kBoth | kAudit,
+      {"--json", "FILE", "", "json", kBoth | kAudit | kCompare,
        "Write the result document (schema ssdprobe/1) to FILE; '-' writes it to standard output instead of the "
        "text report",
-       TextField{&Options::json_path}},
+       TextField{&Options::json_path},
+       {{kCompare, "Write the comparison (schema ssdprobe-compare/1; with --quirks the quirk table, "
+                   "ssdprobe-quirks/1) to FILE; '-' writes it to standard output instead of the text report"}}},
       {"--budget", "SECONDS", "60", "budget_s", kCharacterize,
        "Stop sampling after this much device time (virtual time for sim: drives); stops earlier once the answer "
        "is settled. At most 1000000 (about 11.6 days)",
@@ -120,7 +129,11 @@ const std::vector<OptionSpec>& option_table() {
        "Queue depth: reads kept in flight at once (1..256; psync allows only 1)", CountField{1, 256, &Options::queue_depth}},
       {"--seed", "N", "1", "seed", kCharacterize,
        "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", CountField{0, UINT64_MAX, nullptr, &Options::seed}},
-      {"-q,--quiet", "", "", "quiet", kBoth | kRestore | kAudit, "No progress on standard error", FlagField{&Options::quiet}},
+      {"-q,--quiet", "", "", "quiet", kBoth | kRestore | kAudit | kPlot | kCompare, "No progress on standard error",
+       FlagField{&Options::quiet},
+       {{kPlot, "No 'plot: wrote FILE' line on standard output (errors are still reported)"},
+        {kCompare, "No progress on standard error (compare prints none); warnings about files it could not read "
+                   "are always printed, since the comparison left them out"}}},
       {"--write", "", "", "write", kCharacterize,
        "Allow write probes (write unit, erase block). Writes stay inside --region (default: up to 256 MiB from the "
        "middle of the device, never its first or last MiB); the range is saved to a journal first and restored "
@@ -159,7 +172,7 @@ const std::vector<OptionSpec>& option_table() {
 void bind_options(CLI::App& app, RawOptions& raw, OptionScope scope) {
   for (const auto& spec : option_table()) {
     if ((spec.scope & scope) == 0) continue;
-    std::string help = spec.help;
+    std::string help = spec.help_for(scope);
     if (*spec.default_text) help += fmt::format(" [default: {}]", spec.default_text);
     if (spec.is_flag()) {
       app.add_flag_callback(spec.names, [&raw, key = spec.json_key] { raw.values[key] = "1"; }, help);

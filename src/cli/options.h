@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -52,7 +53,11 @@ struct OptionSpec {
   unsigned scope;
   const char* help;
   OptionField field;
+  // Help for the scopes where the option means something else (compare's
+  // --json writes the comparison, not a result document); `help` elsewhere.
+  std::vector<std::pair<unsigned, const char*>> help_by_scope = {};
   bool is_flag() const { return std::holds_alternative<FlagField>(field); }
+  const char* help_for(unsigned scope) const;
 };
 
 const std::vector<OptionSpec>& option_table();

@@ -96,4 +96,36 @@ std::string format_size(uint64_t bytes) {
   return fmt::format("{:.1f} {}", static_cast<double>(bytes) / static_cast<double>(scale), names[unit]);
 }
 
+namespace {
+
+// The largest of KiB..TiB that divides `bytes` (0 = none): its index and scale.
+std::pair<size_t, uint64_t> exact_unit(uint64_t bytes) {
+  size_t unit = 0;
+  uint64_t scale = 1;
+  while (unit < 4 && bytes != 0 && bytes % (scale * 1024) == 0) {
+    scale *= 1024;
+    ++unit;
+  }
+  return {unit, scale};
+}
+
+}  // namespace
+
+std::string format_exact_size(uint64_t bytes) {
+  static const std::array<const char*, 5> names{"B", "KiB", "MiB", "GiB", "TiB"};
+  const auto [unit, scale] = exact_unit(bytes);
+  return fmt::format("{} {}", bytes / scale, names[unit]);
+}
+
+std::string size_argument(uint64_t bytes) {
+  static const std::array<const char*, 5> suffixes{"", "K", "M", "G", "T"};
+  const auto [unit, scale] = exact_unit(bytes);
+  return fmt::format("{}{}", bytes / scale, suffixes[unit]);
+}
+
+std::string format_byte_range(uint64_t offset, uint64_t length) {
+  return fmt::format("{} to {} ({})", format_exact_size(offset), format_exact_size(offset + length),
+                     format_size(length));
+}
+
 }  // namespace ssdprobe

@@ -25,4 +25,16 @@ Region parse_region(std::string_view text);
 // otherwise one decimal.
 std::string format_size(uint64_t bytes);
 
+// A position or size that must stay exact (a partition start, a window
+// offset): the largest binary unit it is a whole multiple of ("32640 MiB",
+// "31.5 KiB" is not exact, so 32256 gives "32256 B").
+std::string format_exact_size(uint64_t bytes);
+
+// The same, spelled as --region and parse_size take it: "32640M", "1G",
+// "32256".
+std::string size_argument(uint64_t bytes);
+
+// A byte range for people: "32640 MiB to 32896 MiB (256 MiB)", exact ends.
+std::string format_byte_range(uint64_t offset, uint64_t length);
+
 }  // namespace ssdprobe

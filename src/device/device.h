@@ -60,7 +60,9 @@ class Device {
   virtual bool writable() const = 0;
 
   virtual void attach_buffers(std::span<AlignedBuffer> buffers) = 0;
-  // Starts one request; it may complete before submit() returns (psync).
+  // Starts one request, at the latest when wait_one() is next called (the
+  // io_uring engine queues and submits with the wait); it may complete
+  // before submit() returns (psync).
   virtual void submit(const IoRequest& request) = 0;
   // Blocks until one submitted request completes and returns it.
   virtual IoCompletion wait_one() = 0;

@@ -11,8 +11,8 @@ SimDevice::SimDevice(const SimProfile& profile, uint64_t seed, bool writable)
   limits_.size_bytes = profile.capacity_bytes;
   limits_.logical_block = profile.logical_block;
   limits_.max_transfer = 1u << 20;
-  limits_.max_queue_depth = 256;
-  unit_free_ns_.assign(std::max<uint32_t>(1, profile.parallel_units), 0);
+  limits_.max_queue_depth = profile.max_queue_depth;
+  unit_free_ns_.assign(profile.parallel_units, 0);
 }
 
 std::string SimDevice::engine_description() const {
@@ -26,12 +26,14 @@ void SimDevice::submit(const IoRequest& request) {
     throw Error(ErrorCategory::refused, "write submitted to a device opened read-only");
   }
   const double us = model_.service_us(request.op, request.offset, request.length);
-  // Units are striped by read page (or 16 KiB when the profile has none).
-  const uint64_t stripe = model_.profile().read_page ? model_.profile().read_page : 16384;
-  uint64_t& unit_free = unit_free_ns_[(request.offset / stripe) % unit_free_ns_.size()];
-  const uint64_t start = std::max(now_ns_, unit_free);
-  const uint64_t done = start + static_cast<uint64_t>(us * 1000.0);
-  unit_free = done;
+  // Units are striped by the interleave (the read page, or 16 KiB, unless the
+  // profile names one); a profile without units serializes nothing.
+  uint64_t done = now_ns_ + static_cast<uint64_t>(us * 1000.0);
+  if (!unit_free_ns_.empty()) {
+    uint64_t& unit_free = unit_free_ns_[(request.offset / model_.profile().interleave()) % unit_free_ns_.size()];
+    done = std::max(now_ns_, unit_free) + static_cast<uint64_t>(us * 1000.0);
+    unit_free = done;
+  }
   pending_.push(Pending{done, sequence_++, IoCompletion{request.tag, request.length}});
 }
 

@@ -47,7 +47,14 @@ struct SimProfile {
   uint64_t erase_block = 8ull << 20;
   double erase_stall_us = 1500.0;     // sequential stream entering a new erase block
 
-  uint32_t parallel_units = 8;        // requests on different units overlap at QD>1
+  // Internal parallelism: a request is served by parallel unit
+  // (offset / interleave) % parallel_units; requests on different units
+  // overlap at QD>1, requests on the same unit wait for each other.
+  // parallel_units 0 = no serialization at all (DRAM-like: every request is
+  // served at once). interleave_bytes 0 = the read page (16 KiB without one).
+  uint32_t parallel_units = 8;
+  uint32_t interleave_bytes = 0;
+  uint32_t max_queue_depth = 256;     // commands the device accepts at once (SATA NCQ: 32)
 
   // Noise: multiplicative log-normal with this sigma, and rare outliers.
   double noise_sigma = 0.03;
@@ -74,6 +81,17 @@ struct SimProfile {
     if (program_unit > logical_block && (rmw_us > 0.0 || program_us > 0.0)) return program_unit;
     if (write_map_unit > logical_block && map_rmw_us > 0.0) return write_map_unit;
     return std::nullopt;
+  }
+  uint64_t interleave() const { return interleave_bytes ? interleave_bytes : (read_page ? read_page : 16384); }
+  // The parallel units and interleave a stride probe must report: only when
+  // requests serialize per unit and there are at least two units.
+  std::optional<uint32_t> expected_parallel_units() const {
+    if (parallel_units < 2) return std::nullopt;
+    return parallel_units;
+  }
+  std::optional<uint64_t> expected_interleave() const {
+    if (parallel_units < 2) return std::nullopt;
+    return interleave();
   }
   // The erase block a sequential stream of `chunk` writes over `window`
   // bytes can show (it needs six periods), or nothing.

@@ -126,6 +126,7 @@ SimProfile flat_dram() {
   p.rmw_us = 0.0;
   p.erase_stall_us = 0.0;    // and no erase blocks
   p.noise_sigma = 0.04;
+  p.parallel_units = 0;      // no unit to wait for: concurrent reads never serialize
   return p;
 }
 
@@ -152,13 +153,47 @@ SimProfile fresh_tlc_16k() {
   return p;
 }
 
+// Internal parallelism with an interleave larger than the page: a 64 KiB
+// chunk (four 16 KiB pages) per unit, eight units; stripes pay from 64 KiB.
+SimProfile channels_8x64k() {
+  SimProfile p;
+  p.name = "channels-8x64k";
+  p.description = "NVMe TLC, 16 KiB read page, 8 parallel units interleaved every 64 KiB";
+  p.read_base_us = 12.0;
+  p.page_sense_us = 50.0;
+  p.read_levels = {{4096, 1.0}};
+  p.parallel_units = 8;
+  p.interleave_bytes = 65536;
+  p.program_unit = 32768;
+  p.erase_block = 16ull << 20;
+  return p;
+}
+
+// A small SATA drive: four units every 16 KiB and NCQ's 32 commands at once.
+SimProfile channels_4x16k() {
+  SimProfile p;
+  p.name = "channels-4x16k";
+  p.description = "SATA, 8 KiB read page, 4 parallel units interleaved every 16 KiB, NCQ depth 32";
+  p.read_base_us = 40.0;
+  p.transfer_us_per_kib = 1.8;
+  p.read_page = 8192;
+  p.page_sense_us = 60.0;
+  p.parallel_units = 4;
+  p.interleave_bytes = 16384;
+  p.max_queue_depth = 32;
+  p.program_unit = 16384;
+  p.erase_block = 4ull << 20;
+  p.noise_sigma = 0.05;
+  return p;
+}
+
 }  // namespace
 
 const std::vector<SimProfile>& sim_profiles() {
   static const std::vector<SimProfile> profiles{
       nvme_tlc_16k(), nvme_4kn_32k(), sata_mlc_8k(), clean_4k(),      noisy_16k(),
       subtle_8k(),    qlc_16k_iu_32k(), multiplane_16k(), flat_dram(), emmc_4k_4kn(),
-      fresh_tlc_16k(),
+      fresh_tlc_16k(), channels_8x64k(), channels_4x16k(),
   };
   return profiles;
 }

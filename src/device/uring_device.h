@@ -3,6 +3,7 @@
 // so the kernel neither looks up the fd nor pins pages per request. If buffer
 // registration is refused (RLIMIT_MEMLOCK), plain READ/WRITE are used and
 // engine_description() says so. Only this file includes liburing.
+// submit() only queues: the next wait_one() submits and waits in one call.
 #pragma once
 
 #include <memory>
@@ -36,6 +37,8 @@ class UringDevice : public Device {
   std::span<AlignedBuffer> buffers_;
   bool fixed_buffers_ = false;
   bool fixed_file_ = false;
+  std::string ring_setup_;  // which task-work mode the kernel accepted ("" for the plain ring)
+  unsigned queued_ = 0;     // prepared but not yet submitted (wait_one submits them)
 };
 
 }  // namespace ssdprobe

@@ -16,7 +16,7 @@ const SavedGrid& find_grid(const SavedResult& result, const std::string& grid_na
   }
   std::string names;
   for (const SavedGrid& grid : result.grids) names += (names.empty() ? "" : ", ") + grid.name;
-  throw Error(ErrorCategory::usage,
+  throw Error(ErrorCategory::target,
               fmt::format("{}: has no \"{}\" grid ({})", result.file, grid_name,
                           names.empty() ? "it has no grids: an info document, or a run that timed nothing"
                                         : "it has: " + names));
@@ -29,6 +29,15 @@ HeatmapMatrix heatmap_matrix(const SavedGrid& grid, HeatmapScale scale) {
   m.offsets = grid.offsets;
   m.cells = grid.median_us;
   m.scale = scale;
+  if (scale == HeatmapScale::throughput) {
+    // bytes per µs is MB/s; a zero or missing median has no throughput.
+    for (size_t row = 0; row < m.cells.size(); ++row) {
+      for (double& v : m.cells[row]) {
+        v = std::isfinite(v) && v > 0.0 ? static_cast<double>(m.sizes[row]) / v
+                                        : std::numeric_limits<double>::quiet_NaN();
+      }
+    }
+  }
   if (scale == HeatmapScale::above_fastest) {
     for (auto& row : m.cells) {
       double fastest = std::numeric_limits<double>::infinity();

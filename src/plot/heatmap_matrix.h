@@ -13,18 +13,20 @@ namespace ssdprobe {
 
 enum class HeatmapScale {
   absolute,      // median latency (µs), colour scale from zero
-  above_fastest  // µs above the fastest cell of the same request size (row)
+  above_fastest, // µs above the fastest cell of the same request size (row)
+  throughput     // MB/s (10^6 bytes/s): the row's request size over the cell's median latency
 };
 
 struct HeatmapMatrix {
-  std::string grid;                      // the grid's name: read, write, read_written
+  std::string grid;                      // the grid's name: read, write, read-written
   std::vector<uint64_t> sizes, offsets;  // rows, columns (bytes)
   std::vector<std::vector<double>> cells;  // [size][offset], NaN where the grid has no samples
   HeatmapScale scale = HeatmapScale::absolute;
   double max_value = 0.0;                // largest finite cell (0 when none)
 };
 
-// Throws Error(usage) naming the file when it has no grid of that name.
+// Throws Error(target) naming the file and the grids it has when it has no
+// grid of that name (an `info` document has none).
 const SavedGrid& find_grid(const SavedResult& result, const std::string& grid_name);
 
 HeatmapMatrix heatmap_matrix(const SavedGrid& grid, HeatmapScale scale);

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "core/plural.h"
 #include "core/units.h"
 #include "report/audit_render.h"
 
@@ -44,7 +45,8 @@ void line_text(std::string& out, const AuditLine& line) {
 }
 
 std::string checked_against(const AuditUnits& u) {
-  std::string text = fmt::format("logical block {} B, physical block {} B, 4 KiB", u.logical_block, u.physical_block);
+  std::string text = fmt::format("logical block {}, physical block {}, 4 KiB", format_size(u.logical_block),
+                                 format_size(u.physical_block));
   if (u.read_page) text += ", read page " + format_size(*u.read_page);
   if (u.write_unit) text += ", write unit " + format_size(*u.write_unit);
   if (u.erase_block) text += ", erase block " + format_size(*u.erase_block);
@@ -60,10 +62,11 @@ void audit_text(std::string& out, const std::optional<AuditSection>& section) {
   } else {
     const LayoutAudit& a = *section->layout;
     const DiskLayout& l = a.layout;
-    const std::string table = l.table ? fmt::format("{} partition table, {} entries", l.table->scheme,
-                                                    l.table->partitions.size())
+    const std::string table = l.table ? fmt::format("{} partition table, {}", l.table->scheme,
+                                                    counted(l.table->partitions.size(), "entry", "entries"))
                                       : "no partition table";
-    out += fmt::format("\nAudit of {}: {}; {} kernel partition(s)\n", l.disk_path, table, l.kernel_partitions.size());
+    out += fmt::format("\nAudit of {}: {}; {}\n", l.disk_path, table,
+                       counted(l.kernel_partitions.size(), "kernel partition"));
     out += fmt::format("  checked against {}\n", checked_against(a.units));
     if (a.lines.empty()) out += "  nothing on the disk to check (no partitions, volumes or filesystems found)\n";
     for (const auto& line : a.lines) line_text(out, line);

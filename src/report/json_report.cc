@@ -17,6 +17,7 @@
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
 #include "report/json_values.h"
+#include "report/parallelism_render.h"
 #include "report/utf8.h"
 #include "ssdprobe_version.h"
 
@@ -221,11 +222,48 @@ json to_json(const ResultDocument& d) {
   } else {
     doc["run"] = nullptr;
   }
+  add_parallelism_json(doc, d.parallelism);
   return doc;
 }
 
+namespace {
+
+// What is at an output path already. A device node or pipe (/dev/null,
+// /dev/stderr, a FIFO) is written through as it is: renaming a finished file
+// over it, as is done for plain files, would replace the node itself
+// (as root, /dev/null would become a regular file). A block device is
+// refused: the document would overwrite the disk.
+enum class Destination { file, stream, block_device };
+
+Destination destination_of(const std::string& path, const std::string& option) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return Destination::file;
+  if (S_ISBLK(st.st_mode)) {
+    throw Error(ErrorCategory::usage,
+                fmt::format("{} {}: is a block device; the output would overwrite it (give a file name)", option, path));
+  }
+  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return Destination::stream;
+  return Destination::file;
+}
+
+// Returns 0 or the errno of the write that failed.
+int write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n > 0) {
+      text.remove_prefix(static_cast<size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      return n < 0 ? errno : EIO;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
 void check_json_destination(const std::string& path) {
   if (path == "-") return;
+  if (destination_of(path, "--json") == Destination::stream) return;
   namespace fs = std::filesystem;
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
@@ -246,29 +284,30 @@ namespace {
 // ours by that name is left over from a run that crashed while writing it
 // and is replaced; anything else there (a symlink planted to make ssdprobe,
 // often run as root, overwrite its target) is refused, its target untouched.
-int create_partial(const std::string& temporary, const std::string& path) {
+int create_partial(const std::string& temporary, const std::string& path, const std::string& option) {
   constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
   int fd = ::open(temporary.c_str(), kFlags, 0644);
   if (fd < 0 && errno == EEXIST) {
     struct stat st {};
-    if (::lstat(temporary.c_str(), &st) != 0) throw os_error("--json " + path + ": cannot inspect " + temporary, errno);
+    if (::lstat(temporary.c_str(), &st) != 0) throw os_error(option + " " + path + ": cannot inspect " + temporary, errno);
     if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
       throw Error(ErrorCategory::refused,
-                  fmt::format("--json {}: refusing to write through {}: it exists and is {}; remove it or choose "
-                              "another --json FILE",
-                              path, temporary,
+                  fmt::format("{} {}: refusing to write through {}: it exists and is {}; remove it or choose "
+                              "another {} FILE",
+                              option, path, temporary,
                               S_ISLNK(st.st_mode)   ? "a symbolic link"
                               : !S_ISREG(st.st_mode) ? "not a regular file"
-                                                     : "a file of another user"));
+                                                     : "a file of another user",
+                              option));
     }
     if (::unlink(temporary.c_str()) != 0 && errno != ENOENT) {
-      throw os_error("--json " + path + ": cannot remove the stale " + temporary, errno);
+      throw os_error(option + " " + path + ": cannot remove the stale " + temporary, errno);
     }
     fd = ::open(temporary.c_str(), kFlags, 0644);
     if (fd < 0 && errno == EEXIST) {
       throw Error(ErrorCategory::refused,
-                  fmt::format("--json {}: refusing to write through {}: it was created again by someone else", path,
-                              temporary));
+                  fmt::format("{} {}: refusing to write through {}: it was created again by someone else", option,
+                              path, temporary));
     }
   }
   if (fd < 0) throw os_error("cannot create " + temporary, errno);
@@ -280,25 +319,27 @@ int create_partial(const std::string& temporary, const std::string& path) {
 void write_json(const nlohmann::ordered_json& document, const std::string& path) {
   // Paths, models and serials are bytes, not necessarily UTF-8: escape what
   // is not, or dump() throws.
-  const std::string text = with_valid_utf8(document).dump(2) + "\n";
+  write_text_output(with_valid_utf8(document).dump(2) + "\n", path, "--json");
+}
+
+void write_text_output(std::string_view text, const std::string& path, const std::string& option) {
   if (path == "-") {
     print_quietly(stdout, text);
+    return;
+  }
+  if (destination_of(path, option) == Destination::stream) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) throw os_error(fmt::format("{} {}: cannot open", option, path), errno);
+    int err = write_all(fd, text);
+    if (::close(fd) != 0 && err == 0) err = errno;
+    if (err != 0) throw os_error(fmt::format("{} {}: writing failed", option, path), err);
     return;
   }
   // The document is renamed into place, so a reader never sees half of it.
   // Not fsynced: it is a report, not what a restore depends on.
   const std::string temporary = path + ".partial";
-  const int fd = create_partial(temporary, path);
-  int err = 0;
-  std::string_view left = text;
-  while (!left.empty() && err == 0) {
-    const ssize_t n = ::write(fd, left.data(), left.size());
-    if (n > 0) {
-      left.remove_prefix(static_cast<size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      err = n < 0 ? errno : EIO;
-    }
-  }
+  const int fd = create_partial(temporary, path, option);
+  int err = write_all(fd, text);
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) {
     ::unlink(temporary.c_str());

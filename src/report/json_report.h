@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "report/result.h"
 
@@ -16,6 +17,11 @@ nlohmann::ordered_json to_json(const ResultDocument& document);
 // temporary name beside it and renamed into place, so a reader never sees a
 // half-written document. Throws Error(io | permission) naming the path.
 void write_json(const nlohmann::ordered_json& document, const std::string& path);
+
+// Writes any text output (`compare --csv/--markdown/--html`...) the same way:
+// "-" = standard output, else FILE.partial renamed into place. `option`
+// names the option in error messages.
+void write_text_output(std::string_view text, const std::string& path, const std::string& option);
 
 // Checks that a target for --json can be created before any work starts
 // (directory exists and is writable), so a long run does not end in an error.

@@ -22,6 +22,7 @@
 #include "layout/audit.h"
 #include "report/option_echo.h"
 #include "probes/grid_probe.h"
+#include "analysis/parallelism.h"
 
 namespace ssdprobe {
 
@@ -75,6 +76,17 @@ struct RunSummary {
   GridStopReason stop_reason = GridStopReason::round_limit;
 };
 
+// The parallelism probe (probes/parallelism_probe.h): its verdicts and the
+// sweep it measured, as the report shows them.
+struct ParallelismSection {
+  ParallelismVerdict verdict;
+  uint32_t read_bytes = 4096;
+  int rounds = 0;
+  uint64_t ios = 0;
+  double device_time_s = 0.0;
+  double budget_s = 0.0;
+};
+
 struct ResultDocument {
   std::string started_at;   // ISO 8601 UTC
   double duration_s = 0.0;
@@ -90,6 +102,7 @@ struct ResultDocument {
   std::optional<RunSummary> run;   // absent for `info`
   std::optional<WriteProbeSummary> write_probe;  // absent unless --write
   std::optional<AuditSection> audit;  // absent only where no audit was asked for (restore)
+  std::optional<ParallelismSection> parallelism;  // absent where no timing IO was done (info, audit)
   std::vector<std::string> notes;  // plan adaptations, engine fallbacks
 };
 

@@ -24,7 +24,7 @@ namespace ssdprobe {
 
 struct SavedUnit {
   std::optional<uint64_t> bytes;  // null unless state is "found"
-  std::string state;              // found, not_determined, not_measured (or a newer writer's value)
+  std::string state;              // found, absent, undetermined, not_measured (or a newer writer's value)
   double confidence = 0.0;
 };
 

@@ -16,6 +16,9 @@ nlohmann::ordered_json sims_json() {
                     {"read_page_with_write", value(p.expected_read_page_with_writes())},
                     {"write_unit", value(p.expected_write_unit())},
                     {"erase_block", value(p.erase_stall_us > 0 ? std::optional<uint64_t>(p.erase_block) : std::nullopt)},
+                    {"parallel_units", value(p.expected_parallel_units())},
+                    {"interleave_bytes", value(p.expected_interleave())},
+                    {"max_queue_depth", p.max_queue_depth},
                     {"description", p.description}});
   }
   return list;

@@ -1,14 +1,18 @@
 #include "report/text_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
 
+#include "core/plural.h"
 #include "core/units.h"
 #include "report/audit_render.h"
+#include "report/parallelism_render.h"
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
+#include "report/text_wrap.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -19,14 +23,87 @@ std::string size_or_dash(const std::optional<uint64_t>& value) {
   return *value == 0 ? "0" : format_size(*value);
 }
 
-std::string detected_cell(const DetectedUnit& unit) {
-  if (unit.bytes) return fmt::format("{} (confidence {:.2f})", format_size(*unit.bytes), unit.confidence);
-  if (unit.state == UnitState::not_measured) return "not measured";
-  if (unit.state == UnitState::absent) {
-    return unit.searched_up_to_bytes ? fmt::format("none up to {}", format_size(*unit.searched_up_to_bytes))
-                                     : "none found";
+// The confidence named as README and docs/result-json.md define it: for the
+// read page and the write unit the bootstrap support (k + 0.5) / (200 + 1),
+// for the erase block one minus the corrected p-value of its period. Three
+// decimals, as the JSON rounds it.
+std::string confidence_text(const DetectedUnit& unit, bool erase_block) {
+  return fmt::format("confidence {:.3f}, {}", unit.confidence,
+                     erase_block ? "1 - corrected p-value" : "bootstrap support");
+}
+
+std::string detected_cell(const char* what, const DetectedUnit& unit, bool erase_block = false) {
+  if (unit.bytes) {
+    return fmt::format("{} {} ({})", what, format_size(*unit.bytes), confidence_text(unit, erase_block));
   }
-  return "not determined";
+  if (unit.state == UnitState::not_measured) return fmt::format("{}: not measured", what);
+  if (unit.state == UnitState::absent) {
+    return unit.searched_up_to_bytes
+               ? fmt::format("{}: none up to {}", what, format_size(*unit.searched_up_to_bytes))
+               : fmt::format("{}: none found", what);
+  }
+  return fmt::format("{}: not determined", what);
+}
+
+// The detected unit the kernel's minimum_io_size should name: the write unit
+// (what partial writes pay for), or the read page while no write unit was found.
+std::string minimum_io_cell(const ResultDocument& d) {
+  if (d.write_unit.bytes || !d.read_page.bytes) return detected_cell("write unit", d.write_unit);
+  return fmt::format("read page {} (write unit {})", format_size(*d.read_page.bytes),
+                     d.write_unit.state == UnitState::not_measured ? "not measured" : "not found");
+}
+
+// The kernel fields a detected unit contradicts when it is smaller than the unit.
+bool is_kernel_size_field(const std::string& field) {
+  return field == "minimum_io_size" || field == "physical_block_size" || field == "optimal_io_size";
+}
+
+// One line before everything else: what was found, whether the kernel
+// under-reports it, and whether the partitioners' and mkfs' defaults (1 MiB
+// alignment, 4 KiB blocks) are right for this drive.
+std::string verdict_text(const ResultDocument& d) {
+  const Recommendations& r = d.recommendations;
+  const bool defaults_right = r.partition_alignment_bytes == (1u << 20);
+  const std::string defaults =
+      defaults_right ? "the defaults (1 MiB partition alignment, 4 KiB filesystem blocks) are right"
+                     : fmt::format("1 MiB partition alignment is not enough: align partitions to {}; 4 KiB "
+                                   "filesystem blocks are right",
+                                   format_size(r.partition_alignment_bytes));
+  if (!d.run && !d.read_page.bytes && !d.write_unit.bytes && !d.erase_block.bytes) {
+    return "Verdict: nothing measured (info does no timing IO): the defaults (1 MiB partition alignment, 4 KiB "
+           "filesystem blocks) are assumed, not checked; run `ssdprobe TARGET` to measure";
+  }
+  std::vector<std::string> found, missing;
+  auto note_unit = [&](const char* what, const DetectedUnit& unit) {
+    if (unit.bytes) {
+      found.push_back(fmt::format("{} {}{}", what, format_size(*unit.bytes),
+                                  &unit == &d.read_page && !unit.device_state.empty() ? " (on freshly written space)"
+                                                                                      : ""));
+    } else if (unit.state != UnitState::not_measured) {
+      missing.push_back(fmt::format("no {}", what));
+    }
+  };
+  note_unit("read page", d.read_page);
+  note_unit("write unit", d.write_unit);
+  note_unit("erase block", d.erase_block);
+  std::string text = "Verdict: ";
+  text += found.empty() ? std::string("no unit found") : "found " + fmt::format("{}", fmt::join(found, ", "));
+  if (!missing.empty()) text += fmt::format(" ({})", fmt::join(missing, ", "));
+  std::vector<std::string> under;
+  for (const auto& m : d.mismatches) {
+    if (is_kernel_size_field(m.field) && m.reported && m.detected && *m.reported < *m.detected) {
+      under.push_back(fmt::format("{} {}", m.field, *m.reported == 0 ? "0" : format_size(*m.reported)));
+    }
+  }
+  if (!under.empty()) {
+    text += fmt::format("; the kernel under-reports ({})", fmt::join(under, ", "));
+  } else if (!found.empty()) {
+    text += "; the kernel's sizes are not contradicted";
+  }
+  if (found.empty()) {
+    return text + "; nothing measured contradicts the defaults (1 MiB partition alignment, 4 KiB filesystem blocks)";
+  }
+  return text + "; " + defaults;
 }
 
 void identity(std::string& out, const ResultDocument& d) {
@@ -38,7 +115,9 @@ void identity(std::string& out, const ResultDocument& d) {
   }
   out += fmt::format("  size {}, logical block {}, kernel {}\n", format_size(t.size_bytes),
                      size_or_dash(t.logical_block_size), t.kernel_version.empty() ? "?" : t.kernel_version);
-  if (!t.partition_name.empty()) out += fmt::format("  partition {} starts at byte {}\n", t.partition_name, t.partition_start_bytes);
+  if (!t.partition_name.empty()) {
+    out += fmt::format("  partition {} starts at {}\n", t.partition_name, format_exact_size(t.partition_start_bytes));
+  }
   if (!t.backing_file.empty()) out += fmt::format("  backing file {}\n", t.backing_file);
 }
 
@@ -111,18 +190,26 @@ void side_by_side(std::string& out, const ResultDocument& d) {
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += "\n";
   };
-  std::vector<std::string> titles, dashes(columns.size(), "-");
+  std::vector<std::string> titles;
   for (const auto& c : columns) titles.push_back(c.title);
+  // Each reported field beside the unit it should describe: the physical
+  // block is the read page, the minimum IO the write unit, the optimal IO
+  // the erase block.
+  const std::vector<std::pair<const char*, std::string>> rows{
+      {"logical_block_size", ""},
+      {"physical_block_size", detected_cell("read page", d.read_page)},
+      {"minimum_io_size", minimum_io_cell(d)},
+      {"optimal_io_size", detected_cell("erase block", d.erase_block, true)},
+      {"discard_granularity", ""},
+      {"alignment_offset", ""},
+      {"rotational", ""},
+  };
   out += "\n";
   row("", titles, "detected");
-  row("read page", dashes, detected_cell(d.read_page));
-  row("write unit", dashes, detected_cell(d.write_unit));
-  row("erase block", dashes, detected_cell(d.erase_block));
-  for (const char* field : {"logical_block_size", "physical_block_size", "minimum_io_size", "optimal_io_size",
-                            "discard_granularity", "alignment_offset", "rotational"}) {
+  for (const auto& [field, detected] : rows) {
     std::vector<std::string> cells;
     for (const auto& c : columns) cells.push_back(c.value(field));
-    row(field, cells, "");
+    row(field, cells, detected);
   }
 }
 
@@ -156,11 +243,48 @@ void firmware(std::string& out, const ResultDocument& d) {
   if (f.smart) firmware_fields(out, "smartctl", smartctl_summary_json(*f.smart));
 }
 
-void evidence(std::string& out, const ResultDocument& d) {
+// How to search further when the stream found no erase block: a window four
+// times as long searches four times as far (a period needs six repetitions
+// in the window), kept inside the device and off its first and last MiB;
+// when --budget, not the window, cut the stream short, more time is the fix.
+std::string widen_window_hint(const ResultDocument& d) {
+  const WriteProbeSummary& w = *d.write_probe;
+  const uint64_t searched = d.erase_block.searched_up_to_bytes.value_or(0);
+  if (w.streamed_bytes != 0 && w.streamed_bytes < w.length) {
+    return fmt::format("to search further, give the stream more time: it covered {} of the {} window within "
+                       "--budget; a larger --budget lets it cover the whole window",
+                       format_size(w.streamed_bytes), format_size(w.length));
+  }
+  constexpr uint64_t kMiB = 1 << 20;
+  const uint64_t size = d.topology.size_bytes;
+  if (size < 4 * kMiB || w.length == 0) return "";
+  const uint64_t usable = size - 2 * kMiB;
+  const uint64_t length = std::min<uint64_t>(4 * w.length, usable / kMiB * kMiB);
+  if (length <= w.length) return "";
+  uint64_t offset = w.offset;
+  if (offset + length > size - kMiB) offset = ((size - length) / 2) / kMiB * kMiB;
+  const uint64_t reach = w.length ? searched * (length / w.length) : 0;
+  return fmt::format("to search further, widen the write window: --write --region {}:{} ({} instead of {}) searches "
+                     "up to about {}; the stream writes it twice, so allow --budget for it",
+                     size_argument(offset), size_argument(length), format_size(length), format_size(w.length),
+                     format_size(reach));
+}
+
+void evidence(std::string& out, const ResultDocument& d, size_t width) {
   out += "\nEvidence\n";
-  out += fmt::format("  read page: {}\n", d.read_page.evidence);
-  if (!d.write_unit.evidence.empty()) out += fmt::format("  write unit: {}\n", d.write_unit.evidence);
-  if (!d.erase_block.evidence.empty()) out += fmt::format("  erase block: {}\n", d.erase_block.evidence);
+  if (!d.read_page.device_state.empty()) {
+    out += wrapped("  read page: ", "measured on freshly written space (grid read-written): " + d.read_page.device_state,
+                   width, 4);
+    out += wrapped("    ", d.read_page.evidence, width, 4);
+  } else {
+    out += wrapped("  read page: ", d.read_page.evidence, width, 4);
+  }
+  if (!d.write_unit.evidence.empty()) out += wrapped("  write unit: ", d.write_unit.evidence, width, 4);
+  if (!d.erase_block.evidence.empty()) out += wrapped("  erase block: ", d.erase_block.evidence, width, 4);
+  if (d.erase_block.state == UnitState::absent && d.write_probe) {
+    const std::string hint = widen_window_hint(d);
+    if (!hint.empty()) out += wrapped("    ", hint, width, 4);
+  }
 }
 
 // The audit's own findings are mismatches too (for readers of the JSON), but
@@ -173,70 +297,103 @@ bool shown_in_audit(const ResultDocument& d, const Mismatch& m) {
   return false;
 }
 
-void mismatches(std::string& out, const ResultDocument& d) {
+void mismatches(std::string& out, const ResultDocument& d, size_t width) {
   out += "\nMismatches\n";
   size_t shown = 0;
   for (const auto& m : d.mismatches) {
     if (shown_in_audit(d, m)) continue;
-    out += fmt::format("  {:<8} {}: {}\n", severity_name(m.severity), m.field, m.message);
+    out += wrapped(fmt::format("  {:<8} {}: ", severity_name(m.severity), m.field), m.message, width, 11);
     ++shown;
   }
   if (shown == 0) out += d.mismatches.empty() ? "  none found\n" : "  none besides the audit's\n";
 }
 
-void recommendation(std::string& out, const ResultDocument& d) {
+// The steps in the order they would be run, numbered; steps sharing an
+// alternative group are one step ("run one of"). Commands are never folded:
+// they must paste as they are.
+void recommendation(std::string& out, const ResultDocument& d, size_t width) {
   const Recommendations& r = d.recommendations;
-  out += "\nRecommendation\n";
+  out += d.run ? "\nRecommendation\n"
+               : "\nRecommendation (defaults, not measurements: info times no IO; run `ssdprobe TARGET` to check "
+                 "them against the drive)\n";
   if (r.verdict) {
-    out += fmt::format("  {}\n  (to rebuild the disk from scratch instead:)\n", *r.verdict);
+    out += wrapped("  ", *r.verdict, width, 2);
+    out += "  (to rebuild the disk from scratch instead:)\n";
   }
-  out += fmt::format("  start partitions at byte {} ({}), aligned to {}\n", r.partition_start_bytes,
-                     format_size(r.partition_start_bytes), format_size(r.partition_alignment_bytes));
-  for (const auto& note : r.notes) out += fmt::format("  - {}\n", note);
-  for (const auto& step : r.steps) {
-    out += fmt::format("  {:<10} {}\n", step.key, step.command);
-    if (step.destroys_data) out += fmt::format("  {:<10} warning: {}\n", "", step.warning);
+  out += fmt::format("  start partitions at {}, aligned to {}\n", format_exact_size(r.partition_start_bytes),
+                     format_size(r.partition_alignment_bytes));
+  for (const auto& note : r.notes) out += wrapped("  - ", note, width, 4);
+  int number = 0;
+  for (size_t first = 0; first < r.steps.size();) {
+    size_t end = first + 1;
+    const std::string& group = r.steps[first].alternative_group;
+    bool same_purpose = true;
+    while (!group.empty() && end < r.steps.size() && r.steps[end].alternative_group == group) {
+      same_purpose = same_purpose && r.steps[end].purpose == r.steps[first].purpose;
+      ++end;
+    }
+    std::string heading = r.steps[first].purpose.empty() ? r.steps[first].key : r.steps[first].purpose;
+    if (end - first > 1) {
+      heading = same_purpose ? heading + " (run one of these)" : fmt::format("{} (run one of these)", group);
+    }
+    out += wrapped(fmt::format("  {}. ", ++number), heading, width, 5);
+    for (size_t i = first; i < end; ++i) {
+      const RecommendedCommand& step = r.steps[i];
+      out += fmt::format("     {:<10} {}\n", step.key, step.command);
+      if (step.destroys_data) out += wrapped(fmt::format("     {:<10} warning: ", ""), step.warning, width, 16);
+    }
+    first = end;
   }
 }
 
-void run_summary(std::string& out, const ResultDocument& d) {
-  for (const auto& note : d.notes) out += fmt::format("\nnote: {}", note);
+void run_summary(std::string& out, const ResultDocument& d, size_t width) {
   if (!d.notes.empty()) out += "\n";
+  for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);
   if (!d.run) {
     out += "\nNo timing IO was done (info).\n";
     return;
   }
-  out += fmt::format("\nRun: {} timed IOs, {:.2f} s of device time, {:.2f} s wall; read grid: {} rounds ({}); engine {}\n",
-                     d.run->ios, d.run->device_time_s, d.duration_s, d.run->rounds, stop_reason_name(d.run->stop_reason), d.run->engine);
+  out += "\n" + wrapped("Run: ", fmt::format("{}, {:.2f} s of device time, {:.2f} s wall; read grid: {} ({}); engine {}",
+                                             counted(d.run->ios, "timed IO"), d.run->device_time_s, d.duration_s,
+                                             counted(d.run->rounds, "round"), stop_reason_name(d.run->stop_reason),
+                                             d.run->engine),
+                          width, 5);
   if (d.write_probe) {
     const WriteProbeSummary& w = *d.write_probe;
-    out += fmt::format("Writes: {} bytes inside {}+{}; {}\n", w.bytes_written, w.offset, w.length,
-                       !w.preserved ? "content not preserved (--no-preserve or simulated drive)"
-                                    : (w.restored ? w.restore_message : "NOT restored"));
+    out += wrapped("Writes: ", fmt::format("{} written inside {}; {}", format_size(w.bytes_written),
+                                           format_byte_range(w.offset, w.length),
+                                           !w.preserved ? "content not preserved (--no-preserve or simulated drive)"
+                                                        : (w.restored ? w.restore_message : "NOT restored")),
+                   width, 8);
   }
 }
 
 }  // namespace
 
-std::string render_text(const ResultDocument& d) {
-  std::string out;
+std::string render_text(const ResultDocument& d, size_t width) {
+  std::string out = wrapped("", verdict_text(d), width, 2) + "\n";
   identity(out, d);
   side_by_side(out, d);
   firmware(out, d);
-  evidence(out, d);
+  evidence(out, d, width);
+  parallelism_text(out, d.parallelism, width);
   audit_text(out, d.audit);
-  mismatches(out, d);
-  recommendation(out, d);
-  run_summary(out, d);
+  mismatches(out, d, width);
+  recommendation(out, d, width);
+  run_summary(out, d, width);
   return out;
 }
 
-std::string render_audit_text(const ResultDocument& d) {
+std::string render_text(const ResultDocument& d) { return render_text(d, kDefaultTextWidth); }
+
+std::string render_audit_text(const ResultDocument& d, size_t width) {
   std::string out;
   identity(out, d);
   audit_text(out, d.audit);
-  for (const auto& note : d.notes) out += fmt::format("note: {}\n", note);
+  for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);
   return out;
 }
+
+std::string render_audit_text(const ResultDocument& d) { return render_audit_text(d, kDefaultTextWidth); }
 
 }  // namespace ssdprobe

@@ -31,31 +31,37 @@ void ProbeRunner::drain(size_t in_flight) {
   for (; in_flight > 0; --in_flight) device_.wait_one();
 }
 
-std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios) {
+std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios, std::vector<uint64_t>* finished_at) {
   std::vector<double> latency_us(ios.size(), 0.0);
-  std::vector<uint64_t> started_ns(ios.size(), 0);
-  std::vector<uint32_t> free_buffers;
-  for (uint32_t i = 0; i < queue_depth_; ++i) free_buffers.push_back(queue_depth_ - 1 - i);
-  std::vector<uint32_t> buffer_of(ios.size(), 0);
+  if (finished_at) finished_at->assign(ios.size(), 0);
+  // Bookkeeping is per buffer slot (queue_depth entries), not per IO, so a
+  // run of millions of IOs holds only its latencies. A request's tag is its
+  // slot; the slot remembers which IO it carries and when it started.
+  slot_io_.assign(queue_depth_, 0);
+  slot_started_ns_.assign(queue_depth_, 0);
+  free_slots_.clear();
+  for (uint32_t i = 0; i < queue_depth_; ++i) free_slots_.push_back(queue_depth_ - 1 - i);
   size_t next = 0, completed = 0;
   while (completed < ios.size()) {
     const bool stopping = interrupt_requested();
     if (stopping && next == completed) {
       throw Error(ErrorCategory::interrupted, fmt::format("interrupted by signal {}", interrupt_signal()));
     }
-    while (!stopping && next < ios.size() && !free_buffers.empty()) {
-      IoRequest request{ios[next].op, ios[next].offset, ios[next].length, free_buffers.back(), next};
-      free_buffers.pop_back();
-      buffer_of[next] = request.buffer_index;
-      started_ns[next] = device_.now_ns();
-      device_.submit(request);
+    while (!stopping && next < ios.size() && !free_slots_.empty()) {
+      const uint32_t slot = free_slots_.back();
+      free_slots_.pop_back();
+      slot_io_[slot] = next;
+      slot_started_ns_[slot] = device_.now_ns();
+      device_.submit(IoRequest{ios[next].op, ios[next].offset, ios[next].length, slot, slot});
       ++next;
       ++ios_issued_;
-      bytes_issued_ += request.length;
+      bytes_issued_ += ios[next - 1].length;
     }
     const IoCompletion done = device_.wait_one();
     const uint64_t finished_ns = device_.now_ns();
-    const PlannedIo& io = ios[done.tag];
+    const uint32_t slot = static_cast<uint32_t>(done.tag);
+    const size_t index = slot_io_[slot];
+    const PlannedIo& io = ios[index];
     if (done.result != static_cast<int64_t>(io.length)) {
       const std::string why = done.result < 0 ? std::strerror(static_cast<int>(-done.result))
                                               : fmt::format("short transfer of {} bytes", done.result);
@@ -66,8 +72,9 @@ std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios) {
       throw Error(ErrorCategory::io, fmt::format("{} of {} bytes at offset {} failed: {}",
                                                  io.op == IoOp::read ? "read" : "write", io.length, io.offset, why));
     }
-    latency_us[done.tag] = static_cast<double>(finished_ns - started_ns[done.tag]) / 1000.0;
-    free_buffers.push_back(buffer_of[done.tag]);
+    latency_us[index] = static_cast<double>(finished_ns - slot_started_ns_[slot]) / 1000.0;
+    if (finished_at) (*finished_at)[index] = finished_ns;
+    free_slots_.push_back(slot);
     ++completed;
   }
   return latency_us;

@@ -18,7 +18,9 @@ std::string describe_write_plan(const WritePlanSummary& plan) {
                       format_size(plan.device_size), plan.device_size);
   text += fmt::format("  byte range {} to {} ({} bytes, {})\n", plan.offset, plan.offset + plan.length, plan.length,
                       format_size(plan.length));
-  if (plan.preserve) {
+  if (plan.simulated) {
+    text += "  simulated drive: nothing real is written (asked as on a real drive, so scripts behave the same)\n";
+  } else if (plan.preserve) {
     text += fmt::format("  the range's current content is saved first to {} and restored afterwards\n",
                         printable(plan.journal));
   } else {

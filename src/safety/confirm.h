@@ -1,7 +1,9 @@
 // The question asked before the first byte is written. It names the device
 // (model, serial, size), the exact byte range and whether the content is
 // preserved; only the answer "yes" proceeds. Without a terminal the caller
-// must pass --yes, or the run is refused.
+// must pass --yes, or the run is refused. A simulated drive is asked about
+// the same way (nothing real is written, but a script that runs --write on a
+// sim must behave as it will on hardware).
 #pragma once
 
 #include <cstdio>
@@ -15,6 +17,7 @@ struct WritePlanSummary {
   uint64_t offset = 0, length = 0;
   bool preserve = true;
   std::string journal;  // where the original content goes
+  bool simulated = false;  // a sim: target: nothing real is written or saved
 };
 
 std::string describe_write_plan(const WritePlanSummary& plan);

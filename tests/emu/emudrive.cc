@@ -1,17 +1,25 @@
 // emudrive: an emulated SSD medium with known geometry, for testing ssdprobe
 // against ground truth through the real kernel block path.
 //
-// It is a single-threaded FUSE3 (low-level API) file system that serves one
-// regular file, `disk`, whose contents live in a sparse RAM store and whose
-// per-request latency follows a simple model of read pages, mapping units,
-// write units, read-modify-write and erase-block stalls. Put a loop device in
-// front of it (`losetup --direct-io=on --sector-size 512|4096 MOUNT/disk`) and
-// ssdprobe sees a real block device: O_DIRECT, io_uring, the block layer and
-// the loop driver are all real, only the medium is emulated.
+// It is a FUSE3 (low-level API) file system that serves one regular file,
+// `disk`, whose contents live in a sparse RAM store and whose per-request
+// latency follows a simple model of read pages, mapping units, write units,
+// read-modify-write and erase-block stalls. Put a loop device in front of it
+// (`losetup --direct-io=on --sector-size 512|4096 MOUNT/disk`) and ssdprobe
+// sees a real block device: O_DIRECT, io_uring, the block layer and the loop
+// driver are all real, only the medium is emulated.
 //
-// Latency is realised by busy-waiting on CLOCK_MONOTONIC from the moment the
-// request reaches the handler until arrival + modelled latency; requests are
-// served one at a time.
+// Two ways of serving requests:
+//  - by default single-threaded: latency is realised by busy-waiting on
+//    CLOCK_MONOTONIC from the moment the request reaches the handler until
+//    arrival + modelled latency; requests are served one at a time.
+//  - with --units N (parallel units, for the parallelism probe): a
+//    multithreaded loop; a request belongs to parallel unit
+//    (offset / interleave) % N (every unit it touches, when it spans
+//    several). It holds its units' locks for the modelled latency, counted
+//    from when it got them, and sleeps meanwhile (busy-waiting threads would
+//    need a CPU per unit): requests on one unit serialize, on different units
+//    they overlap. See PARALLEL FINDINGS below.
 //
 // FINDINGS (kernel 6.18, libfuse 3.14, util-linux losetup; checked with
 // --trace, dd/fio O_DIRECT on /dev/loopN, sector sizes 512 and 4096):
@@ -41,10 +49,33 @@
 //    (cross-CPU wakeups in this VM); unpinned it flips between the two.
 //  - fio's clat on a 4096-sector loop shows some sub-5 us reads: part of the
 //    request is served inside io_uring_enter (slat). Time from before submit.
+//
+// PARALLEL FINDINGS (--units; same kernel and libfuse):
+//  - The loop driver with direct IO submits each request as an async kiocb
+//    to the backing file, so many are in flight at once (its blk-mq queue:
+//    hw_queue_depth 128 by default, /sys/block/loopN/queue/nr_requests).
+//  - FUSE sends async direct IO as background requests, of which at most
+//    max_background (default 12) are outstanding at the daemon (from the
+//    kernel's fs/fuse; not measured without the raise): raised here to
+//    kMaxBackground in --units mode.
+//  - libfuse's multithreaded loop starts a thread whenever none is idle, up
+//    to max_threads (default 10): raised to --threads.
+//  - Sleeps use an absolute CLOCK_MONOTONIC deadline and a 1 ns timer slack
+//    (the default 50 us slack would add up to 50 us to every service time).
+//  - Measured with --base-us 400 (ssdprobe, io_uring, 4096-byte sectors, on
+//    2 shared vCPUs): a lone 4 KiB read takes 510-660 us (sleep wake-ups and
+//    thread hand-offs cost more than the spinning mode's ~30 us); a pair on
+//    one unit +75..+105 %, on two units -5..+15 %. Random-read IOPS level off
+//    near units / lone-read time: 4 units 6,200-7,400, 8 units 10,000-13,000;
+//    4096 units x 4 KiB (nothing serializes) 31,000-38,000, CPU-bound.
+//  - Under unrelated CPU load some requests wait a scheduler tick (4 ms) for
+//    a CPU; tests/device/emu_parallelism.sh raises its priority.
 
-#define FUSE_USE_VERSION 34
+// 3.12: fuse_loop_cfg_* (the multithreaded loop's max_threads).
+#define FUSE_USE_VERSION FUSE_MAKE_VERSION(3, 12)
 #include <fuse_lowlevel.h>
 #include <getopt.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,6 +89,7 @@
 #include <ctime>
 #include <linux/falloc.h>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -69,6 +101,9 @@ constexpr fuse_ino_t kDiskIno = 2;
 constexpr const char* kDiskName = "disk";
 // Largest request we accept from the kernel; FUSE's own ceiling is 256 pages.
 constexpr uint64_t kMaxIo = 1024 * 1024;
+// --units mode: FUSE requests the kernel lets reach the daemon at once (its
+// default of 12 would cap the queue depth a prober can see).
+constexpr unsigned kMaxBackground = 256;
 
 // ---------------------------------------------------------------------------
 // Options
@@ -87,6 +122,9 @@ struct Options {
   double rmw_us = 0;
   uint64_t erase_block = 0;     // 0 = no erase stalls
   double erase_stall_us = 0;
+  uint32_t units = 0;           // 0 = single-threaded, no parallel units
+  uint64_t interleave = 65536;  // bytes per unit before the next one (--units)
+  uint32_t threads = 64;        // most FUSE worker threads (--units)
   std::string trace_path;
   bool foreground = false;
   std::vector<std::string> fuse_opts;  // extra -o options
@@ -124,6 +162,13 @@ void print_help(const char* argv0) {
       "  --rmw-us US           extra per partly covered write unit [0]\n"
       "  --erase-block BYTES   erase block size, 0 = no stalls [0]\n"
       "  --erase-stall-us US   extra per new erase block reached sequentially [0]\n"
+      "Parallel units (default: none, one request served at a time):\n"
+      "  --units N             N parallel units: a request is on unit\n"
+      "                        (offset / interleave) %% N and holds it for its\n"
+      "                        modelled latency; requests on different units\n"
+      "                        overlap, on the same unit they queue\n"
+      "  --interleave BYTES    bytes per unit before the next one [64k]\n"
+      "  --threads N           most FUSE worker threads with --units [64]\n"
       "Noise and diagnostics:\n"
       "  --noise-pct PCT       multiplicative gaussian noise (sigma, percent of\n"
       "                        the total), clipped so latency stays >= base [0]\n"
@@ -168,9 +213,17 @@ double parse_number(const char* text, const char* what) {
   return value;
 }
 
+// A count from 1 to 4096 (units, threads).
+uint32_t parse_count(const char* text, const char* what) {
+  uint64_t value = parse_bytes(text, what);
+  if (value == 0 || value > 4096) usage_error(std::string(what) + " must be 1..4096: " + text);
+  return static_cast<uint32_t>(value);
+}
+
 Options parse_options(int argc, char** argv) {
   enum { SIZE = 256, READ_PAGE, BASE_US, PAGE_US, MAP_UNIT, MAP_US, NOISE, SEED,
-         WRITE_UNIT, WRITE_US, RMW_US, ERASE_BLOCK, ERASE_STALL, TRACE };
+         WRITE_UNIT, WRITE_US, RMW_US, ERASE_BLOCK, ERASE_STALL, TRACE, UNITS, INTERLEAVE,
+         THREADS };
   static const option longopts[] = {
       {"size", required_argument, nullptr, SIZE},
       {"read-page", required_argument, nullptr, READ_PAGE},
@@ -186,6 +239,9 @@ Options parse_options(int argc, char** argv) {
       {"erase-block", required_argument, nullptr, ERASE_BLOCK},
       {"erase-stall-us", required_argument, nullptr, ERASE_STALL},
       {"trace", required_argument, nullptr, TRACE},
+      {"units", required_argument, nullptr, UNITS},
+      {"interleave", required_argument, nullptr, INTERLEAVE},
+      {"threads", required_argument, nullptr, THREADS},
       {"foreground", no_argument, nullptr, 'f'},
       {"help", no_argument, nullptr, 'h'},
       {nullptr, 0, nullptr, 0}};
@@ -207,6 +263,9 @@ Options parse_options(int argc, char** argv) {
       case ERASE_BLOCK: o.erase_block = parse_bytes(optarg, "--erase-block"); break;
       case ERASE_STALL: o.erase_stall_us = parse_number(optarg, "--erase-stall-us"); break;
       case TRACE: o.trace_path = optarg; break;
+      case UNITS: o.units = parse_count(optarg, "--units"); break;
+      case INTERLEAVE: o.interleave = parse_bytes(optarg, "--interleave"); break;
+      case THREADS: o.threads = parse_count(optarg, "--threads"); break;
       case 'f': o.foreground = true; break;
       case 'o': o.fuse_opts.emplace_back(optarg); break;
       case 'h': print_help(argv[0]); std::exit(0);
@@ -216,6 +275,8 @@ Options parse_options(int argc, char** argv) {
   if (optind != argc - 1) usage_error("expected exactly one MOUNTPOINT");
   o.mountpoint = argv[optind];
   if (o.size == 0) usage_error("--size must be > 0");
+  if (o.interleave == 0) usage_error("--interleave must be > 0");
+  if (o.threads == 0) usage_error("--threads must be > 0");
   return o;
 }
 
@@ -344,25 +405,93 @@ class SparseStore {
 };
 
 // ---------------------------------------------------------------------------
-// The drive: model + store + trace, and the FUSE handlers that use it.
-
-struct Drive {
-  explicit Drive(const Options& o) : opt(o), model(opt) {}
-  Options opt;
-  LatencyModel model;
-  SparseStore store;
-  FILE* trace = nullptr;
-  std::vector<char> buf = std::vector<char>(kMaxIo);
-  time_t mtime = time(nullptr);
-};
-
-Drive& drive_of(fuse_req_t req) { return *static_cast<Drive*>(fuse_req_userdata(req)); }
+// Parallel units (--units): one lock per unit, held for a request's service.
 
 timespec now() {
   timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t;
 }
+
+timespec plus_us(timespec t, double us) {
+  const auto ns = static_cast<int64_t>(us * 1e3);
+  t.tv_sec += ns / 1000000000;
+  t.tv_nsec += ns % 1000000000;
+  if (t.tv_nsec >= 1000000000) {
+    t.tv_sec += 1;
+    t.tv_nsec -= 1000000000;
+  }
+  return t;
+}
+
+class ParallelUnits {
+ public:
+  ParallelUnits(uint32_t count, uint64_t interleave)
+      : count_(count), interleave_(interleave), locks_(new std::mutex[count]) {}
+
+  // Serves a request on its units: waits until it holds every unit
+  // [off, off+len) touches, then keeps them for latency_us, sleeping.
+  void serve(uint64_t off, uint64_t len, double latency_us) {
+    const std::vector<uint32_t> units = units_of(off, len);
+    for (uint32_t u : units) locks_[u].lock();   // ascending: no deadlock
+    const timespec until = plus_us(now(), latency_us);
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr) == EINTR) {
+    }
+    for (auto it = units.rbegin(); it != units.rend(); ++it) locks_[*it].unlock();
+  }
+
+ private:
+  // The units a request touches, ascending (all of them once it spans N).
+  std::vector<uint32_t> units_of(uint64_t off, uint64_t len) const {
+    std::vector<uint32_t> units;
+    if (len == 0) return units;
+    const uint64_t first = off / interleave_, last = (off + len - 1) / interleave_;
+    const uint64_t span = std::min<uint64_t>(last - first + 1, count_);
+    for (uint64_t i = 0; i < span; ++i) units.push_back(static_cast<uint32_t>((first + i) % count_));
+    std::sort(units.begin(), units.end());
+    return units;
+  }
+
+  uint32_t count_;
+  uint64_t interleave_;
+  std::unique_ptr<std::mutex[]> locks_;
+};
+
+// ---------------------------------------------------------------------------
+// The drive: model + store + trace, and the FUSE handlers that use it.
+// The model and the store have their own locks: with --units several
+// handler threads use them at once (uncontended, and so free, otherwise).
+
+struct Drive {
+  explicit Drive(const Options& o)
+      : opt(o), model(opt), units(o.units ? std::make_unique<ParallelUnits>(o.units, o.interleave) : nullptr) {}
+
+  double read_latency(uint64_t off, uint64_t len) {
+    std::lock_guard<std::mutex> hold(model_mu);
+    return model.read_us(off, len);
+  }
+  double write_latency(uint64_t off, uint64_t len) {
+    std::lock_guard<std::mutex> hold(model_mu);
+    return model.write_us(off, len);
+  }
+
+  Options opt;
+  LatencyModel model;
+  std::mutex model_mu;
+  SparseStore store;
+  std::mutex store_mu;
+  std::unique_ptr<ParallelUnits> units;   // null: single-threaded, spin
+  FILE* trace = nullptr;
+  time_t mtime = time(nullptr);
+};
+
+// One read buffer per handler thread.
+char* read_buffer() {
+  thread_local std::vector<char> buf(kMaxIo);
+  return buf.data();
+}
+
+Drive& drive_of(fuse_req_t req) { return *static_cast<Drive*>(fuse_req_userdata(req)); }
 
 double us_since(const timespec& start) {
   timespec t = now();
@@ -372,6 +501,15 @@ double us_since(const timespec& start) {
 void spin_until(const timespec& arrival, double latency_us) {
   while (us_since(arrival) < latency_us) {
   }
+}
+
+// Realises a request's modelled latency: on its parallel units (--units) or,
+// by default, by spinning until arrival + latency.
+void serve(Drive& d, const timespec& arrival, uint64_t off, uint64_t len, double latency_us) {
+  if (d.units)
+    d.units->serve(off, len, latency_us);
+  else
+    spin_until(arrival, latency_us);
 }
 
 void trace_request(Drive& d, char op, uint64_t off, uint64_t len) {
@@ -405,9 +543,12 @@ bool valid_ino(fuse_ino_t ino) { return ino == FUSE_ROOT_ID || ino == kDiskIno; 
 // max_read); set them explicitly so a 128 KiB request stays one request even
 // under other libfuse defaults. max_read must also be a mount option.
 void op_init(void* userdata, fuse_conn_info* conn) {
-  (void)userdata;
   conn->max_write = kMaxIo;
   conn->max_read = kMaxIo;
+  if (static_cast<Drive*>(userdata)->units) {
+    conn->max_background = kMaxBackground;
+    conn->congestion_threshold = kMaxBackground * 3 / 4;
+  }
 }
 
 void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
@@ -461,10 +602,14 @@ void op_read(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_info*
   uint64_t o = static_cast<uint64_t>(off);
   uint64_t len = o >= d.opt.size ? 0 : std::min<uint64_t>({size, d.opt.size - o, kMaxIo});
   trace_request(d, 'R', o, size);
-  double latency = d.model.read_us(o, len);
-  d.store.read(o, len, d.buf.data());
-  spin_until(arrival, latency);
-  fuse_reply_buf(req, d.buf.data(), len);
+  double latency = d.read_latency(o, len);
+  char* buf = read_buffer();
+  {
+    std::lock_guard<std::mutex> hold(d.store_mu);
+    d.store.read(o, len, buf);
+  }
+  serve(d, arrival, o, len, latency);
+  fuse_reply_buf(req, buf, len);
 }
 
 void op_write(fuse_req_t req, fuse_ino_t, const char* data, size_t size, off_t off,
@@ -477,9 +622,12 @@ void op_write(fuse_req_t req, fuse_ino_t, const char* data, size_t size, off_t o
     fuse_reply_err(req, ENOSPC);
     return;
   }
-  double latency = d.model.write_us(o, size);
-  d.store.write(o, size, data);
-  spin_until(arrival, latency);
+  double latency = d.write_latency(o, size);
+  {
+    std::lock_guard<std::mutex> hold(d.store_mu);
+    d.store.write(o, size, data);
+  }
+  serve(d, arrival, o, size, latency);
   fuse_reply_write(req, size);
 }
 
@@ -494,7 +642,10 @@ void op_fallocate(fuse_req_t req, fuse_ino_t, int mode, off_t off, off_t len, fu
   }
   uint64_t o = static_cast<uint64_t>(off);
   uint64_t end = std::min<uint64_t>(o + static_cast<uint64_t>(len), d.opt.size);
-  if (o < end) d.store.zero(o, end - o);
+  if (o < end) {
+    std::lock_guard<std::mutex> hold(d.store_mu);
+    d.store.zero(o, end - o);
+  }
   fuse_reply_err(req, 0);
 }
 
@@ -548,6 +699,21 @@ std::vector<std::string> fuse_args_for(const Options& o) {
   return {"emudrive", "-o", opts};
 }
 
+// Single-threaded by default, on purpose (requests served one at a time, as
+// the latency model assumes); with --units, as many threads as requests may
+// be waiting on units.
+int serve_requests(fuse_session* se, const Options& opt) {
+  if (!opt.units) return fuse_session_loop(se);
+  // Worker threads inherit the slack: sleeps end when they should.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  fuse_loop_config* config = fuse_loop_cfg_create();
+  fuse_loop_cfg_set_max_threads(config, opt.threads);
+  fuse_loop_cfg_set_idle_threads(config, opt.threads);
+  int rc = fuse_session_loop_mt(se, config);
+  fuse_loop_cfg_destroy(config);
+  return rc;
+}
+
 int run(const Options& opt) {
   Drive drive(opt);
   if (!opt.trace_path.empty()) {
@@ -569,8 +735,8 @@ int run(const Options& opt) {
   if (fuse_set_signal_handlers(se) == 0) {
     if (fuse_session_mount(se, opt.mountpoint.c_str()) == 0) {
       fuse_daemonize(opt.foreground ? 1 : 0);
-      // Single-threaded on purpose. > 0 means stopped by a signal: clean.
-      rc = fuse_session_loop(se) >= 0 ? 0 : 1;
+      // > 0 means stopped by a signal: clean.
+      rc = serve_requests(se, opt) >= 0 ? 0 : 1;
       fuse_session_unmount(se);
     }
     fuse_remove_signal_handlers(se);

@@ -98,7 +98,7 @@ TEST_CASE("a simulated drive opened read-only refuses writes") {
 }
 
 TEST_CASE("the IO cap bounds a grid that would never settle (no page, deep queue, long budget)") {
-  const Recorded r = record("flat-dram", {}, 600, 8, 40000);
+  const Recorded r = record("fourkn-flat", {}, 600, 8, 40000);
   CHECK(r.result.ios <= 40000);
   CHECK(r.result.stop_reason == GridStopReason::io_cap);
   CHECK_FALSE(r.result.verdict.bytes.has_value());

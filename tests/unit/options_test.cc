@@ -254,3 +254,24 @@ TEST_CASE("options before a subcommand are carried into it, or refused naming th
   RawOptions same = parse_raw({"--json", "a.json"}, kInfo);
   CHECK_NOTHROW(carry_options(parse_raw({"--json", "a.json"}), same, kInfo, "info"));
 }
+
+TEST_CASE("an option's help says what it does in each command") {
+  auto help = [](OptionScope scope, const std::string& name) {
+    CLI::App app("options test", "ssdprobe");
+    RawOptions raw;
+    bind_options(app, raw, scope);
+    return app.get_option(name)->get_description();
+  };
+  CHECK(help(kCharacterize, "--json").find("result document (schema ssdprobe/1)") != std::string::npos);
+  CHECK(help(kInfo, "--json").find("result document (schema ssdprobe/1)") != std::string::npos);
+  CHECK(help(kCompare, "--json").find("comparison (schema ssdprobe-compare/1") != std::string::npos);
+  CHECK(help(kCompare, "--json").find("result document") == std::string::npos);
+  CHECK(help(kCharacterize, "--quiet") == "No progress on standard error");
+  CHECK(help(kPlot, "--quiet").find("plot: wrote") != std::string::npos);
+  CHECK(help(kCompare, "--quiet").find("warnings") != std::string::npos);
+  // -q is all plot takes from the table; compare takes --json and -q.
+  CHECK(parse({"-q"}, kPlot).quiet);
+  CHECK(parse({"--quiet", "--json", "-"}, kCompare).json_path == "-");
+  CHECK_THROWS_AS(parse_raw({"--json", "x.json"}, kPlot), CLI::ParseError);
+  CHECK_THROWS_AS(parse_raw({"--budget", "5"}, kCompare), CLI::ParseError);
+}

@@ -76,3 +76,14 @@ TEST_CASE("format_size prints exact binary units, or one decimal") {
   CHECK(format_size(12ull << 20) == "12 MiB");
   CHECK(format_size(3ull << 40) == "3 TiB");
 }
+
+TEST_CASE("exact sizes, region arguments and byte ranges stay exact") {
+  CHECK(format_exact_size(34225520640ull) == "32640 MiB");
+  CHECK(format_exact_size(1ull << 30) == "1 GiB");
+  CHECK(format_exact_size(32256) == "32256 B");
+  CHECK(format_exact_size(0) == "0 B");
+  CHECK(size_argument(34225520640ull) == "32640M");
+  CHECK(parse_size(size_argument(34225520640ull)) == 34225520640ull);
+  CHECK(size_argument(32256) == "32256");
+  CHECK(format_byte_range(34225520640ull, 268435456) == "32640 MiB to 32896 MiB (256 MiB)");
+}

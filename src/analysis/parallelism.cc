@@ -1,0 +1,439 @@
+#include "analysis/parallelism.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+#include "analysis/stats.h"
+#include "core/random.h"
+#include "core/units.h"
+
+namespace ssdprobe {
+namespace {
+
+// Segments a depth needs before its mean is resampled: fewer and the
+// bootstrap has nothing to redraw.
+constexpr size_t kMinSegments = 3;
+// The plateau is "stable" in a resample that lands within this share of it.
+constexpr double kPlateauTolerance = 0.05;
+
+double support_of(size_t agreeing, int replicates) {
+  return (static_cast<double>(agreeing) + 0.5) / (static_cast<double>(replicates) + 1.0);
+}
+
+double mean_of(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  return values.empty() ? 0.0 : sum / static_cast<double>(values.size());
+}
+
+std::vector<double> resampled(const std::vector<double>& values, Random& random) {
+  std::vector<double> out(values.size());
+  for (auto& v : out) v = values[random.below(values.size())];
+  return out;
+}
+
+// ---------------------------------------------------------------- knee
+
+struct KneePoint {
+  size_t knee = 0;     // index into the depths
+  size_t peak = 0;     // index of the plateau (highest mean)
+  double plateau = 0.0;
+};
+
+KneePoint knee_of(const std::vector<double>& means) {
+  KneePoint k;
+  for (size_t i = 0; i < means.size(); ++i) {
+    if (means[i] > k.plateau) {
+      k.plateau = means[i];
+      k.peak = i;
+    }
+  }
+  for (size_t i = 0; i < means.size(); ++i) {
+    if (means[i] >= kKneeShare * k.plateau) {
+      k.knee = i;
+      break;
+    }
+  }
+  return k;
+}
+
+void judge_knee(ParallelismVerdict& v, uint64_t seed, int replicates) {
+  const auto& depths = v.depths;
+  ParallelismValue& knee = v.queue_depth_knee;
+  ParallelismValue& plateau = v.plateau_iops;
+  if (depths.size() < 2) {
+    knee.state = plateau.state = UnitState::not_measured;
+    knee.evidence = plateau.evidence = "not measured: the IO engine keeps only one IO in flight (psync), so there is "
+                                       "no queue depth to sweep";
+    return;
+  }
+  size_t fewest = SIZE_MAX;
+  std::vector<double> means;
+  for (const auto& d : depths) {
+    fewest = std::min(fewest, d.segment_iops.size());
+    means.push_back(d.iops);
+  }
+  const KneePoint point = knee_of(means);
+  const auto& last = depths.back();
+  const std::string curve = [&] {
+    std::string text;
+    for (const auto& d : depths) text += fmt::format("{}{}: {:.0f}", text.empty() ? "" : ", ", d.queue_depth, d.iops);
+    return "mean IOPS per depth " + text;
+  }();
+  if (fewest < kMinSegments) {
+    knee.state = plateau.state = UnitState::undetermined;
+    knee.evidence = plateau.evidence =
+        fmt::format("not determined: the budget allowed only {} replicate segment(s) per depth, {} are needed to "
+                    "resample; {}", fewest, kMinSegments, curve);
+    return;
+  }
+  Random random(seed ^ 0x6b6e6565ull);
+  size_t knee_agree = 0, plateau_close = 0;
+  std::vector<double> plateaus;
+  for (int r = 0; r < replicates; ++r) {
+    std::vector<double> m;
+    for (const auto& d : depths) m.push_back(mean_of(resampled(d.segment_iops, random)));
+    const KneePoint b = knee_of(m);
+    if (b.knee == point.knee && b.knee + 1 < depths.size()) ++knee_agree;
+    if (std::fabs(b.plateau - point.plateau) <= kPlateauTolerance * point.plateau) ++plateau_close;
+    plateaus.push_back(b.plateau);
+  }
+  const double knee_support = support_of(knee_agree, replicates);
+  const double plateau_support = support_of(plateau_close, replicates);
+  plateau.low = quantile(plateaus, 0.025);
+  plateau.high = quantile(plateaus, 0.975);
+  const uint32_t knee_depth = depths[point.knee].queue_depth;
+  if (point.knee + 1 == depths.size()) {
+    knee.state = plateau.state = UnitState::undetermined;
+    knee.evidence = fmt::format("not determined: IOPS were still rising at the deepest queue tried ({}: {:.0f} IOPS, "
+                                "{} at depth {}); the knee is at {} or beyond; {}",
+                                last.queue_depth, last.iops,
+                                depths.size() >= 2 ? fmt::format("{:.0f}", depths[depths.size() - 2].iops) : "-",
+                                depths.size() >= 2 ? depths[depths.size() - 2].queue_depth : 0, last.queue_depth, curve);
+    plateau.evidence = fmt::format("not determined: no plateau below the deepest queue tried; at least {:.0f} IOPS "
+                                   "(depth {})", point.plateau, depths[point.peak].queue_depth);
+    return;
+  }
+  knee.evidence = fmt::format("{}; the first depth reaching {:.0f} % of the plateau is {} ({:.0f} %); bootstrap "
+                              "support {:.3f} over {} resamples of {} segments per depth",
+                              curve, 100.0 * kKneeShare, knee_depth, 100.0 * depths[point.knee].iops / point.plateau,
+                              knee_support, replicates, fewest);
+  if (point.knee > 0) {
+    knee.evidence += fmt::format("; depth {} reached {:.0f} %", depths[point.knee - 1].queue_depth,
+                                 100.0 * depths[point.knee - 1].iops / point.plateau);
+  }
+  if (knee_support >= kParallelismSupport) {
+    knee.value = knee_depth;
+    knee.state = UnitState::found;
+    knee.confidence = knee_support;
+  } else {
+    knee.state = UnitState::undetermined;
+    knee.evidence = fmt::format("not determined: best candidate depth {} with support {:.3f} (< {:.2f}); ", knee_depth,
+                                knee_support, kParallelismSupport) + knee.evidence;
+  }
+  plateau.evidence = fmt::format("{:.0f} IOPS at depth {} (95 % interval {:.0f}-{:.0f}); {:.1f} % of resamples within "
+                                 "{:.0f} % of it", point.plateau, depths[point.peak].queue_depth, *plateau.low,
+                                 *plateau.high, 100.0 * plateau_support, 100.0 * kPlateauTolerance);
+  if (plateau_support >= kParallelismSupport) {
+    plateau.value = point.plateau;
+    plateau.state = UnitState::found;
+    plateau.confidence = plateau_support;
+  } else {
+    plateau.state = UnitState::undetermined;
+    plateau.evidence = "not determined: " + plateau.evidence;
+  }
+}
+
+// ---------------------------------------------------------------- strides
+
+struct StrideReading {
+  bool structure = false;        // some strides serialize and others do not
+  double single_us = 0.0;
+  double lo = 0.0, hi = 0.0;     // smallest and largest excess of the power-of-two strides
+  std::vector<double> excess, multiple_excess;
+  std::vector<bool> serialized, multiple_serialized;
+  std::optional<uint64_t> interleave;
+  std::string interleave_why;    // when not found
+  std::optional<uint32_t> units;
+  std::string units_why;
+};
+
+double excess_of(const std::vector<double>& pairs, double single) {
+  return single > 0.0 && !pairs.empty() ? median(pairs) / single - 1.0 : 0.0;
+}
+
+// Reads the strides as serialized or overlapping, then the interleave and
+// the unit count from the pattern. `multiples_of` is the interleave the
+// multiples were planned for (the multiples are read only when this reading
+// finds the same one).
+StrideReading read_strides(const std::vector<double>& single, const std::vector<StrideSample>& strides,
+                           const std::vector<StrideSample>& multiples, std::optional<uint64_t> smallest_known,
+                           std::optional<uint64_t> multiples_of) {
+  StrideReading r;
+  r.single_us = single.empty() ? 0.0 : median(single);
+  for (const auto& s : strides) r.excess.push_back(excess_of(s.pair_us, r.single_us));
+  for (const auto& s : multiples) r.multiple_excess.push_back(excess_of(s.pair_us, r.single_us));
+  if (r.excess.empty() || r.single_us <= 0.0) {
+    r.interleave_why = r.units_why = "no stride was measured";
+    return r;
+  }
+  // The two levels come from the power-of-two strides alone, and the
+  // multiples are read against the same threshold. The multiples are timed
+  // later, in a phase of their own, and there are up to 64 of them: on a real
+  // drive their level drifted from the strides' (on the FUSE emulated drive
+  // serialized multiples took +105 % where serialized strides took +82 %),
+  // and one of them slowed by host load could lift the maximum, and with it
+  // the threshold, above every serialized stride ("the smallest stride
+  // already overlapped" with the 4 units x 64 KiB plain in the table).
+  r.lo = *std::min_element(r.excess.begin(), r.excess.end());
+  r.hi = *std::max_element(r.excess.begin(), r.excess.end());
+  r.structure = r.hi - r.lo >= kMinSerializationShare;
+  if (!r.structure) {
+    r.interleave_why = r.units_why = fmt::format(
+        "no stride made concurrent reads wait for each other: pairs took {:+.0f} % to {:+.0f} % over a lone read "
+        "({:.1f} us) at every stride, a spread below {:.0f} %: nothing serializes on one unit (no per-unit queueing, "
+        "or a dynamic mapping that strides cannot see)",
+        100.0 * r.lo, 100.0 * r.hi, r.single_us, 100.0 * kMinSerializationShare);
+    return r;
+  }
+  const double threshold = (r.lo + r.hi) / 2.0;
+  for (double x : r.excess) r.serialized.push_back(x > threshold);
+  for (double x : r.multiple_excess) r.multiple_serialized.push_back(x > threshold);
+
+  size_t first_parallel = strides.size();
+  for (size_t i = 0; i < strides.size(); ++i) {
+    if (!r.serialized[i]) {
+      first_parallel = i;
+      break;
+    }
+  }
+  if (first_parallel == strides.size()) {
+    r.interleave_why = r.units_why = fmt::format("every stride up to {} serialized", format_size(strides.back().stride_bytes));
+    return r;
+  }
+  if (first_parallel == 0 && !(smallest_known && strides[0].stride_bytes >= *smallest_known)) {
+    r.interleave_why = r.units_why = fmt::format(
+        "the smallest stride tried ({}) already overlapped: the interleave is at most that", format_size(strides[0].stride_bytes));
+    return r;
+  }
+  // Past the interleave, powers of two overlap until they reach units x
+  // interleave, and every larger one is a multiple of that: serialized.
+  bool wrapped = false;
+  for (size_t i = first_parallel; i < strides.size(); ++i) {
+    if (r.serialized[i]) wrapped = true;
+    else if (wrapped) {
+      r.interleave_why = r.units_why = fmt::format(
+          "inconsistent pattern: stride {} overlapped after a smaller one past the interleave serialized",
+          format_size(strides[i].stride_bytes));
+      return r;
+    }
+  }
+  const uint64_t interleave = strides[first_parallel].stride_bytes;
+  r.interleave = interleave;
+
+  if (!multiples_of || *multiples_of != interleave || multiples.empty()) {
+    r.units_why = "the multiples of the interleave were not measured";
+    return r;
+  }
+  for (size_t i = 0; i < multiples.size(); ++i) {
+    if (r.multiple_serialized[i]) {
+      r.units = static_cast<uint32_t>(multiples[i].stride_bytes / interleave);
+      break;
+    }
+  }
+  if (!r.units) {
+    r.units_why = fmt::format("no multiple of the interleave up to {} x serialized: more units than that",
+                              multiples.back().stride_bytes / interleave);
+    return r;
+  }
+  // A stride lands on the same unit exactly when it is a multiple of
+  // units x interleave: every measured stride must agree.
+  auto agrees = [&](uint64_t stride, bool serialized) {
+    return stride < interleave || (stride % (static_cast<uint64_t>(*r.units) * interleave) == 0) == serialized;
+  };
+  for (size_t i = 0; i < multiples.size(); ++i) {
+    if (!agrees(multiples[i].stride_bytes, r.multiple_serialized[i])) {
+      r.units_why = fmt::format("inconsistent pattern: {} units would {} stride {}", *r.units,
+                                r.multiple_serialized[i] ? "not serialize" : "serialize", format_size(multiples[i].stride_bytes));
+      r.units.reset();
+      return r;
+    }
+  }
+  for (size_t i = first_parallel; i < strides.size(); ++i) {
+    if (strides[i].stride_bytes % interleave == 0 && !agrees(strides[i].stride_bytes, r.serialized[i])) {
+      r.units_why = fmt::format("inconsistent pattern: {} units would {} stride {}", *r.units,
+                                r.serialized[i] ? "not serialize" : "serialize", format_size(strides[i].stride_bytes));
+      r.units.reset();
+      return r;
+    }
+  }
+  return r;
+}
+
+std::string stride_table(const StrideReading& r, const std::vector<StrideSample>& strides) {
+  std::string text;
+  for (size_t i = 0; i < strides.size(); ++i) {
+    text += fmt::format("{}{} {:+.0f} %{}", text.empty() ? "" : ", ", format_size(strides[i].stride_bytes),
+                        100.0 * r.excess[i], r.structure && r.serialized[i] ? " (serial)" : "");
+  }
+  return text;
+}
+
+void judge_strides(ParallelismVerdict& v, const ParallelismData& data, uint64_t seed, int replicates) {
+  ParallelismValue& units = v.parallel_units;
+  ParallelismValue& interleave = v.interleave_bytes;
+  if (data.strides.empty()) {
+    units.state = interleave.state = UnitState::not_measured;
+    units.evidence = interleave.evidence =
+        "not measured: the stride probe needs two IOs in flight (psync keeps one) or the region is too small";
+    return;
+  }
+  // The multiples were planned for the interleave the point estimate found.
+  const std::optional<uint64_t> planned =
+      data.multiples.empty() ? std::nullopt
+                             : point_interleave(data.single_us, data.strides, data.smallest_known_interleave);
+  const StrideReading point = read_strides(data.single_us, data.strides, data.multiples, data.smallest_known_interleave, planned);
+  v.single_p50_us = point.single_us;
+  for (size_t i = 0; i < data.strides.size(); ++i) {
+    v.strides.push_back({data.strides[i].stride_bytes, data.strides[i].pair_us.size(), median(data.strides[i].pair_us),
+                         point.excess[i], point.structure && point.serialized[i]});
+  }
+  for (size_t i = 0; i < data.multiples.size(); ++i) {
+    v.multiples.push_back({data.multiples[i].stride_bytes, data.multiples[i].pair_us.size(),
+                           median(data.multiples[i].pair_us), point.multiple_excess[i],
+                           point.structure && point.multiple_serialized[i]});
+  }
+  const std::string table = fmt::format("pair time over a lone read ({:.1f} us) by stride: {}", point.single_us,
+                                        stride_table(point, data.strides));
+  if (!point.interleave) {
+    interleave.state = units.state = UnitState::undetermined;
+    interleave.evidence = "not determined: " + point.interleave_why + "; " + table;
+    units.evidence = "not determined: " + point.units_why;
+    return;
+  }
+  Random random(seed ^ 0x73747269ull);
+  size_t same_interleave = 0, same_units = 0;
+  std::vector<StrideSample> strides = data.strides, multiples = data.multiples;
+  for (int b = 0; b < replicates; ++b) {
+    const std::vector<double> single = resampled(data.single_us, random);
+    for (size_t i = 0; i < strides.size(); ++i) strides[i].pair_us = resampled(data.strides[i].pair_us, random);
+    for (size_t i = 0; i < multiples.size(); ++i) multiples[i].pair_us = resampled(data.multiples[i].pair_us, random);
+    const StrideReading r = read_strides(single, strides, multiples, data.smallest_known_interleave, planned);
+    if (r.interleave == point.interleave) {
+      ++same_interleave;
+      if (point.units && r.units == point.units) ++same_units;
+    }
+  }
+  const double interleave_support = support_of(same_interleave, replicates);
+  const uint64_t pairs = data.strides.front().pair_us.size();
+  const std::string base =
+      fmt::format("{}; {} pairs per stride, threshold half way between {:+.0f} % and {:+.0f} %", table, pairs,
+                  100.0 * point.lo, 100.0 * point.hi);
+  const bool page_bound = point.interleave == data.strides.front().stride_bytes;
+  interleave.evidence = fmt::format("smallest overlapping stride {}{}; bootstrap support {:.3f}; {}",
+                                    format_size(*point.interleave),
+                                    page_bound ? " (the read page: smaller strides share a page)" : "",
+                                    interleave_support, base);
+  if (interleave_support >= kParallelismSupport) {
+    interleave.value = static_cast<double>(*point.interleave);
+    interleave.state = UnitState::found;
+    interleave.confidence = interleave_support;
+  } else {
+    interleave.state = UnitState::undetermined;
+    interleave.evidence = fmt::format("not determined: support {:.3f} < {:.2f}; ", interleave_support,
+                                      kParallelismSupport) + interleave.evidence;
+  }
+  if (!point.units) {
+    units.state = UnitState::undetermined;
+    units.evidence = "not determined: " + point.units_why;
+    return;
+  }
+  const double units_support = support_of(same_units, replicates);
+  std::string multiples_text;
+  for (const auto& m : v.multiples) {
+    if (m.serialized) multiples_text += fmt::format("{}{}x", multiples_text.empty() ? "" : ", ", m.stride_bytes / *point.interleave);
+  }
+  units.evidence = fmt::format("strides of {} x the interleave ({}) serialize again (wrap round to the same unit; "
+                               "serialized multiples: {}, of {} tried); bootstrap support {:.3f}",
+                               *point.units, format_size(*point.units * *point.interleave), multiples_text,
+                               data.multiples.size(), units_support);
+  if (units_support >= kParallelismSupport && interleave.state == UnitState::found) {
+    units.value = *point.units;
+    units.state = UnitState::found;
+    units.confidence = units_support;
+  } else {
+    units.state = UnitState::undetermined;
+    units.evidence = fmt::format("not determined: support {:.3f} < {:.2f}; ", units_support, kParallelismSupport) +
+                     units.evidence;
+  }
+}
+
+}  // namespace
+
+std::vector<DepthSummary> summarize_depths(const std::vector<DepthSegment>& segments) {
+  std::map<uint32_t, DepthSummary> by_depth;
+  std::map<uint32_t, std::vector<double>> latencies;
+  for (const auto& s : segments) {
+    DepthSummary& d = by_depth[s.queue_depth];
+    d.queue_depth = s.queue_depth;
+    d.segment_iops.push_back(s.iops);
+    d.ios += s.latency_us.size();
+    auto& l = latencies[s.queue_depth];
+    l.insert(l.end(), s.latency_us.begin(), s.latency_us.end());
+  }
+  std::vector<DepthSummary> out;
+  for (auto& [depth, d] : by_depth) {
+    d.iops = mean_of(d.segment_iops);
+    d.p50_us = quantile(latencies[depth], 0.5);
+    d.p99_us = quantile(latencies[depth], 0.99);
+    out.push_back(d);
+  }
+  return out;
+}
+
+std::optional<uint64_t> point_interleave(const std::vector<double>& single_us, const std::vector<StrideSample>& strides,
+                                         std::optional<uint64_t> smallest_known_interleave) {
+  return read_strides(single_us, strides, {}, smallest_known_interleave, std::nullopt).interleave;
+}
+
+ParallelismVerdict analyse_parallelism(const ParallelismData& data, uint64_t seed, int replicates) {
+  ParallelismVerdict v;
+  v.depths = summarize_depths(data.segments);
+  judge_knee(v, seed, replicates);
+  judge_strides(v, data, seed, replicates);
+  return v;
+}
+
+std::vector<std::string> parallelism_advice(const ParallelismVerdict& v) {
+  std::vector<std::string> advice;
+  if (v.queue_depth_knee.state == UnitState::found && v.plateau_iops.state == UnitState::found) {
+    advice.push_back(fmt::format("keep at least {:.0f} IOs outstanding (queue depth knee: {:.0f} % of the {:.0f} IOPS "
+                                 "plateau of small random reads); deeper queues add latency, not throughput",
+                                 *v.queue_depth_knee.value, 100.0 * kKneeShare, *v.plateau_iops.value));
+  }
+  if (v.interleave_bytes.state == UnitState::found && v.parallel_units.state == UnitState::found) {
+    const uint64_t chunk = static_cast<uint64_t>(*v.interleave_bytes.value);
+    const uint64_t units = static_cast<uint64_t>(*v.parallel_units.value);
+    advice.push_back(fmt::format("stripe concurrent IO at {} (the interleave): {} consecutive {} chunks ({}) reach "
+                                 "all {} parallel units, while IOs {} apart queue on one unit",
+                                 format_size(chunk), units, format_size(chunk), format_size(chunk * units), units,
+                                 format_size(chunk * units)));
+  } else if (v.interleave_bytes.state == UnitState::found) {
+    advice.push_back(fmt::format("stripe concurrent IO at {} (the interleave): IOs closer than that queue on one unit",
+                                 format_size(static_cast<uint64_t>(*v.interleave_bytes.value))));
+  }
+  return advice;
+}
+
+ParallelismVerdict parallelism_not_measured(const std::string& why) {
+  ParallelismVerdict v;
+  for (ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops, &v.parallel_units, &v.interleave_bytes}) {
+    value->state = UnitState::not_measured;
+    value->evidence = "not measured: " + why;
+  }
+  return v;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,113 @@
+// Internal parallelism from timing: how many IOs a drive can work on at once
+// and how its address space is spread over its parallel units (channels x
+// dies x planes). Two experiments feed it (probes/parallelism_probe.h):
+//
+//  - a queue-depth sweep: small random reads at depths 1, 2, 4 ... in
+//    replicate segments; IOPS per segment. The knee is the smallest depth
+//    whose mean IOPS reaches kKneeShare of the plateau (the highest mean).
+//  - a stride probe (after Chen, Koufaty & Zhang, HPCA 2011): pairs of
+//    concurrent small reads `stride` bytes apart. Two reads on the same unit
+//    wait for each other, so the pair takes about twice a lone read; on two
+//    units they overlap. Interleave = the smallest stride whose pairs
+//    overlap; units = the smallest multiple of it whose pairs serialize
+//    again (it wraps round to the same unit).
+//
+// Every value has a state (found / undetermined / not_measured, as
+// DetectedUnit) and a bootstrap confidence; weak evidence is "undetermined",
+// never a guess. Pure: no IO, no clock.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/verdicts.h"
+
+namespace ssdprobe {
+
+// The knee: the smallest depth reaching this share of the plateau IOPS.
+constexpr double kKneeShare = 0.90;
+// A stride serializes when its pairs take, over a lone read, more than half
+// way from the fastest to the slowest stride; and that spread must be at
+// least this share of a lone read, or no stride is said to serialize.
+constexpr double kMinSerializationShare = 0.25;
+// Support a value needs to be reported (as for the read page).
+constexpr double kParallelismSupport = 0.90;
+
+struct DepthSegment {
+  uint32_t queue_depth = 1;
+  double iops = 0.0;               // steady-state completions per second of this segment
+  std::vector<double> latency_us;  // its IOs' latencies
+};
+
+struct DepthSummary {
+  uint32_t queue_depth = 1;
+  std::vector<double> segment_iops;  // one per replicate segment
+  double iops = 0.0;                 // their mean
+  double p50_us = 0.0, p99_us = 0.0; // over every IO of the depth
+  uint64_t ios = 0;
+};
+
+// Pairs at one stride: each entry the pair's time (the later completion's
+// latency; both were submitted together).
+struct StrideSample {
+  uint64_t stride_bytes = 0;
+  std::vector<double> pair_us;
+};
+
+struct StrideSummary {
+  uint64_t stride_bytes = 0;
+  uint64_t pairs = 0;
+  double pair_p50_us = 0.0;
+  double excess = 0.0;      // median pair time / median lone read - 1
+  bool serialized = false;
+};
+
+struct ParallelismData {
+  uint32_t read_bytes = 4096;
+  uint32_t largest_depth_allowed = 1;        // the engine's limit
+  std::vector<DepthSegment> segments;         // in the order run
+  std::vector<double> single_us;              // lone reads, the stride reference
+  std::vector<StrideSample> strides;          // powers of two, ascending
+  std::vector<StrideSample> multiples;        // multiples of the interleave, ascending (may be empty)
+  std::optional<uint64_t> smallest_known_interleave;  // the read page: a page lives on one unit
+};
+
+struct ParallelismValue {
+  std::optional<double> value;
+  UnitState state = UnitState::not_measured;
+  double confidence = 0.0;
+  std::string evidence;
+  std::optional<double> low, high;  // 95 % bootstrap interval (plateau IOPS)
+};
+
+struct ParallelismVerdict {
+  ParallelismValue queue_depth_knee;  // IOs in flight
+  ParallelismValue plateau_iops;      // IO/s of read_bytes random reads
+  ParallelismValue parallel_units;    // count
+  ParallelismValue interleave_bytes;  // bytes
+  std::vector<DepthSummary> depths;   // ascending
+  double single_p50_us = 0.0;
+  std::vector<StrideSummary> strides, multiples;
+};
+
+// Mean IOPS per depth (ascending), for the sweep table.
+std::vector<DepthSummary> summarize_depths(const std::vector<DepthSegment>& segments);
+
+// The stride classification alone (used between the two stride phases to
+// choose the multiples): the interleave, when the powers-of-two strides
+// show one with full bootstrap-free point estimates.
+std::optional<uint64_t> point_interleave(const std::vector<double>& single_us, const std::vector<StrideSample>& strides,
+                                         std::optional<uint64_t> smallest_known_interleave);
+
+ParallelismVerdict analyse_parallelism(const ParallelismData& data, uint64_t seed, int replicates = 400);
+
+// "use >= 16 outstanding IOs (queue depth knee ...); stripe at 64 KiB ...":
+// what a user should do with a found verdict; empty when nothing was found.
+std::vector<std::string> parallelism_advice(const ParallelismVerdict& verdict);
+
+// Not measured, with the reason (engine without queueing, info, audit).
+ParallelismVerdict parallelism_not_measured(const std::string& why);
+
+}  // namespace ssdprobe

@@ -1,0 +1,95 @@
+#include "cli/compare_run.h"
+
+#include <fmt/format.h>
+
+#include "compare/compare_render.h"
+#include "compare/fleet_comparison.h"
+#include "compare/fleet_files.h"
+#include "compare/fleet_reader.h"
+#include "compare/group_heatmap.h"
+#include "compare/quirk_table.h"
+#include "core/error.h"
+#include "core/output.h"
+#include "report/json_report.h"
+
+namespace ssdprobe {
+namespace {
+
+// Each reader opens, reads and parses one document at a time. Warm, parsing
+// is the work and two threads fill a small machine's cores; cold (a results
+// share, or a page cache that dropped the fleet) each thread mostly waits on
+// its read, so the disk sees only as many requests at once as there are
+// readers. Eight keep a disk's queue busy while staying modest: each reader's
+// parser holds buffers for about one document (a few MB), and extra threads
+// cost nothing measurable warm (bench/compare_bench: cold and warm numbers).
+constexpr unsigned kReaderThreads = 8;
+unsigned reader_threads() { return kReaderThreads; }
+
+void warn(const std::string& message) { print_quietly(stderr, "ssdprobe: warning: " + printable(message) + "\n"); }
+
+}  // namespace
+
+void bind_compare_arguments(CLI::App& command, CompareArguments& arguments) {
+  command.add_option("RESULT", arguments.operands,
+                     "Result documents (--json of earlier runs or of `ssdprobe info`), and directories whose *.json "
+                     "files (at any depth) are read")
+      ->required();
+  command.add_option("--csv", arguments.csv_path, "Write one CSV row per group to FILE ('-': standard output)")
+      ->type_name("FILE|-");
+  command.add_option("--markdown", arguments.markdown_path, "Write the comparison as Markdown to FILE ('-': standard output)")
+      ->type_name("FILE|-");
+  command.add_option("--html", arguments.html_path,
+                     "Write a self-contained HTML report to FILE: a summary table and one section per group with its "
+                     "read-grid heatmap (needs gnuplot; without it the report says so)")
+      ->type_name("FILE");
+  command.add_flag("--quirks", arguments.quirks,
+                   "Output the drive-quirk table (model + firmware: measured units against reported ones, only where "
+                   "the runs agree) instead of the comparison: to --csv and/or --json, else as text");
+}
+
+int run_compare(const Options& options, const CompareArguments& arguments) {
+  if (arguments.html_path == "-") throw Error(ErrorCategory::usage, "--html needs a FILE (not '-')");
+  if (arguments.quirks && (!arguments.markdown_path.empty() || !arguments.html_path.empty())) {
+    throw Error(ErrorCategory::usage, "--quirks is written as CSV (--csv), JSON (--json) or text; not with --markdown "
+                                      "or --html");
+  }
+  const int to_stdout = (options.json_path == "-") + (arguments.csv_path == "-") + (arguments.markdown_path == "-");
+  if (to_stdout > 1) throw Error(ErrorCategory::usage, "only one of --json, --csv, --markdown can write to '-'");
+  if (!options.json_path.empty()) check_json_destination(options.json_path);
+
+  const FleetFiles files = find_fleet_files(arguments.operands);
+  for (const std::string& w : files.warnings) warn(w);
+  FleetRead read = read_fleet(files.documents, reader_threads());
+  for (const std::string& w : read.warnings) warn(w + ": skipped");
+  if (read.documents.empty()) {
+    throw Error(ErrorCategory::target,
+                files.documents.empty()
+                    ? "compare: no result documents found (give RESULT.json files or directories holding *.json)"
+                    : fmt::format("compare: none of the {} files could be compared (see the warnings above)",
+                                  files.documents.size()));
+  }
+  FleetComparison comparison = compare_fleet(read.documents);
+  comparison.skipped = files.warnings;
+  comparison.skipped.insert(comparison.skipped.end(), read.warnings.begin(), read.warnings.end());
+
+  if (arguments.quirks) {
+    const std::vector<QuirkRow> rows = quirk_table(comparison);
+    if (!options.json_path.empty()) write_text_output(render_quirks_json(rows), options.json_path, "--json");
+    if (!arguments.csv_path.empty()) write_text_output(render_quirks_csv(rows), arguments.csv_path, "--csv");
+    if (options.json_path.empty() && arguments.csv_path.empty()) print_quietly(stdout, render_quirks_text(rows));
+    return 0;
+  }
+  if (!options.json_path.empty()) write_text_output(render_json(comparison), options.json_path, "--json");
+  if (!arguments.csv_path.empty()) write_text_output(render_csv(comparison), arguments.csv_path, "--csv");
+  if (!arguments.markdown_path.empty()) {
+    write_text_output(render_markdown(comparison), arguments.markdown_path, "--markdown");
+  }
+  if (!arguments.html_path.empty()) {
+    write_text_output(render_html(comparison, group_heatmap_html), arguments.html_path, "--html");
+  }
+  // The text report goes to standard output unless another output took it.
+  if (to_stdout == 0) print_quietly(stdout, render_text(comparison));
+  return 0;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,129 @@
+// The HTML report: one self-contained file (inline CSS, inline SVG, no
+// scripts, nothing fetched), a summary table and one section per group.
+// Every string from a document goes through html_text: model strings are
+// untrusted.
+#include <fmt/format.h>
+
+#include "compare/agreement_text.h"
+#include "compare/compare_render.h"
+#include "compare/text_escape.h"
+#include "core/plural.h"
+#include "core/units.h"
+
+namespace ssdprobe {
+namespace {
+
+constexpr const char* kStyle = R"(
+body { font-family: sans-serif; margin: 2em; color: #222; max-width: 1200px; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+th { background: #eee; }
+td.n { text-align: right; white-space: nowrap; }
+td.u { white-space: nowrap; }
+section { border-top: 2px solid #888; margin-top: 2em; }
+.note { color: #666; font-size: 0.9em; }
+td.u.unsure, .unsure { color: #a50; }
+figure { margin: 0.5em 0; }
+figure svg { max-width: 100%; height: auto; }
+)";
+
+std::string cell(const std::string& text, bool numeric = false) {
+  return fmt::format("<td{}>{}</td>", numeric ? " class=\"n\"" : "", text);
+}
+
+std::string unit_cell(const UnitAgreement& u) {
+  const std::string text = html_text(unit_short(u));
+  const bool unsure = u.measured() > 0 && !u.agreed();
+  return fmt::format("<td class=\"u{}\" title=\"{}\">{}</td>", unsure ? " unsure" : "", html_text(unit_text(u)), text);
+}
+
+}  // namespace
+
+std::string render_html(const FleetComparison& c, const GroupPicture& picture) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "img-src data:\">\n";
+  out += "<title>ssdprobe compare</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
+  out += fmt::format("<h1>ssdprobe compare</h1>\n<p>{} in {}{}. Agreement rule: a unit is agreed when "
+                     "at least {} % of the runs that measured it found the same size; <span class=\"unsure\">X?</span> "
+                     "is the most frequent size that misses the rule.</p>\n",
+                     counted(c.documents, "document"), counted(c.groups.size(), "group"),
+                     c.skipped.empty() ? "" : fmt::format(", {} skipped", counted(c.skipped.size(), "file")),
+                     kAgreementPercent);
+  out += "<table id=\"summary\">\n<tr><th>model</th><th>firmware</th><th>capacity</th><th>drives</th><th>runs</th>"
+         "<th>info</th><th>read page</th><th>write unit</th><th>erase block</th><th>alignment</th><th>4 KiB aligned</th>"
+         "<th>straddling page</th></tr>\n";
+  for (size_t i = 0; i < c.groups.size(); ++i) {
+    const FleetGroup& g = c.groups[i];
+    const auto* align = g.partition_alignment.top();
+    out += fmt::format("<tr class=\"group\" id=\"row-{}\">", i + 1);
+    out += fmt::format("<td><a href=\"#group-{}\">{}</a></td>", i + 1, html_text(g.model.empty() ? "(no model)" : g.model));
+    out += cell(html_text(g.firmware)) + cell(format_size(g.size_bytes)) + cell(std::to_string(g.drives), true) +
+           cell(std::to_string(g.timed_runs), true) + cell(std::to_string(g.info_documents), true);
+    out += unit_cell(g.read_page) + unit_cell(g.write_unit) + unit_cell(g.erase_block);
+    out += cell(align && align->bytes ? format_size(*align->bytes) : "-");
+    for (size_t k = 0; k < 2 && k < g.key_cells.size(); ++k) {
+      const LatencySpread& s = g.key_cells[k].spread;
+      out += cell(s.runs ? fmt::format("{:.1f} µs", s.median_us) : "-", true);
+    }
+    out += "</tr>\n";
+  }
+  out += "</table>\n";
+
+  for (size_t i = 0; i < c.groups.size(); ++i) {
+    const FleetGroup& g = c.groups[i];
+    out += fmt::format("<section class=\"group\" id=\"group-{}\">\n<h2>{}</h2>\n", i + 1,
+                       html_text(fmt::format("{}, firmware {}, {}", g.model.empty() ? "(no model)" : g.model,
+                                             g.firmware.empty() ? "(none)" : g.firmware, format_size(g.size_bytes))));
+    out += fmt::format("<p>{} ({}, {} info) from {}.</p>\n", counted(g.documents, "document"),
+                       counted(g.timed_runs, "timed run"), g.info_documents, counted(g.drives, "drive"));
+    out += "<table>\n";
+    auto row = [&](const std::string& name, const std::string& value) {
+      out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", name, value);
+    };
+    row("reported (sysfs)", html_text(fmt::format("logical {}, physical {}, minimum_io {}, optimal_io {}",
+                                                  tally_text(g.logical_block), tally_text(g.physical_block),
+                                                  tally_text(g.minimum_io), tally_text(g.optimal_io))));
+    for (const auto& [name, tally] : g.firmware_geometry) row("firmware " + html_text(name), html_text(tally_text(tally)));
+    row("read page", html_text(unit_text(g.read_page)));
+    row("write unit", html_text(unit_text(g.write_unit)));
+    row("erase block", html_text(unit_text(g.erase_block)));
+    std::string mismatches;
+    for (const auto& [field, count] : g.mismatches) {
+      mismatches += fmt::format("{}{} in {}", mismatches.empty() ? "" : ", ", field, count);
+    }
+    row("mismatches", html_text(mismatches.empty() ? "none" : mismatches));
+    row("alignment", html_text(tally_text(g.partition_alignment)));
+    out += "</table>\n<table>\n<tr><th>key cell</th><th>what</th><th>median over runs</th><th>p10</th><th>p90</th>"
+           "<th>runs</th></tr>\n";
+    for (const KeyCell& k : g.key_cells) {
+      const LatencySpread& s = k.spread;
+      out += fmt::format("<tr><td>{}</td><td>{}</td>", html_text(k.key), html_text(k.description));
+      if (s.runs) {
+        out += fmt::format("<td class=\"n\">{:.1f} µs</td><td class=\"n\">{:.1f}</td><td class=\"n\">{:.1f}</td>",
+                           s.median_us, s.p10_us, s.p90_us);
+      } else {
+        out += "<td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td>";
+      }
+      out += fmt::format("<td class=\"n\">{}</td></tr>\n", s.runs);
+    }
+    out += "</table>\n";
+    if (!g.representative.empty()) {
+      out += fmt::format("<figure>\n{}\n<figcaption class=\"note\">Read grid of a representative run ({}): median "
+                         "latency per request size and offset.</figcaption>\n</figure>\n",
+                         picture(g), html_text(g.representative));
+    } else {
+      out += "<p class=\"note\">No timed run in this group: no heatmap.</p>\n";
+    }
+    out += "</section>\n";
+  }
+  if (!c.skipped.empty()) {
+    out += "<section id=\"skipped\">\n<h2>Skipped files</h2>\n<ul>\n";
+    for (const std::string& s : c.skipped) out += "<li>" + html_text(s) + "</li>\n";
+    out += "</ul>\n</section>\n";
+  }
+  out += "</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace ssdprobe

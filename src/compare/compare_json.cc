@@ -1,0 +1,132 @@
+// The JSON renderings of a comparison and of the quirk table (shapes in
+// docs/compare.md). Written the way the result document is (report layer):
+// an ordered_json tree, so keys keep the documented order; latencies rounded
+// to three decimals with report's rounded(); file names and other document
+// text made valid UTF-8 with with_valid_utf8 (invalid bytes as \xHH) before
+// dump(), which would throw on them.
+#include <nlohmann/json.hpp>
+
+#include "compare/compare_render.h"
+#include "report/json_values.h"
+#include "report/utf8.h"
+
+namespace ssdprobe {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json tally_json(const SizeTally& tally) {
+  json values = json::array();
+  for (const auto& e : tally.entries) values.push_back({{"bytes", json_or_null(e.bytes)}, {"documents", e.count}});
+  return {{"documents", tally.total}, {"values", std::move(values)}};
+}
+
+json unit_json(const UnitAgreement& unit) {
+  json found = json::array();
+  for (const auto& e : unit.found.entries) found.push_back({{"bytes", json_or_null(e.bytes)}, {"runs", e.count}});
+  return {{"agreed_bytes", json_or_null(unit.agreed())},
+          {"timed_runs", unit.runs},
+          {"measured_runs", unit.measured()},
+          {"not_determined", unit.not_determined},
+          {"not_measured", unit.not_measured},
+          {"found", std::move(found)}};
+}
+
+json key_cell_json(const KeyCell& k) {
+  // size 0: the cell is not defined (no agreed unit to place it by).
+  const json size = k.size ? json(k.size) : json(nullptr);
+  const json offset = k.size ? json(k.offset) : json(nullptr);
+  // A spread over no runs has no latencies (and NaN would dump as null anyway).
+  auto latency = [&](double us) { return k.spread.runs ? json(rounded(us)) : json(nullptr); };
+  return {{"key", k.key},
+          {"grid", k.grid},
+          {"size_bytes", size},
+          {"offset_bytes", offset},
+          {"description", k.description},
+          {"runs", k.spread.runs},
+          {"median_us", latency(k.spread.median_us)},
+          {"p10_us", latency(k.spread.p10_us)},
+          {"p90_us", latency(k.spread.p90_us)}};
+}
+
+json group_json(const FleetGroup& g) {
+  json firmware = json::object();
+  for (const auto& [name, tally] : g.firmware_geometry) firmware[name] = tally_json(tally);
+  json mismatches = json::array();
+  for (const auto& [field, count] : g.mismatches) mismatches.push_back({{"field", field}, {"documents", count}});
+  json key_cells = json::array();
+  for (const KeyCell& k : g.key_cells) key_cells.push_back(key_cell_json(k));
+  return {{"model", g.model},
+          {"firmware", g.firmware},
+          {"capacity_bytes", g.size_bytes},
+          {"documents", g.documents},
+          {"timed_runs", g.timed_runs},
+          {"info_documents", g.info_documents},
+          {"drives", g.drives},
+          {"newest_schema_minor", g.newest_schema_minor},
+          {"reported",
+           {{"logical_block_size", tally_json(g.logical_block)},
+            {"physical_block_size", tally_json(g.physical_block)},
+            {"minimum_io_size", tally_json(g.minimum_io)},
+            {"optimal_io_size", tally_json(g.optimal_io)},
+            {"firmware", std::move(firmware)}}},
+          {"detected",
+           {{"read_page", unit_json(g.read_page)},
+            {"write_unit", unit_json(g.write_unit)},
+            {"erase_block", unit_json(g.erase_block)}}},
+          {"mismatches", std::move(mismatches)},
+          {"partition_alignment", tally_json(g.partition_alignment)},
+          {"key_cells", std::move(key_cells)},
+          {"representative", g.representative.empty() ? json(nullptr) : json(g.representative)}};
+}
+
+json quirk_json(const QuirkRow& r) {
+  json firmware = json::object();
+  for (const auto& [name, bytes] : r.firmware_geometry) firmware[name] = bytes;
+  return {{"model", r.model},
+          {"firmware", r.firmware},
+          {"capacity_bytes", r.size_bytes},
+          {"drives", r.drives},
+          {"runs", r.runs},
+          {"reported",
+           {{"logical_block_size", json_or_null(r.logical_block)},
+            {"physical_block_size", json_or_null(r.physical_block)},
+            {"minimum_io_size", json_or_null(r.minimum_io)},
+            {"optimal_io_size", json_or_null(r.optimal_io)},
+            {"firmware", std::move(firmware)}}},
+          {"measured",
+           {{"read_page_bytes", json_or_null(r.read_page)},
+            {"write_unit_bytes", json_or_null(r.write_unit)},
+            {"erase_block_bytes", json_or_null(r.erase_block)}}},
+          {"use",
+           {{"physical_block_bytes", json_or_null(r.physical_block_bytes)},
+            {"optimal_io_bytes", json_or_null(r.optimal_io_bytes)},
+            {"ashift", json_or_null(r.ashift)}}},
+          {"reasons", r.reasons}};
+}
+
+std::string document_text(const json& document) { return with_valid_utf8(document).dump(2) + "\n"; }
+
+}  // namespace
+
+std::string render_json(const FleetComparison& c) {
+  json groups = json::array();
+  for (const FleetGroup& g : c.groups) groups.push_back(group_json(g));
+  return document_text({{"schema", "ssdprobe-compare/1"},
+                        {"documents", c.documents},
+                        {"agreement_percent", kAgreementPercent},
+                        {"skipped", c.skipped},
+                        {"groups", std::move(groups)}});
+}
+
+std::string render_quirks_json(const std::vector<QuirkRow>& rows) {
+  json quirks = json::array();
+  for (const QuirkRow& r : rows) quirks.push_back(quirk_json(r));
+  return document_text({{"schema", "ssdprobe-quirks/1"},
+                        {"rule", quirk_rule_text()},
+                        {"min_runs", kQuirkMinRuns},
+                        {"agreement_percent", kAgreementPercent},
+                        {"quirks", std::move(quirks)}});
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,62 @@
+// What a comparison keeps of one result document: identity, reported
+// geometry, detected units, mismatch fields and a few key latency cells. A
+// fleet holds thousands of documents of ~200 KB each (mostly grid numbers);
+// each is read, reduced to this (well under 1 KB), and its grids dropped, so
+// memory does not grow with the grids.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/saved_result.h"
+
+namespace ssdprobe {
+
+struct UnitReading {
+  std::string state;              // found, absent, undetermined, not_measured (or a newer writer's value)
+  std::optional<uint64_t> bytes;  // set when state is found
+};
+
+// The key cells of docs/compare.md, as far as one document can give them
+// before the group's agreed units are known: the read grid's aligned cell and
+// the straddling cell for every power-of-two boundary the grid can show; the
+// write grid's offset-0 column.
+struct DocumentCells {
+  // The request size of the read key cells: 4 KiB, or two logical blocks
+  // when that is larger (a 4 KiB request cannot straddle anything on a 4Kn
+  // drive). 0 when the document has no read grid with that row.
+  uint64_t read_size = 0;
+  double read_aligned_us = 0.0;  // read_size at offset 0 (NaN: no samples)
+  // (boundary P, median of read_size at offset P - read_size/2), for P a
+  // power of two from 4 KiB to 128 KiB that the grid's offsets reach.
+  std::vector<std::pair<uint64_t, double>> read_straddle_us;
+  // (request size, median at offset 0) of the write grid; empty without one.
+  std::vector<std::pair<uint64_t, double>> write_aligned_us;
+};
+
+struct DocumentSummary {
+  std::string file;
+  int schema_minor = 0;
+  bool timed = false;  // a characterization (`run` present), not an `info` document
+  bool write = false;  // run with --write
+  std::string model, firmware, serial;
+  uint64_t size_bytes = 0;
+  std::optional<uint64_t> logical_block, physical_block, minimum_io, optimal_io;
+  std::vector<std::pair<std::string, uint64_t>> firmware_geometry;  // "nvme.npwg_bytes" -> bytes
+  UnitReading read_page, write_unit, erase_block;
+  std::vector<std::string> mismatch_fields;  // each field once, in document order
+  std::optional<uint64_t> partition_alignment;
+  DocumentCells cells;
+};
+
+// Reduces a document read with GridDetail::medians (or full).
+DocumentSummary summarize_document(const SavedResult& result);
+
+// The median of `size` at `offset` in `grid`, NaN when the grid lacks the
+// cell or it has no samples (a 0.0 latency: see docs/result-json.md grids).
+double grid_cell_us(const SavedGrid& grid, uint64_t size, uint64_t offset);
+
+}  // namespace ssdprobe

@@ -1,0 +1,107 @@
+// A fleet's documents grouped by model + firmware + capacity, and per group
+// how far the runs agree: reported geometry, detected units, mismatches,
+// recommended alignment, and the spread of key latency cells across runs
+// (docs/compare.md says what each number is).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compare/document_summary.h"
+
+namespace ssdprobe {
+
+// How many documents gave each value of one size field (nullopt: the
+// document has null there, e.g. not reported).
+struct SizeTally {
+  struct Entry {
+    std::optional<uint64_t> bytes;
+    uint32_t count = 0;
+  };
+  std::vector<Entry> entries;  // most frequent first; ties: smaller value first, null last
+  uint32_t total = 0;
+
+  void add(std::optional<uint64_t> bytes);
+  void finish();  // sorts entries; call once all values are added
+  const Entry* top() const { return entries.empty() ? nullptr : &entries.front(); }
+};
+
+// The agreement rule (docs/compare.md): a unit is agreed when at least
+// kAgreementPercent % of the runs that measured it found the same size (runs
+// that measured it but found no size count against it).
+constexpr uint32_t kAgreementPercent = 80;
+// The quirk table asks for this many runs that measured the unit, too.
+constexpr uint32_t kQuirkMinRuns = 3;
+
+// One detected unit over a group's timed runs.
+struct UnitAgreement {
+  SizeTally found;             // sizes of the runs whose state is found
+  uint32_t not_determined = 0; // measured but no size: absent or undetermined (or an unknown state)
+  uint32_t not_measured = 0;   // no probe ran for it (write unit and erase block without --write)
+  uint32_t runs = 0;           // timed runs of the group
+
+  uint32_t measured() const { return runs - not_measured; }
+  // The most frequent found size and how many runs found it.
+  std::optional<uint64_t> top_bytes() const;
+  uint32_t top_count() const;
+  // The top size when it meets the agreement rule (and min_runs measured it).
+  std::optional<uint64_t> agreed(uint32_t min_runs = 1) const;
+
+  void add(const UnitReading& reading);
+};
+
+// A latency cell's spread over runs: the median, 10th and 90th percentile of
+// the runs' cell medians (linear interpolation), and how many runs had it.
+struct LatencySpread {
+  uint32_t runs = 0;
+  double median_us = 0.0, p10_us = 0.0, p90_us = 0.0;
+};
+LatencySpread latency_spread(std::vector<double> values);  // NaNs are left out
+
+struct KeyCell {
+  std::string key;          // read_aligned, read_straddle, write_sub_unit, write_unit
+  std::string grid;         // read or write
+  uint64_t size = 0, offset = 0;
+  std::string description;  // "4 KiB read at offset 14 KiB (across the 16 KiB read page boundary)"
+  LatencySpread spread;
+};
+
+struct FleetGroup {
+  std::string model, firmware;
+  uint64_t size_bytes = 0;
+  uint32_t documents = 0, timed_runs = 0, info_documents = 0;
+  uint32_t drives = 0;  // distinct serials; a document without a serial counts as a drive of its own
+  int newest_schema_minor = 0;
+  SizeTally logical_block, physical_block, minimum_io, optimal_io;
+  std::vector<std::pair<std::string, SizeTally>> firmware_geometry;  // by name, in first-seen order
+  UnitAgreement read_page, write_unit, erase_block;
+  std::vector<std::pair<std::string, uint32_t>> mismatches;  // field -> documents with it; most first
+  SizeTally partition_alignment;  // over timed runs (an info document recommends 1 MiB without measuring)
+  std::vector<KeyCell> key_cells;
+  // The document drawn as the group's heatmap: a timed run whose read page is
+  // the agreed one (any timed run when none is agreed) and whose aligned key
+  // cell is nearest the group's median. Empty when the group has no timed run.
+  std::string representative;
+};
+
+struct FleetComparison {
+  std::vector<FleetGroup> groups;  // by model, firmware, capacity
+  uint32_t documents = 0;          // documents compared
+  std::vector<std::string> skipped;  // why each unusable file was left out (set by the caller)
+};
+
+// The grouping key: documents with the same model, firmware and capacity
+// are one group.
+struct GroupKey {
+  std::string model, firmware;
+  uint64_t size_bytes = 0;
+  auto operator<=>(const GroupKey&) const = default;
+};
+GroupKey group_key(const DocumentSummary& document);
+
+FleetComparison compare_fleet(const std::vector<DocumentSummary>& documents);
+
+}  // namespace ssdprobe

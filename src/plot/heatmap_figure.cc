@@ -1,0 +1,100 @@
+#include "plot/heatmap_figure.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/units.h"
+
+namespace ssdprobe {
+namespace {
+
+// Evenly spaced offsets can sit on a true byte axis; anything else (the
+// write grid's 0, 512, 1024, 1536, 2048, 3072, ... columns) cannot.
+bool evenly_spaced(const std::vector<uint64_t>& offsets) {
+  if (offsets.size() < 2) return true;
+  const uint64_t step = offsets[1] - offsets[0];
+  for (size_t i = 1; i < offsets.size(); ++i) {
+    if (offsets[i] <= offsets[i - 1] || offsets[i] - offsets[i - 1] != step) return false;
+  }
+  return true;
+}
+
+// "16 KiB (confidence 0.998)": the confidence as the document rounds it, so
+// 0.998 does not read as 1.00.
+std::string found_text(const SavedUnit& unit) {
+  return fmt::format("{} (confidence {:.3g})", format_size(unit.bytes.value_or(0)), unit.confidence);
+}
+
+// The verdict line: "read page 16 KiB (confidence 0.998)", "no read page
+// (ruled out, confidence 0.91)", "write unit not determined (...)".
+std::string verdict_text(const std::string& unit_name, const SavedUnit& unit) {
+  if (unit.state == "found" && unit.bytes) return unit_name + " " + found_text(unit);
+  if (unit.state == "absent") return fmt::format("no {} (ruled out, confidence {:.3g})", unit_name, unit.confidence);
+  if (unit.state == "undetermined" || unit.state == "not_determined") {
+    return fmt::format("{} not determined (confidence {:.3g})", unit_name, unit.confidence);
+  }
+  if (unit.state.empty()) return unit_name + " not measured";
+  std::string state = unit.state;  // "not_measured", or a newer writer's word
+  std::replace(state.begin(), state.end(), '_', ' ');
+  return unit_name + " " + state;
+}
+
+std::string figure_title(const std::string& grid, HeatmapScale scale) {
+  switch (scale) {
+    case HeatmapScale::absolute:
+      return fmt::format("{} grid: median latency by request size and offset", grid);
+    case HeatmapScale::above_fastest:
+      return fmt::format("{} grid: median latency above the fastest offset of the same request size", grid);
+    case HeatmapScale::throughput:
+      return fmt::format("{} grid: throughput (request size / median latency) by request size and offset", grid);
+  }
+  return grid;
+}
+
+std::string colour_label(HeatmapScale scale) {
+  switch (scale) {
+    case HeatmapScale::absolute: return "median latency (µs)";
+    case HeatmapScale::above_fastest: return "µs above the fastest offset of the same request size";
+    case HeatmapScale::throughput: return "throughput (MB/s, 10^6 bytes/s)";
+  }
+  return "";
+}
+
+}  // namespace
+
+HeatmapFigure heatmap_figure(const std::vector<SavedResult>& documents, const HeatmapOptions& options) {
+  HeatmapFigure figure;
+  figure.scale = options.scale;
+  figure.title = figure_title(options.grid, options.scale);
+  figure.colour_label = colour_label(options.scale);
+  for (const SavedResult& document : documents) {
+    const SavedGrid& grid = find_grid(document, options.grid);
+    HeatmapPanel panel;
+    panel.drive = !document.model.empty() ? document.model : document.path;
+    panel.source_file = document.file;
+    panel.matrix = heatmap_matrix(grid, options.scale);
+    // The write grid is judged against the write unit; every read grid
+    // (the first one and the re-read of the written window) against the read page.
+    const bool write_grid = grid.op == "write" || (grid.op.empty() && grid.name == "write");
+    panel.unit_name = write_grid ? "write unit" : "read page";
+    const SavedUnit& unit = write_grid ? document.write_unit : document.read_page;
+    if (unit.state == "found" && unit.bytes && *unit.bytes > 0) panel.unit_bytes = unit.bytes;
+    panel.verdict = verdict_text(panel.unit_name, unit);
+    // The re-read of the written window runs only when the first read grid
+    // found no page, and then the document's read page is the re-read's:
+    // the first grid's panel must not claim it.
+    const bool reread = std::any_of(document.grids.begin(), document.grids.end(),
+                                    [](const SavedGrid& g) { return g.name == "read-written"; });
+    if (!write_grid && grid.name != "read-written" && reread) {
+      panel.verdict = fmt::format("no read page in this grid; {} in the read-written grid",
+                                  panel.unit_bytes ? found_text(unit) : "none either");
+    }
+    panel.categorical_offsets = !evenly_spaced(grid.offsets);
+    figure.colour_max = std::max(figure.colour_max, panel.matrix.max_value);
+    figure.panels.push_back(std::move(panel));
+  }
+  return figure;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,34 @@
+// Draws a HeatmapFigure with gnuplot (through gnuplot-iostream): to an image
+// file for `ssdprobe plot`, or to SVG text for a caller that inlines it (the
+// comparison's HTML report). Both go through the same gnuplot script, so the
+// pictures are the same.
+#pragma once
+
+#include <string>
+
+#include "plot/heatmap_figure.h"
+
+namespace ssdprobe {
+
+enum class ImageFormat { png, svg };
+
+// The format an output file name asks for (".png", ".svg", any case);
+// throws Error(usage) naming the file for any other extension.
+ImageFormat image_format_for(const std::string& file);
+
+// The whole SVG document of the figure (starts with "<?xml" or "<svg").
+// Throws Error(unsupported) when gnuplot is not on PATH or fails to draw
+// (the message names it and quotes gnuplot's first error line).
+std::string render_heatmap_svg(const HeatmapFigure& figure);
+
+// Writes the image to `file` in `format`. Throws like render_heatmap_svg, and
+// os_error (core/error.h) naming the file when it cannot be written.
+void render_heatmap_file(const HeatmapFigure& figure, const std::string& file, ImageFormat format);
+
+// The matrices gnuplot read, as text: for each panel a "# title" line, a
+// header "size offset0 offset1 ...", then one line per request size with the
+// cell values (NaN where the grid has no samples). Written next to the image
+// (OUT.dat) so the numbers behind the colours can be checked.
+std::string heatmap_data_text(const HeatmapFigure& figure);
+
+}  // namespace ssdprobe

@@ -1,0 +1,46 @@
+#include <fmt/format.h>
+#include <utility>
+
+#include "core/units.h"
+#include "report/parallelism_render.h"
+#include "report/text_wrap.h"
+
+namespace ssdprobe {
+namespace {
+
+std::string value_text(const ParallelismValue& v, const std::string& found) {
+  if (v.state == UnitState::found) return fmt::format("{} (confidence {:.2f})", found, v.confidence);
+  if (v.state == UnitState::not_measured) return "not measured";
+  return "not determined";
+}
+
+}  // namespace
+
+void parallelism_text(std::string& out, const std::optional<ParallelismSection>& section, size_t width) {
+  if (!section) return;
+  const ParallelismVerdict& v = section->verdict;
+  auto number = [](const ParallelismValue& x) { return x.value ? *x.value : 0.0; };
+  out += "\nParallelism (small random reads)\n";
+  out += fmt::format("  queue depth knee   {}\n", value_text(v.queue_depth_knee, fmt::format("{:.0f}", number(v.queue_depth_knee))));
+  out += fmt::format("  plateau            {}\n", value_text(v.plateau_iops, fmt::format("{:.0f} IOPS", number(v.plateau_iops))));
+  out += fmt::format("  parallel units     {}\n", value_text(v.parallel_units, fmt::format("{:.0f}", number(v.parallel_units))));
+  out += fmt::format("  interleave         {}\n",
+                     value_text(v.interleave_bytes, format_size(static_cast<uint64_t>(number(v.interleave_bytes)))));
+  if (!v.depths.empty()) {
+    std::string depths = "  depth    ", iops = "  IOPS     ", p99 = "  p99 us   ";
+    for (const auto& d : v.depths) {
+      depths += fmt::format("{:>8}", d.queue_depth);
+      iops += fmt::format("{:>8.0f}", d.iops);
+      p99 += fmt::format("{:>8.0f}", d.p99_us);
+    }
+    out += depths + "\n" + iops + "\n" + p99 + "\n";
+  }
+  // Why, for each value (the JSON has the same text under evidence).
+  const std::pair<const char*, const ParallelismValue*> reasons[] = {
+      {"knee: ", &v.queue_depth_knee}, {"interleave: ", &v.interleave_bytes}, {"units: ", &v.parallel_units}};
+  for (const auto& [label, value] : reasons) out += wrapped(std::string("  ") + label, value->evidence, width, 4);
+  out += fmt::format("  {} IOs, {:.2f} s of device time (of {:.2f} s for this probe)\n", section->ios,
+                     section->device_time_s, section->budget_s);
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,145 @@
+#!/bin/bash
+# `ssdprobe compare` on a fleet folder of real sim runs (3 profiles x 3 seeds,
+# one info document, one ssdprobe/1.7 copy) with broken documents planted in it: the text, JSON, CSV
+# and Markdown show the expected groups and counts; a truncated document, a
+# foreign JSON file, a schema "ssdprobe/2" document are skipped with a
+# warning naming each file; a "ssdprobe/1.7" document is compared; --quirks
+# lists the drives; nothing usable is exit 3.
+#
+# Usage: compare_fleet.sh SSDPROBE
+set -u
+SSDPROBE="${1:-}"
+[ -x "$SSDPROBE" ] || { echo "FAIL: usage: $0 SSDPROBE" >&2; exit 1; }
+command -v jq > /dev/null || { echo "SKIP: jq not installed"; exit 77; }
+command -v python3 > /dev/null || { echo "SKIP: python3 not installed"; exit 77; }
+# shellcheck source=make_fleet.sh
+source "$(dirname "$0")/make_fleet.sh"
+
+start_checks
+
+F="$T/fleet"
+make_fleet "$SSDPROBE" "$F" 3 || exit 1
+mkdir -p "$F/broken"
+head -c 3000 "$F/host1/nvme-tlc-16k-1.json" > "$F/broken/truncated.json"
+echo '{"name": "not ours", "version": 3}' > "$F/broken/foreign.json"
+jq '.schema = "ssdprobe/2"' "$F/host1/clean-4k-1.json" > "$F/broken/major2.json"
+# A newer minor version adds fields: still read (and counted: a 4th clean-4k run, its own drive).
+jq '.schema = "ssdprobe/1.7" | .target.serial = "SIM-clean-4k-newer" | .new_field = {"x": [1, 2]} |
+    .detected.read_page.new_key = true' "$F/host2/clean-4k-2.json" > "$F/host2/clean-4k-newer.json"
+echo "not a result" > "$F/broken/notes.txt"  # not *.json under a directory: not read
+
+# --- text (default) ---
+"$SSDPROBE" compare "$F" > "$T/text" 2> "$T/err"
+rc=$?
+check "exit 0 with broken files in the folder" '[ $rc = 0 ]'
+for f in truncated.json foreign.json major2.json; do
+  check "warning names $f" 'grep -q "warning: .*broken/$f" "$T/err"'
+done
+check "the ssdprobe/2 warning names the version" 'grep -q "major2.json: .*ssdprobe/2" "$T/err"'
+check "exactly three warnings" '[ "$(grep -c warning "$T/err")" = 3 ]'
+check "notes.txt (not *.json) is not read" '! grep -q notes.txt "$T/err"'
+check "the ssdprobe/1.7 document is not warned about" '! grep -q newer "$T/err"'
+# -q (after compare, or before it) silences no warning: the comparison left those files out.
+"$SSDPROBE" compare -q "$F" > "$T/text-q" 2> "$T/err-q"
+rc=$?
+check "compare -q: exit 0, same report, the same three warnings" \
+  '[ $rc = 0 ] && cmp -s "$T/text" "$T/text-q" && [ "$(grep -c warning "$T/err-q")" = 3 ]'
+"$SSDPROBE" -q compare --json - "$F" > "$T/c-q.json" 2> "$T/err-q2"
+rc=$?
+check "-q before compare is carried into it" \
+  '[ $rc = 0 ] && jq -e ".documents == 11" "$T/c-q.json" > /dev/null && [ "$(grep -c warning "$T/err-q2")" = 3 ]'
+check "text: 11 documents in 3 groups, 3 skipped" 'grep -q "11 documents in 3 groups, 3 files skipped" "$T/text"'
+check "text: nvme-tlc-16k row: 4 drives, 3 runs, 1 info, 16 KiB page" \
+  'grep -Eq "^ssdprobe simulated drive nvme-tlc-16k +sim +64 GiB +4 +3 +1 +16 KiB +- +- +1 MiB" "$T/text"'
+check "text: sata-mlc-8k row with write unit and erase block" \
+  'grep -Eq "^ssdprobe simulated drive sata-mlc-8k +sim +64 GiB +3 +3 +0 +8 KiB +16 KiB +4 MiB +4 MiB" "$T/text"'
+check "text: read page agreement line" 'grep -q "read page     16 KiB in 3/3 runs" "$T/text"'
+check "text: info document counts as not measured nowhere, reported everywhere" \
+  'grep -q "documents     4 (3 timed runs, 1 info) from 4 drives" "$T/text"'
+check "text: key cells of the group" 'grep -q "read_straddle   4 KiB read at offset 14 KiB (across the agreed 16 KiB read page boundary)" "$T/text"'
+
+# --- JSON ---
+"$SSDPROBE" compare --json "$T/c.json" "$F" > /dev/null 2>&1
+check "json: valid" 'jq -e . "$T/c.json" > /dev/null'
+j() { jq -r "$1" "$T/c.json"; }
+check "json: 3 groups, 11 documents, 3 skipped" '[ "$(j "[(.groups|length), .documents, (.skipped|length)] | join(\" \")")" = "3 11 3" ]'
+g='.groups[] | select(.model == "ssdprobe simulated drive clean-4k")'
+check "json: clean-4k has 4 runs from 4 drives, newest minor 7" \
+  '[ "$(j "$g | [.timed_runs, .drives, .newest_schema_minor] | join(\" \")")" = "4 4 7" ]'
+check "json: clean-4k read page agreed 4096" '[ "$(j "$g | .detected.read_page.agreed_bytes")" = 4096 ]'
+g='.groups[] | select(.model == "ssdprobe simulated drive sata-mlc-8k")'
+check "json: sata-mlc-8k write unit 16384 in 3 of 3" \
+  '[ "$(j "$g | .detected.write_unit | [.agreed_bytes, .measured_runs, .found[0].runs] | join(\" \")")" = "16384 3 3" ]'
+check "json: sata-mlc-8k erase block 4 MiB" '[ "$(j "$g | .detected.erase_block.agreed_bytes")" = 4194304 ]'
+check "json: sata-mlc-8k write key cells over 3 runs" \
+  '[ "$(j "$g | [.key_cells[] | select(.grid == \"write\") | .runs] | join(\" \")")" = "3 3" ]'
+check "json: sata write_unit cell slower than sub-unit? (both measured)" \
+  '[ "$(j "$g | [.key_cells[] | select(.grid == \"write\") | .median_us > 0] | all")" = true ]'
+g='.groups[] | select(.model == "ssdprobe simulated drive nvme-tlc-16k")'
+check "json: nvme-tlc-16k straddling cell slower than aligned in every percentile" \
+  '[ "$(j "$g | .key_cells[0:2] | (.[1].p10_us > .[0].p90_us)")" = true ]'
+check "json: nvme-tlc-16k: write unit not measured in 3 runs" \
+  '[ "$(j "$g | .detected.write_unit | [.not_measured, .measured_runs] | join(\" \")")" = "3 0" ]'
+check "json: nvme-tlc-16k: physical_block_size reported by 4 documents (info counts)" \
+  '[ "$(j "$g | .reported.physical_block_size.documents")" = 4 ]'
+check "json: nvme-tlc-16k: mismatch minimum_io_size in 3 documents" \
+  '[ "$(j "$g | .mismatches[] | select(.field == \"minimum_io_size\") | .documents")" = 3 ]'
+check "json: the representative is one of the group's timed runs" \
+  'j "$g | .representative" | grep -Eq "/host[123]/nvme-tlc-16k-[123].json$"'
+
+# --- CSV ---
+"$SSDPROBE" compare --csv "$T/c.csv" "$F" > /dev/null 2>&1
+check "csv: header + 3 rows, same number of fields, counts" 'python3 - "$T/c.csv" <<PY
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 3, rows
+by = {r["model"]: r for r in rows}
+r = by["ssdprobe simulated drive sata-mlc-8k"]
+assert (r["drives"], r["timed_runs"], r["write_unit_agreed_bytes"], r["erase_block_agreed_bytes"]) == ("3", "3", "16384", "4194304"), r
+r = by["ssdprobe simulated drive nvme-tlc-16k"]
+assert (r["documents"], r["info_documents"], r["read_page_agreed_bytes"], r["read_page_top_runs"]) == ("4", "1", "16384", "3"), r
+assert float(r["read_straddle_median_us"]) > float(r["read_aligned_median_us"]), r
+PY'
+
+# --- Markdown ---
+"$SSDPROBE" compare --markdown - "$F" > "$T/c.md" 2> /dev/null
+check "markdown: 3 group sections" '[ "$(grep -c "^## ssdprobe simulated drive" "$T/c.md")" = 3 ]'
+check "markdown: summary row of sata-mlc-8k" \
+  'grep -Fq "| ssdprobe simulated drive sata-mlc-8k | sim | 64 GiB | 3 | 3 | 0 | 8 KiB | 16 KiB | 4 MiB | 4 MiB |" "$T/c.md"'
+check "markdown: skipped files listed" '[ "$(grep -c "^- .*broken/" "$T/c.md")" = 3 ]'
+check "markdown on stdout: no text report mixed in" '! grep -q "^MODEL" "$T/c.md"'
+
+# --- quirks ---
+"$SSDPROBE" compare --quirks --csv - "$F" > "$T/q.csv" 2> /dev/null
+check "quirks csv: one row per group that measured > reported" '[ "$(wc -l < "$T/q.csv")" = 4 ]'
+check "quirks csv: sata-mlc-8k uses 16 KiB, ashift 14, optimal 4 MiB" \
+  'grep -q "^ssdprobe simulated drive sata-mlc-8k,sim,68719476736,3,3,512,512,512,0,,8192,16384,4194304,16384,14,4194304," "$T/q.csv"'
+"$SSDPROBE" compare --quirks --json - "$F" > "$T/q.json" 2> /dev/null
+check "quirks json: 3 quirks, rule stated" '[ "$(jq -r "[(.quirks|length), (.rule|test(\"at least 3 timed runs\"))] | join(\" \")" "$T/q.json")" = "3 true" ]'
+# Two runs are not enough for the rule: one seed fewer per profile, no quirk at all.
+mkdir -p "$T/two"
+cp "$F"/host1/*-1.json "$F"/host2/*-2.json "$T/two/"
+"$SSDPROBE" compare --quirks --json - "$T/two" > "$T/q2.json" 2> /dev/null
+check "quirks: 2 runs per group give no row" '[ "$(jq ".quirks | length" "$T/q2.json")" = 0 ]'
+
+# --- nothing usable ---
+"$SSDPROBE" compare "$F/broken" > "$T/none.out" 2> "$T/none.err"
+rc=$?
+check "only broken documents: exit 3" '[ $rc = 3 ]'
+check "only broken documents: says none could be compared" 'grep -q "none of the 3 files could be compared" "$T/none.err"'
+mkdir -p "$T/empty"
+"$SSDPROBE" compare "$T/empty" > /dev/null 2> "$T/empty.err"
+rc=$?
+check "empty folder: exit 3, says no documents found" '[ $rc = 3 ] && grep -q "no result documents found" "$T/empty.err"'
+"$SSDPROBE" compare "$T/missing.json" "$F/host1/clean-4k-1.json" > "$T/one.out" 2> "$T/one.err"
+rc=$?
+check "a missing operand is warned about, the rest compared" \
+  '[ $rc = 0 ] && grep -q "missing.json: does not exist" "$T/one.err" && grep -q "1 document in 1 group" "$T/one.out"'
+"$SSDPROBE" compare --html - "$F" > /dev/null 2>&1
+check "--html - is bad usage (exit 2)" '[ $? = 2 ]'
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "all compare fleet checks passed"

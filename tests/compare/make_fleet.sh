@@ -1,0 +1,42 @@
+# Sourced by the compare tests: builds a small fleet folder from real sim runs.
+#
+#   make_fleet SSDPROBE DIR SEEDS
+#
+# For each of three profiles (sim:nvme-tlc-16k and sim:clean-4k read-only,
+# sim:sata-mlc-8k with --write) and each seed 1..SEEDS, one run written as
+# DIR/<host>/<profile>-<seed>.json; every seed is given its own serial
+# (SIM-<profile>-<seed>: simulated drives all report one serial) so a seed
+# stands for a drive of a fleet. Plus one `info` document of nvme-tlc-16k
+# (a fourth drive, reported geometry only). Returns non-zero naming what failed.
+#
+# start_checks: a scratch folder $T removed on exit, and the checks
+# bookkeeping: bad/ok/check record each result; $failures counts the bad.
+start_checks() {
+  T=$(mktemp -d) || exit 1
+  trap 'rm -rf -- "$T"' EXIT
+  failures=0
+}
+bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+ok() { echo "# ok   $*"; }
+check() { if eval "$2"; then ok "$1"; else bad "$1 ($2)"; fi; }
+
+# make_fleet SSDPROBE DIR SEEDS (above)
+make_fleet() {
+  local ssdprobe=$1 dir=$2 seeds=$3 profile seed extra out
+  for profile in nvme-tlc-16k clean-4k sata-mlc-8k; do
+    extra=()
+    [ "$profile" = sata-mlc-8k ] && extra=(--write --yes)
+    for seed in $(seq "$seeds"); do
+      mkdir -p "$dir/host$seed"
+      out="$dir/host$seed/$profile-$seed.json"
+      "$ssdprobe" -q --seed "$seed" "${extra[@]}" --json "$out.run" "sim:$profile" > /dev/null 2>&1 ||
+        { echo "make_fleet: ssdprobe sim:$profile --seed $seed failed" >&2; return 1; }
+      jq --arg s "SIM-$profile-$seed" '.target.serial = $s' "$out.run" > "$out" && rm -f "$out.run" ||
+        { echo "make_fleet: jq failed on $out.run" >&2; return 1; }
+    done
+  done
+  "$ssdprobe" -q info --json "$dir/host1/info-nvme.json" sim:nvme-tlc-16k > /dev/null 2>&1 &&
+    jq '.target.serial = "SIM-nvme-tlc-16k-info"' "$dir/host1/info-nvme.json" > "$dir/host1/info-nvme.json.tmp" &&
+    mv "$dir/host1/info-nvme.json.tmp" "$dir/host1/info-nvme.json" ||
+    { echo "make_fleet: ssdprobe info failed" >&2; return 1; }
+}

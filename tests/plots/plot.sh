@@ -1,0 +1,151 @@
+#!/bin/bash
+# Tests `ssdprobe plot` on result documents from simulated-drive runs: every
+# kind of picture (read latency, --relative, the write grid's categorical
+# columns, --throughput, drives side by side, the re-read grid, PNG and SVG)
+# comes out as a real image of sensible size, the matrix file next to it holds
+# the document's medians, and unusable input is refused with the documented
+# exit code and a message naming the problem.
+#
+# Usage: plot.sh SSDPROBE
+set -u
+SSDPROBE="${1:-}"
+[ -x "$SSDPROBE" ] || { echo "FAIL: usage: $0 SSDPROBE" >&2; exit 1; }
+for c in gnuplot python3; do command -v "$c" >/dev/null || { echo "SKIP: $c not installed"; exit 77; }; done
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$SSDPROBE" -q --json "$T/multiplane.json" sim:multiplane-16k > /dev/null || fail "read run failed"
+"$SSDPROBE" -q --write --yes --json "$T/tlc.json" sim:nvme-tlc-16k > /dev/null 2>&1 || fail "--write run failed"
+"$SSDPROBE" -q --write --yes --json "$T/fresh.json" sim:fresh-16k > /dev/null 2>&1 || fail "fresh --write run failed"
+
+# PNG: magic, at least WxH pixels, not a near-empty image.
+check_png() {  # FILE MIN_WIDTH MIN_HEIGHT
+  python3 - "$@" <<'PY' || fail "$1: not a proper PNG"
+import struct, sys
+f, w_min, h_min = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+data = open(f, "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "PNG magic"
+w, h = struct.unpack(">II", data[16:24])
+assert w >= w_min and h >= h_min, f"{w}x{h} smaller than {w_min}x{h_min}"
+assert len(data) > 15000, f"only {len(data)} bytes"
+PY
+}
+# SVG: parses as XML and has at least N filled shapes (the cells).
+check_svg() {  # FILE MIN_SHAPES
+  python3 - "$@" <<'PY' || fail "$1: not a proper SVG"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag.endswith("svg"), root.tag
+shapes = [e for e in root.iter() if e.tag.split("}")[-1] in ("rect", "path", "polygon")]
+assert len(shapes) >= int(sys.argv[2]), f"only {len(shapes)} rect/path elements"
+PY
+}
+# The .dat cell for size row R, offset column C (0-based) of panel P (1-based)
+# equals the document's value (median_us, or what the scale derives from it).
+check_cell() {  # DAT PANEL DOC GRID ROW COL KIND
+  python3 - "$@" <<'PY' || fail "$1: matrix does not hold the document's numbers"
+import json, math, sys
+dat, panel, doc, grid, row, col, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
+g = next(g for g in json.load(open(doc))["grids"] if g["name"] == grid)
+blocks, current = [], None
+for line in open(dat):
+    if line.startswith("# panel"):
+        current = []; blocks.append(current)
+    elif current is not None and line.strip() and not line.startswith("#"):
+        current.append(line.split())
+m = blocks[panel - 1]
+assert [int(x) for x in m[0][1:]] == g["offsets"], "columns are not the grid's offsets"
+assert [int(r[0]) for r in m[1:]] == g["sizes"], "rows are not the grid's sizes"
+got = float(m[1 + row][1 + col])
+median = g["median_us"][row][col]
+if kind == "absolute":
+    want = median
+elif kind == "throughput":
+    want = g["sizes"][row] / median
+else:  # relative
+    want = median - min(v for v in g["median_us"][row] if v is not None)
+assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9), f"cell [{row}][{col}]: got {got}, want {want}"
+PY
+}
+plot() {  # NAME ARGS...: runs ssdprobe plot, must succeed
+  local name=$1; shift
+  "$SSDPROBE" plot "$@" > "$T/$name.out" 2> "$T/$name.err" || fail "plot $* exited $?: $(cat "$T/$name.err")"
+}
+
+plot read "$T/multiplane.json" -o "$T/read.png"
+check_png "$T/read.png" 500 400
+check_cell "$T/read.png.dat" 1 "$T/multiplane.json" read 1 16 absolute
+check_cell "$T/read.png.dat" 1 "$T/multiplane.json" read 3 5 absolute
+grep -q "read.png" "$T/read.out" || fail "plot did not say what it wrote"
+
+plot relative "$T/multiplane.json" -o "$T/relative.svg" --relative
+check_svg "$T/relative.svg" 500
+grep -q "above the fastest offset" "$T/relative.svg" || fail "--relative: the colour bar does not say what it shows"
+check_cell "$T/relative.svg.dat" 1 "$T/multiplane.json" read 2 7 relative
+
+plot write "$T/tlc.json" --grid write -o "$T/write.png"
+check_png "$T/write.png" 500 400
+check_cell "$T/write.png.dat" 1 "$T/tlc.json" write 2 3 absolute
+plot write_svg "$T/tlc.json" --grid write -o "$T/write.svg"
+grep -q "not to scale" "$T/write.svg" || fail "write grid: the axis does not say its columns are categorical"
+grep -q "write unit" "$T/write.svg" || fail "write grid: the title lacks the write unit verdict"
+
+plot throughput "$T/tlc.json" --throughput -o "$T/throughput.png"
+check_png "$T/throughput.png" 500 400
+check_cell "$T/throughput.png.dat" 1 "$T/tlc.json" read 4 9 throughput
+
+plot reread "$T/fresh.json" --grid read-written -o "$T/reread.png"
+check_png "$T/reread.png" 500 400
+
+# Drives side by side, one colour scale: panels in the given order, wider image.
+plot side "$T/multiplane.json" "$T/tlc.json" -o "$T/side.png"
+check_png "$T/side.png" 1000 400
+check_cell "$T/side.png.dat" 2 "$T/tlc.json" read 1 3 absolute
+plot side_svg "$T/multiplane.json" "$T/tlc.json" "$T/fresh.json" -o "$T/side.svg"
+check_svg "$T/side.svg" 1500
+# A model name from the document is text, never markup, in the SVG (the
+# comparison's HTML report inlines these pictures).
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["target"]["model"] = "<script>x</script> & \x1b[31m"; json.dump(d, open(sys.argv[2], "w"))' \
+  "$T/multiplane.json" "$T/evil.json" || fail "could not make the evil document"
+plot evil "$T/evil.json" -o "$T/evil.svg"
+check_svg "$T/evil.svg" 500
+! grep -q "<script" "$T/evil.svg" || fail "a model name became SVG markup"
+# --format overrides the extension; --data puts the matrix elsewhere.
+plot format "$T/multiplane.json" -o "$T/odd.img" --format svg --data "$T/m.txt"
+check_svg "$T/odd.img" 500
+[ -s "$T/m.txt" ] && [ ! -e "$T/odd.img.dat" ] || fail "--data did not move the matrix file"
+# -q (after plot, or before it): the image and matrix, no "plot: wrote" line.
+plot quiet "$T/multiplane.json" -o "$T/quiet.svg" -q
+check_svg "$T/quiet.svg" 500
+[ -s "$T/quiet.svg.dat" ] && [ ! -s "$T/quiet.out" ] || fail "plot -q: printed '$(cat "$T/quiet.out")' or wrote no matrix"
+"$SSDPROBE" -q plot "$T/multiplane.json" -o "$T/quiet2.svg" > "$T/quiet2.out" 2>&1 || fail "ssdprobe -q plot failed"
+[ -s "$T/quiet2.svg" ] && [ ! -s "$T/quiet2.out" ] || fail "-q before plot was not carried into it"
+
+# Refusals: exit code and a message naming the file or problem; no image left.
+refused() {  # CODE PATTERN ARGS... (PLOT_PATH: the PATH ssdprobe gets)
+  local code=$1 pattern=$2; shift 2
+  env PATH="${PLOT_PATH:-$PATH}" "$SSDPROBE" plot "$@" > /dev/null 2> "$T/err"
+  local got=$?
+  [ "$got" = "$code" ] || fail "plot $*: exit $got, want $code ($(cat "$T/err"))"
+  grep -q -- "$pattern" "$T/err" || fail "plot $*: message '$(cat "$T/err")' lacks '$pattern'"
+}
+echo '{"hello": 1}' > "$T/other.json"
+echo '{"schema": "ssdprobe/1", "grids": [' > "$T/cut.json"
+"$SSDPROBE" info --json "$T/info.json" sim:multiplane-16k > /dev/null || fail "info run failed"
+refused 3 "$T/missing.json" "$T/missing.json" -o "$T/x.png"
+refused 3 "other.json" "$T/other.json" -o "$T/x.png"
+refused 3 "cut.json" "$T/cut.json" -o "$T/x.png"
+refused 3 'info.json: has no "read" grid' "$T/info.json" -o "$T/x.png"
+refused 3 'multiplane.json: has no "write" grid' "$T/multiplane.json" --grid write -o "$T/x.png"
+refused 2 "unknown image format '.jpg'" "$T/multiplane.json" -o "$T/x.jpg"
+refused 2 "give one" "$T/multiplane.json" -o "$T/x.png" --relative --throughput
+refused 2 "output" "$T/multiplane.json"
+# The option table's other options do not apply to plot, before or after it.
+"$SSDPROBE" --seed 2 plot "$T/multiplane.json" -o "$T/x.png" > /dev/null 2> "$T/err"
+[ $? = 2 ] && grep -q -- "--seed does not apply to \`ssdprobe plot\`" "$T/err" || fail "--seed before plot: $(cat "$T/err")"
+refused 2 "seed" "$T/multiplane.json" -o "$T/x.png" --seed 2
+# gnuplot not installed: a PATH without it.
+mkdir "$T/nobin"
+PLOT_PATH="$T/nobin" refused 5 "gnuplot is not installed" "$T/multiplane.json" -o "$T/x.png"
+[ ! -e "$T/x.png" ] && [ ! -e "$T/x.jpg" ] || fail "a refused run left an image"
+echo PASS

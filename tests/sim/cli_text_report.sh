@@ -1,0 +1,65 @@
+#!/bin/bash
+# The text report as a reader checks it: a one-line verdict first; sizes and
+# ranges in human units (no raw byte counts outside the commands); reported
+# values beside the unit they should describe; confidence as in the JSON,
+# named; steps numbered in the order they run; folded to COLUMNS; info says
+# its recommendations are defaults; a missed erase block says how to widen the
+# window; a read page found on freshly written space says so; "1 round".
+#
+# Usage: cli_text_report.sh SSDPROBE
+set -u
+SSDPROBE="${1:-}"
+[ -x "$SSDPROBE" ] || { echo "FAIL: usage: $0 SSDPROBE" >&2; exit 1; }
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+T=$(mktemp -d "${SSDPROBE_TEST_TMPDIR:-/var/tmp}/ssdprobe-text.XXXXXX") || fail "no temporary directory"
+trap 'rm -rf "$T"' EXIT
+# The verdict: the first paragraph, its folded lines joined.
+verdict() { sed '/^$/q' "$1" | tr '\n' ' ' | tr -s ' '; }
+commands='^     (parted|sfdisk|sgdisk|mdadm|pvcreate|vgcreate|lvcreate|mkfs_xfs|mkfs_ext4|mkfs_f2fs) '
+
+# sim:qlc-16k-iu: a 48 MiB erase block, beyond what the default 256 MiB window can show.
+COLUMNS=72 "$SSDPROBE" -q --write --yes --json "$T/q.json" sim:qlc-16k-iu > "$T/q.txt" 2> "$T/q.err" ||
+  fail "qlc run exited $?"
+verdict "$T/q.txt" | grep -q '^Verdict: found read page 32 KiB, write unit 128 KiB (no erase block); the kernel under-reports (minimum_io_size 4 KiB' ||
+  fail "verdict: $(verdict "$T/q.txt")"
+verdict "$T/q.txt" | grep -q "4 KiB filesystem blocks) are right" || fail "the verdict does not judge the defaults"
+# Running text folds (tables keep their columns): the verdict, evidence,
+# mismatches, recommendation notes, run summary.
+long=$(awk '/^(Evidence|Mismatches|Recommendation|Run:|Writes:|Verdict:)/ {on = 1} /^$/ {on = 0} on' "$T/q.txt" |
+       grep -Ev "$commands" | awk 'length($0) > 72')
+[ -z "$long" ] || fail "COLUMNS=72: lines over 72 columns: $long"
+grep -q "^Evidence" "$T/q.txt" && grep -q "^Mismatches" "$T/q.txt" || fail "no Evidence or Mismatches section"
+raw=$(grep -Ev "$commands" "$T/q.txt" | grep -E '[0-9]{8,}')
+[ -z "$raw" ] || fail "raw byte counts in the text: $raw"
+grep -Eq '^Writes: [0-9.]+ MiB written inside 32640 MiB to 32896 MiB \(256 MiB\)' "$T/q.txt" ||
+  fail "the write range is not readable: $(grep -A1 '^Writes' "$T/q.txt")"
+for pair in "physical_block_size:read page" "minimum_io_size:write unit" "optimal_io_size:erase block"; do
+  grep -q "^  ${pair%%:*} .*${pair#*:}" "$T/q.txt" || fail "${pair%%:*} is not beside the ${pair#*:}"
+done
+want=$(jq -r '.detected.read_page.confidence' "$T/q.json" | xargs printf '%.3f')
+grep -q "read page 32 KiB (confidence $want, bootstrap support)" "$T/q.txt" ||
+  fail "read page confidence is not the JSON's $want, named: $(grep -m1 'read page 32 KiB' "$T/q.txt")"
+text_keys=$(grep -Eo "$commands" "$T/q.txt" | awk '{print $1}' | paste -sd,)
+json_keys=$(jq -r '.recommendations.steps | map(.key) | join(",")' "$T/q.json")
+[ "$text_keys" = "$json_keys" ] || fail "steps shown as $text_keys, run order $json_keys"
+grep -q '^  1\. ' "$T/q.txt" && grep -q '^  2\. ' "$T/q.txt" || fail "steps are not numbered"
+hint=$(tr '\n' ' ' < "$T/q.txt" | tr -s ' ' | grep -o -- '--write --region [0-9A-Z]*:[0-9A-Z]*') || fail "no --region hint for the missed erase block"
+length=$(jq -r '.write_probe.region.length' "$T/q.json")
+[ "${hint##*:}" = "$((4 * length / 1073741824))G" ] || fail "hint $hint is not 4x the $length B window"
+
+# sim:fresh-16k: the page shows only on the space --write wrote.
+"$SSDPROBE" -q --write --yes sim:fresh-16k > "$T/f.txt" 2> "$T/f.err" || fail "fresh run exited $?"
+grep -q "read page: measured on freshly written space (grid read-written)" "$T/f.txt" ||
+  fail "the re-read on written space is not shown: $(grep -A2 '^Evidence' "$T/f.txt")"
+verdict "$T/f.txt" | grep -q "read page 16 KiB (on freshly written space)" || fail "verdict: $(verdict "$T/f.txt")"
+
+# info measures nothing: its recommendation is the defaults, said so.
+"$SSDPROBE" -q info sim:clean-4k > "$T/i.txt" || fail "info exited $?"
+verdict "$T/i.txt" | grep -q "^Verdict: nothing measured" || fail "info verdict: $(verdict "$T/i.txt")"
+grep -q "^Recommendation (defaults, not measurements" "$T/i.txt" || fail "info does not say its recommendation is the defaults"
+
+# A budget too small for a second round stops after the first: "1 round".
+"$SSDPROBE" -q --budget 0.001 sim:clean-4k > "$T/r.txt" || fail "one-round run exited $?"
+grep -q "read grid: 1 round (budget)" "$T/r.txt" || fail "one round: $(grep -A1 '^Run' "$T/r.txt")"
+echo "PASS"

@@ -1,0 +1,178 @@
+// The parallelism plan (pure arithmetic) and analysis (pure statistics) on
+// hand-made data whose answer is known.
+#include <catch2/catch.hpp>
+
+#include "analysis/parallelism.h"
+#include "core/error.h"
+#include "core/random.h"
+#include "probes/parallelism_plan.h"
+
+using namespace ssdprobe;
+
+namespace {
+
+ParallelismPlanInput input(uint32_t max_qd) {
+  ParallelismPlanInput in;
+  in.target_size = 8ull << 30;
+  in.max_queue_depth = max_qd;
+  return in;
+}
+
+// IOPS of a drive with `units` units and 100 us reads at each depth, with
+// 2 % noise per segment: saturating like units * d / (d + units - 1).
+std::vector<DepthSegment> saturating(uint32_t units, int replicates, uint64_t seed, bool linear = false) {
+  Random random(seed);
+  std::vector<DepthSegment> segments;
+  for (int r = 0; r < replicates; ++r) {
+    for (uint32_t d = 1; d <= 256; d *= 2) {
+      const double ideal = linear ? d * 10000.0 : 10000.0 * units * d / (d + units - 1.0);
+      segments.push_back({d, ideal * (1.0 + 0.02 * random.normal()), {100.0, 110.0}});
+    }
+  }
+  return segments;
+}
+
+// Pair times for `units` units interleaved every `interleave` bytes; lone
+// reads take 100 us, a pair on one unit 200, on two units 104.
+std::vector<double> pairs_at(uint64_t stride, uint64_t interleave, uint32_t units, Random& random, int n) {
+  const bool same_unit = stride < interleave || (stride / interleave) % units == 0;
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i) out.push_back((same_unit ? 200.0 : 104.0) * (1.0 + 0.03 * random.normal()));
+  return out;
+}
+
+ParallelismData stride_data(uint64_t interleave, uint32_t units, uint64_t seed, bool flat = false) {
+  Random random(seed);
+  ParallelismData data;
+  for (int i = 0; i < 48; ++i) data.single_us.push_back(100.0 * (1.0 + 0.03 * random.normal()));
+  for (uint64_t s = 4096; s <= (4u << 20); s *= 2) {
+    data.strides.push_back({s, flat ? pairs_at(s, 1, 1u << 30, random, 48) : pairs_at(s, interleave, units, random, 48)});
+  }
+  for (uint64_t m = 2; m <= 64; ++m) {
+    data.multiples.push_back({m * interleave, flat ? pairs_at(1, 1, 1u << 30, random, 48)
+                                                   : pairs_at(m * interleave, interleave, units, random, 48)});
+  }
+  data.segments = saturating(units, 6, seed);
+  return data;
+}
+
+}  // namespace
+
+TEST_CASE("the sweep doubles the depth up to 256 or the engine's limit, with long enough segments") {
+  const ParallelismPlan plan = plan_parallelism(input(256));
+  CHECK(plan.depths == std::vector<uint32_t>{1, 2, 4, 8, 16, 32, 64, 128, 256});
+  CHECK(plan.segment_ios.front() == kMinSegmentIos);
+  CHECK(plan.segment_ios.back() == 32u * 256);
+  const ParallelismPlan sata = plan_parallelism(input(32));
+  CHECK(sata.depths.back() == 32);
+  CHECK_FALSE(sata.notes.empty());
+  CHECK(plan_parallelism(input(1)).depths == std::vector<uint32_t>{1});
+}
+
+TEST_CASE("strides start at the read page and pair bases are aligned on the disk") {
+  ParallelismPlanInput in = input(256);
+  in.disk_start = 1048576 + 512 * 7;  // a partition off every power of two above 512 B
+  in.read_page = 16384;
+  const ParallelismPlan plan = plan_parallelism(in);
+  REQUIRE(plan.strides_possible());
+  CHECK(plan.strides.front() == 16384);
+  CHECK(plan.smallest_stride_is_page);
+  CHECK(plan.strides.back() == kLargestStride);
+  for (uint64_t k : {uint64_t{0}, uint64_t{1}, plan.base_count - 1}) {
+    CHECK((in.disk_start + plan.base_at(k)) % plan.base_alignment == 0);
+    CHECK(plan.base_at(k) + plan.largest_pair_stride + plan.read_bytes <= in.target_size);
+  }
+  CHECK((in.disk_start + plan.read_at(0)) % plan.read_bytes == 0);
+  CHECK(interleave_multiples(plan, 65536).front() == 2 * 65536);
+  CHECK(interleave_multiples(plan, 65536).back() == 64 * 65536);
+}
+
+TEST_CASE("a region too small for the random reads is refused, one too small for strides skips them") {
+  ParallelismPlanInput in = input(256);
+  in.target_size = 1 << 20;
+  CHECK_THROWS_AS(plan_parallelism(in), Error);
+  in.target_size = 16 << 20;
+  const ParallelismPlan small = plan_parallelism(in);
+  REQUIRE(small.strides_possible());
+  CHECK(small.strides.back() == 2u << 20);  // an eighth of the region
+  CHECK(small.base_at(small.base_count - 1) + small.largest_pair_stride + small.read_bytes <= in.target_size);
+  in.target_size = 4 << 20;
+  in.read_page = 256 << 10;  // strides from 256 KiB up to 512 KiB: too few to show a pattern
+  const ParallelismPlan none = plan_parallelism(in);
+  CHECK_FALSE(none.strides_possible());
+  CHECK_FALSE(none.notes.empty());
+}
+
+TEST_CASE("the knee is the first depth reaching 90 % of the plateau") {
+  ParallelismData data;
+  data.segments = saturating(8, 6, 1);
+  const ParallelismVerdict v = analyse_parallelism(data, 1);
+  // 8 * d / (d + 7) reaches 90 % of its value at 256 (7.79) at d = 64 (7.2 = 92 %); 32 gives 82 %.
+  REQUIRE(v.queue_depth_knee.state == UnitState::found);
+  CHECK(*v.queue_depth_knee.value == 64);
+  CHECK(v.queue_depth_knee.confidence >= 0.9);
+  REQUIRE(v.plateau_iops.state == UnitState::found);
+  CHECK(*v.plateau_iops.value == Approx(10000.0 * 8 * 256 / 263.0).epsilon(0.03));
+  CHECK(*v.plateau_iops.low <= *v.plateau_iops.value);
+  CHECK(*v.plateau_iops.high >= *v.plateau_iops.value);
+}
+
+TEST_CASE("IOPS still growing at the deepest queue give no knee and no plateau") {
+  ParallelismData data;
+  data.segments = saturating(8, 6, 2, true);
+  const ParallelismVerdict v = analyse_parallelism(data, 1);
+  CHECK(v.queue_depth_knee.state == UnitState::undetermined);
+  CHECK_FALSE(v.queue_depth_knee.value);
+  CHECK(v.plateau_iops.state == UnitState::undetermined);
+  CHECK(v.queue_depth_knee.evidence.find("still rising") != std::string::npos);
+}
+
+TEST_CASE("too few segments per depth are not resampled into a verdict") {
+  ParallelismData data;
+  data.segments = saturating(8, 2, 3);
+  const ParallelismVerdict v = analyse_parallelism(data, 1);
+  CHECK(v.queue_depth_knee.state == UnitState::undetermined);
+}
+
+TEST_CASE("stride pairs give the interleave and the unit count") {
+  for (auto [interleave, units] : {std::pair<uint64_t, uint32_t>{65536, 8}, {16384, 4}, {32768, 6}}) {
+    INFO(interleave << " x " << units);
+    const ParallelismVerdict v = analyse_parallelism(stride_data(interleave, units, 4), 1);
+    REQUIRE(v.interleave_bytes.state == UnitState::found);
+    CHECK(*v.interleave_bytes.value == interleave);
+    REQUIRE(v.parallel_units.state == UnitState::found);
+    CHECK(*v.parallel_units.value == units);
+    CHECK(v.parallel_units.confidence >= 0.9);
+    const auto advice = parallelism_advice(v);
+    REQUIRE_FALSE(advice.empty());
+    CHECK(advice.back().find("stripe concurrent IO at") != std::string::npos);
+  }
+}
+
+TEST_CASE("strides that never serialize give no interleave and no units") {
+  const ParallelismVerdict v = analyse_parallelism(stride_data(65536, 8, 5, true), 1);
+  CHECK(v.interleave_bytes.state == UnitState::undetermined);
+  CHECK(v.parallel_units.state == UnitState::undetermined);
+  CHECK(v.interleave_bytes.evidence.find("no stride made concurrent reads wait") != std::string::npos);
+}
+
+TEST_CASE("when the smallest stride already overlaps the interleave is only bounded, unless it is the page") {
+  ParallelismData data = stride_data(4096, 8, 6);
+  const ParallelismVerdict bounded = analyse_parallelism(data, 1);
+  CHECK(bounded.interleave_bytes.state == UnitState::undetermined);
+  data.smallest_known_interleave = 4096;  // the read page: two reads inside it share it
+  const ParallelismVerdict page = analyse_parallelism(data, 1);
+  REQUIRE(page.interleave_bytes.state == UnitState::found);
+  CHECK(*page.interleave_bytes.value == 4096);
+}
+
+TEST_CASE("a pattern no unit layout explains is not determined") {
+  ParallelismData data = stride_data(65536, 8, 7);
+  // 24 x the interleave serializes, but 8 x does not: no unit count fits.
+  Random random(9);
+  for (auto& m : data.multiples) {
+    if (m.stride_bytes == 8 * 65536) m.pair_us = pairs_at(65536, 65536, 8, random, 48);
+  }
+  const ParallelismVerdict v = analyse_parallelism(data, 1);
+  CHECK(v.parallel_units.state == UnitState::undetermined);
+}
