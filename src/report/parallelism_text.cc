@@ -9,7 +9,7 @@ namespace ssdprobe {
 namespace {
 
 std::string value_text(const ParallelismValue& v, const std::string& found) {
-  if (v.state == UnitState::found) return fmt::format("{} (confidence {:.2f})", found, v.confidence);
+  if (v.state == UnitState::found) return fmt::format("{} (confidence {:.3f}, bootstrap support)", found, v.confidence);
   if (v.state == UnitState::not_measured) return "not measured";
   return "not determined";
 }
