@@ -113,11 +113,13 @@ FleetGroup build_group(const GroupKey& key, const std::vector<const DocumentSumm
     g.physical_block.add(d->physical_block);
     g.minimum_io.add(d->minimum_io);
     g.optimal_io.add(d->optimal_io);
-    for (const auto& [name, bytes] : d->firmware_geometry) {
+    // (a plain loop variable, not a structured binding: clang 14, which
+    // builds the fuzz targets, cannot capture bindings in a lambda)
+    for (const auto& field : d->firmware_geometry) {
       auto it = std::find_if(g.firmware_geometry.begin(), g.firmware_geometry.end(),
-                             [&](const auto& entry) { return entry.first == name; });
-      if (it == g.firmware_geometry.end()) it = g.firmware_geometry.insert(g.firmware_geometry.end(), {name, {}});
-      it->second.add(bytes);
+                             [&](const auto& entry) { return entry.first == field.first; });
+      if (it == g.firmware_geometry.end()) it = g.firmware_geometry.insert(g.firmware_geometry.end(), {field.first, {}});
+      it->second.add(field.second);
     }
     for (const std::string& field : d->mismatch_fields) {
       if (mismatch_counts[field]++ == 0) mismatch_order.push_back(field);
