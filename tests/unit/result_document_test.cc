@@ -1,8 +1,6 @@
 // The result document end to end through the command line on a simulated
 // drive: every field of docs/result-json.md is present with the
 // right type, the grid has the declared shape, and bad input leaves no file.
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -10,25 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.h"
+#include "run_cli.h"
+#include "temp_tree.h"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
+using test_support::run_ssdprobe;
+using test_support::TempTree;
 
 namespace {
-
-int run(std::vector<std::string> args) {
-  args.insert(args.begin(), "ssdprobe");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  return ssdprobe::ssdprobe_main(static_cast<int>(argv.size()), argv.data());
-}
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("ssdprobe-doc-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 json load(const fs::path& p) {
   std::ifstream in(p);
@@ -38,9 +26,9 @@ json load(const fs::path& p) {
 }  // namespace
 
 TEST_CASE("characterize writes every spec field") {
-  TempDir dir;
-  const fs::path out = dir.path / "r.json";
-  REQUIRE(run({"-q", "--seed", "3", "--json", out.string(), "sim:nvme-tlc-16k"}) == 0);
+  const TempTree dir("ssdprobe-doc");
+  const fs::path out = dir.root() / "r.json";
+  REQUIRE(run_ssdprobe({"-q", "--seed", "3", "--json", out.string(), "sim:nvme-tlc-16k"}) == 0);
   const json d = load(out);
   CHECK(d["schema"] == "ssdprobe/1");
   CHECK(d["tool"]["name"] == "ssdprobe");
@@ -105,9 +93,9 @@ TEST_CASE("characterize writes every spec field") {
 }
 
 TEST_CASE("info writes the same document with nothing detected and no grid") {
-  TempDir dir;
-  const fs::path out = dir.path / "info.json";
-  REQUIRE(run({"info", "--json", out.string(), "sim:sata-mlc-8k"}) == 0);
+  const TempTree dir("ssdprobe-doc");
+  const fs::path out = dir.root() / "info.json";
+  REQUIRE(run_ssdprobe({"info", "--json", out.string(), "sim:sata-mlc-8k"}) == 0);
   const json d = load(out);
   CHECK(d["schema"] == "ssdprobe/1");
   CHECK(d["grids"].empty());
@@ -119,19 +107,19 @@ TEST_CASE("info writes the same document with nothing detected and no grid") {
 }
 
 TEST_CASE("bad input exits with its documented code and leaves no JSON behind") {
-  TempDir dir;
-  const fs::path out = dir.path / "never.json";
+  const TempTree dir("ssdprobe-doc");
+  const fs::path out = dir.root() / "never.json";
   const std::string json_arg = out.string();
-  CHECK(run({"-q", "--json", json_arg, "/no/such/device"}) == 3);
-  CHECK(run({"-q", "--json", json_arg, dir.path.string()}) == 3);
-  CHECK(run({"-q", "--json", json_arg, "/dev/null"}) == 3);
-  CHECK(run({"-q", "--json", json_arg, "sim:no-such-drive"}) == 3);
-  CHECK(run({"-q", "--json", json_arg, "--budget", "abc", "sim:clean-4k"}) == 2);
-  CHECK(run({"-q", "--json", json_arg, "--region", "1G", "sim:clean-4k"}) == 2);
-  CHECK(run({"-q", "--json", json_arg, "--region", "x:1M", "sim:clean-4k"}) == 2);
-  CHECK(run({"-q", "--json", json_arg, "--qd", "0", "sim:clean-4k"}) == 2);
-  CHECK(run({"-q", "--json", json_arg, "--engine", "spdk", "sim:clean-4k"}) == 2);
-  CHECK(run({"-q", "--json", json_arg, "--region", "100G:1G", "sim:clean-4k"}) == 2);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, "/no/such/device"}) == 3);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, dir.root().string()}) == 3);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, "/dev/null"}) == 3);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, "sim:no-such-drive"}) == 3);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, "--budget", "abc", "sim:clean-4k"}) == 2);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, "--region", "1G", "sim:clean-4k"}) == 2);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, "--region", "x:1M", "sim:clean-4k"}) == 2);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, "--qd", "0", "sim:clean-4k"}) == 2);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, "--engine", "spdk", "sim:clean-4k"}) == 2);
+  CHECK(run_ssdprobe({"-q", "--json", json_arg, "--region", "100G:1G", "sim:clean-4k"}) == 2);
   CHECK_FALSE(fs::exists(out));
   CHECK_FALSE(fs::exists(json_arg + ".partial"));
 }

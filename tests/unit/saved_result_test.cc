@@ -2,7 +2,6 @@
 // run wrote comes back with the same values, a newer minor version and
 // unknown keys in any order are read, and every way a fleet's folder can
 // hold a bad file is refused with the file's name and the reason.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -12,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.h"
+#include "run_cli.h"
+#include "temp_tree.h"
 #include "core/error.h"
 #include "report/saved_result.h"
 
@@ -20,21 +20,10 @@ using nlohmann::json;
 using ssdprobe::GridDetail;
 using ssdprobe::read_saved_result;
 namespace fs = std::filesystem;
+using test_support::run_ssdprobe;
+using test_support::TempTree;
 
 namespace {
-
-int run(std::vector<std::string> args) {
-  args.insert(args.begin(), "ssdprobe");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  return ssdprobe::ssdprobe_main(static_cast<int>(argv.size()), argv.data());
-}
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("ssdprobe-saved-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 json load(const fs::path& p) {
   std::ifstream in(p);
@@ -57,9 +46,9 @@ std::string refusal(const fs::path& file) {
 }  // namespace
 
 TEST_CASE("a real --write run reads back with the values it wrote") {
-  TempDir dir;
-  const fs::path out = dir.path / "r.json";
-  REQUIRE(run({"-q", "--seed", "5", "--write", "--yes", "--json", out.string(), "sim:nvme-tlc-16k"}) == 0);
+  const TempTree dir("ssdprobe-saved");
+  const fs::path out = dir.root() / "r.json";
+  REQUIRE(run_ssdprobe({"-q", "--seed", "5", "--write", "--yes", "--json", out.string(), "sim:nvme-tlc-16k"}) == 0);
   const json d = load(out);
   const auto saved = read_saved_result(out.string(), GridDetail::full);
 
@@ -114,9 +103,9 @@ TEST_CASE("a real --write run reads back with the values it wrote") {
 }
 
 TEST_CASE("an info document reads as not measured") {
-  TempDir dir;
-  const fs::path out = dir.path / "i.json";
-  REQUIRE(run({"-q", "info", "sim:sata-mlc-8k", "--json", out.string()}) == 0);
+  const TempTree dir("ssdprobe-saved");
+  const fs::path out = dir.root() / "i.json";
+  REQUIRE(run_ssdprobe({"-q", "info", "sim:sata-mlc-8k", "--json", out.string()}) == 0);
   const auto saved = read_saved_result(out.string(), GridDetail::full);
   CHECK_FALSE(saved.measured);
   CHECK(saved.grids.empty());
@@ -125,8 +114,8 @@ TEST_CASE("an info document reads as not measured") {
 }
 
 TEST_CASE("a newer minor version with unknown keys in another order is read") {
-  TempDir dir;
-  const fs::path file = dir.path / "minor.json";
+  const TempTree dir("ssdprobe-saved");
+  const fs::path file = dir.root() / "minor.json";
   // schema last, keys the reader does not know at every level, an unknown
   // enumeration value: all tolerated by the versioning rules.
   save(file, R"({"future": {"x": [1, 2]},
@@ -150,7 +139,7 @@ TEST_CASE("a newer minor version with unknown keys in another order is read") {
 }
 
 TEST_CASE("bad documents are refused naming the file and the problem") {
-  TempDir dir;
+  const TempTree dir("ssdprobe-saved");
   struct Case {
     const char* name;
     std::string text;
@@ -173,13 +162,13 @@ TEST_CASE("bad documents are refused naming the file and the problem") {
   };
   for (const Case& c : cases) {
     INFO(c.name);
-    const fs::path file = dir.path / c.name;
+    const fs::path file = dir.root() / c.name;
     save(file, c.text);
     const std::string message = refusal(file);
     CHECK(message.rfind(file.string() + ": ", 0) == 0);
     CHECK_THAT(message, Catch::Contains(c.expected));
   }
-  CHECK_THAT(refusal(dir.path / "missing.json"), Catch::Contains("cannot be read"));
+  CHECK_THAT(refusal(dir.root() / "missing.json"), Catch::Contains("cannot be read"));
 }
 
 TEST_CASE("schema versions") {
