@@ -16,12 +16,14 @@ ParallelismPlan plan_parallelism(const ParallelismPlanInput& input) {
                                                   input.region.length, input.target_size));
   }
   const uint64_t region_end = input.region.length == 0 ? input.target_size : input.region.offset + input.region.length;
+  plan.region_begin = input.region.offset;
+  plan.region_end = region_end;
   // Small random reads, as IOPS are usually quoted: 4 KiB, or one logical
   // block where that is larger.
   plan.read_bytes = std::max<uint32_t>(4096, input.logical_block);
   for (uint32_t d = 1; d <= std::min(kLargestDepth, std::max<uint32_t>(1, input.max_queue_depth)); d *= 2) {
     plan.depths.push_back(d);
-    plan.segment_ios.push_back(std::max<uint64_t>(kMinSegmentIos, uint64_t{kSegmentDepthMultiple} * d));
+    plan.segment_ios.push_back(segment_ios_at(d));
   }
   if (input.max_queue_depth < kLargestDepth && input.max_queue_depth > 1) {
     plan.notes.push_back(fmt::format("queue depth sweep stops at {}: the engine accepts no more IOs at once",
@@ -58,6 +60,22 @@ ParallelismPlan plan_parallelism(const ParallelismPlanInput& input) {
     plan.strides.clear();
   }
   return plan;
+}
+
+uint64_t segment_ios_at(uint32_t depth) {
+  return std::max<uint64_t>(kMinSegmentIos, uint64_t{kSegmentDepthMultiple} * depth);
+}
+
+std::vector<uint32_t> knee_refinement(const ParallelismPlan& plan, uint32_t knee) {
+  std::vector<uint32_t> out;
+  const auto at = std::find(plan.depths.begin(), plan.depths.end(), knee);
+  if (at == plan.depths.end() || at == plan.depths.begin() || at + 1 == plan.depths.end()) return out;
+  // Three halves of a power of two is whole from 2 up (2 -> 3), and lies
+  // strictly between it and the next power of two in the sweep.
+  for (const uint32_t from : {*(at - 1), knee}) {
+    if (from >= 2) out.push_back(from / 2 * 3);
+  }
+  return out;
 }
 
 std::vector<uint64_t> interleave_multiples(const ParallelismPlan& plan, uint64_t interleave) {

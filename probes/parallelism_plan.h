@@ -1,6 +1,7 @@
 // Plans the parallelism probe (probes/parallelism_probe.h): queue depths and
-// segment lengths of the sweep, where its random reads go, and the strides
-// and pair bases of the stride probe. Pure arithmetic, no IO.
+// segment lengths of the sweep (and of its refinement around the knee),
+// where its random reads go, and the strides and pair bases of the stride
+// probe. Pure arithmetic, no IO.
 //
 // Random reads land on read_bytes-aligned disk positions anywhere in the
 // region. A stride pair reads at base and base + stride, where every base is
@@ -39,11 +40,13 @@ struct ParallelismPlan {
   uint64_t first_base = 0;             // target offset of base 0
   uint64_t base_count = 0;
   uint64_t largest_pair_stride = 0;    // multiples of the interleave stay below this
+  uint64_t region_begin = 0, region_end = 0;  // target offsets: every IO lies inside (writes: the journaled window)
   std::vector<std::string> notes;
 
   uint64_t read_at(uint64_t slot) const { return first_read + slot * read_bytes; }
   uint64_t base_at(uint64_t index) const { return first_base + index * base_alignment; }
   bool strides_possible() const { return !strides.empty() && base_count > 0; }
+  bool inside(uint64_t offset, uint64_t length) const { return offset >= region_begin && offset + length <= region_end; }
 };
 
 // Segment length: at least 256 IOs and 32 x the depth. A queue that has
@@ -63,6 +66,19 @@ constexpr uint32_t kMostMultiples = 64;
 // Throws Error(usage) when the region lies outside the target and
 // Error(target) when it cannot hold a few hundred random reads.
 ParallelismPlan plan_parallelism(const ParallelismPlanInput& input);
+
+// IOs of one replicate segment at `depth`.
+uint64_t segment_ios_at(uint32_t depth);
+
+// The refinement of the sweep around the knee the powers of two showed
+// (`knee`, one of plan.depths, not the deepest): 1.5 x the depth below it
+// and 1.5 x the knee itself (24 and 48 around 32), where those are whole
+// depths the engine allows. With them the depths around the knee are half an
+// octave apart: when the 90 % line falls between 16 and 32 or between 32
+// and 64, the knee is then 24, 32 or 48 instead of flipping between 32 and
+// 64 (analysis/parallelism.h, kKneeResolution). Ascending; empty for a
+// knee at depth 1 (nothing below it, and 1.5 is no depth).
+std::vector<uint32_t> knee_refinement(const ParallelismPlan& plan, uint32_t knee);
 
 // The strides of the second stride phase: 2, 3 ... up to 64 times the
 // interleave, kept below largest_pair_stride.

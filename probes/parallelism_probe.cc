@@ -3,15 +3,19 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "core/error.h"
 #include "core/random.h"
 #include "runner/runner.h"
 
 namespace ssdprobe {
 namespace {
 
-// Share of the budget the first phase (sweep + power-of-two strides) may use;
-// the rest is for the multiples of the interleave.
+// Share of the budget the first phase (sweep, its refinement and the
+// power-of-two strides) may use; the rest is for the multiples of the
+// interleave.
 constexpr double kFirstPhaseShare = 0.7;
+// Untimed IOs before the first segment (the engine and the drive settle).
+constexpr uint64_t kWarmUpIos = 64;
 
 template <typename T>
 void shuffle(std::vector<T>& items, Random& random) {
@@ -33,15 +37,39 @@ double steady_iops(std::vector<uint64_t> finished_ns, uint32_t depth) {
   return span > 0 ? static_cast<double>(n - depth - head) / span * 1e9 : 0.0;
 }
 
+// The refined depths around the knee the segments so far show (none while
+// IOPS still rise at the deepest depth).
+std::vector<uint32_t> refined_around_knee(const ParallelismPlan& plan, const std::vector<DepthSegment>& segments) {
+  const std::optional<uint32_t> knee = point_knee(segments);
+  return knee ? knee_refinement(plan, *knee) : std::vector<uint32_t>{};
+}
+
+// Device time `rounds` segments at each refined depth would take, from the
+// IOPS of the swept depth just below each one: a refined depth reaches more
+// than that, so this errs long.
+double refinement_s(const std::vector<DepthSegment>& segments, const std::vector<uint32_t>& refined, int rounds) {
+  const std::vector<DepthSummary> depths = summarize_depths(segments);
+  double seconds = 0.0;
+  for (uint32_t d : refined) {
+    double iops = 0.0;
+    for (const auto& swept : depths) {
+      if (swept.queue_depth < d) iops = swept.iops;
+    }
+    if (iops > 0.0) seconds += static_cast<double>(segment_ios_at(d)) / iops;
+  }
+  return seconds * rounds;
+}
+
 class Prober {
  public:
   Prober(Device& device, const ParallelismPlan& plan, const ParallelismProbeOptions& options)
-      : device_(device), plan_(plan), random_(options.seed ^ 0x7061726cull) {}
+      : device_(device), plan_(plan), op_(options.op), seed_(options.seed), random_(options.seed ^ 0x7061726cull) {}
 
   DepthSegment segment(uint32_t depth, uint64_t ios) {
     ProbeRunner runner(device_, depth, plan_.read_bytes);
+    payload(runner);
     std::vector<PlannedIo> plan(ios);
-    for (auto& io : plan) io = PlannedIo{IoOp::read, plan_.read_at(random_.below(plan_.read_slots)), plan_.read_bytes};
+    for (auto& io : plan) io = checked(plan_.read_at(random_.below(plan_.read_slots)));
     std::vector<uint64_t> finished;
     DepthSegment s;
     s.queue_depth = depth;
@@ -52,26 +80,27 @@ class Prober {
   }
 
   void warm_up() {
-    const uint32_t depth = std::min<uint32_t>(8, device_.limits().max_queue_depth);
-    ProbeRunner runner(device_, depth, plan_.read_bytes);
-    std::vector<PlannedIo> plan(64);
-    for (auto& io : plan) io = PlannedIo{IoOp::read, plan_.read_at(random_.below(plan_.read_slots)), plan_.read_bytes};
+    ProbeRunner runner(device_, std::min<uint32_t>(8, device_.limits().max_queue_depth), plan_.read_bytes);
+    payload(runner);
+    std::vector<PlannedIo> plan(kWarmUpIos);
+    for (auto& io : plan) io = checked(plan_.read_at(random_.below(plan_.read_slots)));
     runner.run(plan);
   }
 
-  // Lone reads (stride 0 in `items`) and pairs, in the order given.
+  // Lone IOs (stride 0 in `items`) and pairs, in the order given.
   void strides(const std::vector<uint64_t>& items, std::vector<double>& single,
                std::vector<StrideSample>& samples) {
     ProbeRunner runner(device_, 2, plan_.read_bytes);
+    payload(runner);
     for (uint64_t stride : items) {
       const uint64_t base = plan_.base_at(random_.below(plan_.base_count));
       if (stride == 0) {
-        const PlannedIo io{IoOp::read, base, plan_.read_bytes};
+        const PlannedIo io = checked(base);
         single.push_back(runner.run(std::span<const PlannedIo>(&io, 1)).front());
         ios_ += 1;
         continue;
       }
-      const PlannedIo pair[2] = {{IoOp::read, base, plan_.read_bytes}, {IoOp::read, base + stride, plan_.read_bytes}};
+      const PlannedIo pair[2] = {checked(base), checked(base + stride)};
       const auto latency = runner.run(pair);
       for (auto& s : samples) {
         if (s.stride_bytes == stride) s.pair_us.push_back(std::max(latency[0], latency[1]));
@@ -94,8 +123,28 @@ class Prober {
   uint64_t ios() const { return ios_; }
 
  private:
+  // Writes carry pseudo-random bytes (what they overwrite is restored by
+  // the write session afterwards).
+  void payload(ProbeRunner& runner) const {
+    if (op_ == IoOp::write) runner.fill_buffers(seed_);
+  }
+
+  // One IO of the probe at `offset`. The plan keeps every address inside
+  // its region by construction; a write is checked again here because the
+  // region is all that the write session saved and will restore.
+  PlannedIo checked(uint64_t offset) const {
+    if (!plan_.inside(offset, plan_.read_bytes)) {
+      throw Error(ErrorCategory::internal,
+                  fmt::format("parallelism probe: {} of {} B at {} lies outside its region {}..{}", io_noun(op_),
+                              plan_.read_bytes, offset, plan_.region_begin, plan_.region_end));
+    }
+    return PlannedIo{op_, offset, plan_.read_bytes};
+  }
+
   Device& device_;
   const ParallelismPlan& plan_;
+  IoOp op_;
+  uint64_t seed_;
   Random random_;
   uint64_t ios_ = 0;
 };
@@ -107,12 +156,16 @@ ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPl
   ParallelismProbeResult result;
   result.plan = plan;
   ParallelismData& data = result.data;
+  data.op = options.op;
   data.read_bytes = plan.read_bytes;
   data.largest_depth_allowed = device.limits().max_queue_depth;
   if (plan.smallest_stride_is_page) data.smallest_known_interleave = plan.strides.front();
+  if (options.op == IoOp::write && !device.writable()) {
+    throw Error(ErrorCategory::refused, "the parallelism probe was asked to write to a device opened read-only");
+  }
   if (device.limits().max_queue_depth < 2) {
     result.verdict = parallelism_not_measured("the IO engine keeps only one IO in flight (psync): there is no queue "
-                                              "depth to sweep and no concurrent pair to time");
+                                              "depth to sweep and no concurrent pair to time", options.op);
     return result;
   }
   const uint64_t start_ns = device.now_ns();
@@ -123,11 +176,25 @@ ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPl
     for (uint64_t s : plan.strides) data.strides.push_back({s, {}});
   }
 
+  // The byte cap (writes: wear) is checked before every round and batch,
+  // whose IO counts are known before they run.
+  auto within_cap = [&](uint64_t next_ios) {
+    return options.max_bytes == 0 || (kWarmUpIos + prober.ios() + next_ios) * plan.read_bytes <= options.max_bytes;
+  };
+  uint64_t round_ios = 0;
+  for (uint64_t ios : plan.segment_ios) round_ios += ios;
+  if (plan.strides_possible()) round_ios += options.pairs_per_round * (2 * plan.strides.size() + 1);
   const double first_phase_s = options.budget_s * (plan.strides_possible() ? kFirstPhaseShare : 1.0);
   double round_s = 0.0;
   for (int round = 1; round <= options.rounds; ++round) {
-    // Stop before a round that would not fit (the first always runs).
-    if (round > 1 && elapsed_s() + round_s > first_phase_s) break;
+    // Stop before a round that would not fit (the first always runs); past
+    // the rounds the knee needs, also keep room to refine around it with as
+    // many segments per refined depth as this round would give the others.
+    const double reserve = round > static_cast<int>(kMinDepthSegments)
+                               ? refinement_s(data.segments, refined_around_knee(plan, data.segments), round)
+                               : 0.0;
+    if (round > 1 && elapsed_s() + round_s + reserve > first_phase_s) break;
+    if (!within_cap(round_ios)) break;
     const double round_start = elapsed_s();
     std::vector<size_t> order(plan.depths.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -140,6 +207,26 @@ ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPl
     result.rounds = round;
   }
 
+  // Refinement: depths half an octave from the knee the powers of two
+  // show, one segment each per round, as many rounds as the sweep had, in
+  // what is left of the first phase's share. Not after fewer rounds than
+  // the knee needs: it could not be resampled anyway.
+  if (result.rounds >= static_cast<int>(kMinDepthSegments)) {
+    result.refined_depths = refined_around_knee(plan, data.segments);
+  }
+  double refine_round_s = refinement_s(data.segments, result.refined_depths, 1);
+  uint64_t refine_round_ios = 0;
+  for (uint32_t d : result.refined_depths) refine_round_ios += segment_ios_at(d);
+  for (int round = 1; round <= result.rounds && !result.refined_depths.empty(); ++round) {
+    if (elapsed_s() + refine_round_s > first_phase_s || !within_cap(refine_round_ios)) break;
+    const double round_start = elapsed_s();
+    std::vector<uint32_t> order = result.refined_depths;
+    shuffle(order, prober.random());
+    for (uint32_t d : order) data.segments.push_back(prober.segment(d, segment_ios_at(d)));
+    refine_round_s = elapsed_s() - round_start;
+    result.refinement_rounds = round;
+  }
+
   // Second phase: multiples of the interleave the first phase shows, as many
   // pairs each as every power-of-two stride got, when the budget allows.
   if (plan.strides_possible()) {
@@ -148,7 +235,9 @@ ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPl
       for (uint64_t s : interleave_multiples(plan, *interleave)) data.multiples.push_back({s, {}});
       const uint32_t per_stride = static_cast<uint32_t>(data.strides.front().pair_us.size());
       // In batches of pairs_per_round per multiple, while the budget lasts.
+      const uint64_t batch_ios = options.pairs_per_round * (2 * data.multiples.size() + 1);
       for (uint32_t done = 0; done < per_stride && !data.multiples.empty(); done += options.pairs_per_round) {
+        if (!within_cap(batch_ios)) break;
         const double batch_start = elapsed_s();
         prober.strides(prober.stride_items(data.multiples, options.pairs_per_round), data.single_us, data.multiples);
         const double batch_s = elapsed_s() - batch_start;
@@ -157,6 +246,7 @@ ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPl
     }
   }
   result.ios = prober.ios();
+  result.bytes_issued = (prober.ios() + kWarmUpIos) * plan.read_bytes;
   result.elapsed_s = elapsed_s();
   result.verdict = analyse_parallelism(data, options.seed);
   return result;

@@ -1,17 +1,23 @@
 // The parallelism probe: a queue-depth sweep of small random reads and a
 // stride probe of concurrent read pairs (analysis/parallelism.h says what
 // is concluded from them, probes/parallelism_plan.h where the IOs go).
-// Read-only.
+// Reads by default; with op = write the same experiments with writes
+// (cli/write_run.cc runs them inside the saved write window).
 //
 // Rounds: each round runs one replicate segment at every depth (in shuffled
 // order, so drift cannot favour a depth) and, interleaved in shuffled order,
 // a few lone reads and pairs at every power-of-two stride. Rounds continue
-// until kRounds are done or the first-phase share of the budget is spent.
-// Then, when those strides show an interleave, pairs at 2, 3 ... 64 times it
-// count the units (second phase, with the rest of the budget).
+// until kRounds are done or the first-phase share of the budget is spent
+// (keeping room for the refinement). Then the sweep is refined around the
+// knee those rounds show (probes/parallelism_plan.h, knee_refinement): as
+// many rounds again of one segment at each refined depth, in what is left of
+// the first-phase share. Then, when the strides show an interleave, pairs at
+// 2, 3 ... 64 times it count the units (second phase, with the rest of the
+// budget).
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "analysis/parallelism.h"
 #include "device/device.h"
@@ -20,10 +26,16 @@
 namespace ssdprobe {
 
 struct ParallelismProbeOptions {
+  // Reads, or writes. Writes are issued only inside plan.region_begin ..
+  // region_end (the caller plans over the write window it has saved and
+  // restores), only to a writable device, and every one is checked against
+  // the plan before it is submitted.
+  IoOp op = IoOp::read;
   double budget_s = 6.0;         // device time for the whole probe
   uint64_t seed = 1;
   int rounds = 6;                // replicate segments per depth, at most
   uint32_t pairs_per_round = 8;  // pairs per stride per round (and lone reads)
+  uint64_t max_bytes = 0;        // most bytes the probe may issue, warm-up included (0: no cap; writes: wear)
 };
 
 struct ParallelismProbeResult {
@@ -31,7 +43,10 @@ struct ParallelismProbeResult {
   ParallelismData data;
   ParallelismVerdict verdict;
   int rounds = 0;
+  std::vector<uint32_t> refined_depths;  // added around the knee (may be empty)
+  int refinement_rounds = 0;     // segments each refined depth got
   uint64_t ios = 0;              // timed IOs (warm-up excluded)
+  uint64_t bytes_issued = 0;     // every IO's bytes, warm-up included (with op = write: bytes written)
   double elapsed_s = 0.0;        // device clock, warm-up included
 };
 

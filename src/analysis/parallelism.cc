@@ -12,9 +12,6 @@
 namespace ssdprobe {
 namespace {
 
-// Segments a depth needs before its mean is resampled: fewer and the
-// bootstrap has nothing to redraw.
-constexpr size_t kMinSegments = 3;
 // The plateau is "stable" in a resample that lands within this share of it.
 constexpr double kPlateauTolerance = 0.05;
 
@@ -59,15 +56,36 @@ KneePoint knee_of(const std::vector<double>& means) {
   return k;
 }
 
+bool within_resolution(uint32_t a, uint32_t b) {
+  return static_cast<double>(std::max(a, b)) <= kKneeResolution * static_cast<double>(std::min(a, b));
+}
+
+// Order statistic q of the resampled knees (an interpolated quantile would
+// name depths that were never run).
+double knee_quantile(std::vector<double> knees, double q) {
+  std::sort(knees.begin(), knees.end());
+  return knees[std::min(knees.size() - 1, static_cast<size_t>(q * static_cast<double>(knees.size())))];
+}
+
 void judge_knee(ParallelismVerdict& v, uint64_t seed, int replicates) {
-  const auto& depths = v.depths;
   ParallelismValue& knee = v.queue_depth_knee;
   ParallelismValue& plateau = v.plateau_iops;
-  if (depths.size() < 2) {
+  if (v.depths.size() < 2) {
     knee.state = plateau.state = UnitState::not_measured;
     knee.evidence = plateau.evidence = "not measured: the IO engine keeps only one IO in flight (psync), so there is "
                                        "no queue depth to sweep";
     return;
+  }
+  // A refinement the budget cut short leaves some depths with fewer
+  // segments than the rest; they cannot be resampled and are left out
+  // rather than costing every depth its verdict.
+  size_t most = 0;
+  for (const auto& d : v.depths) most = std::max(most, d.segment_iops.size());
+  std::vector<DepthSummary> depths;
+  std::string left_out;
+  for (const auto& d : v.depths) {
+    if (d.segment_iops.size() >= std::min(kMinDepthSegments, most)) depths.push_back(d);
+    else left_out += fmt::format("{}{}", left_out.empty() ? "" : ", ", d.queue_depth);
   }
   size_t fewest = SIZE_MAX;
   std::vector<double> means;
@@ -80,46 +98,51 @@ void judge_knee(ParallelismVerdict& v, uint64_t seed, int replicates) {
   const std::string curve = [&] {
     std::string text;
     for (const auto& d : depths) text += fmt::format("{}{}: {:.0f}", text.empty() ? "" : ", ", d.queue_depth, d.iops);
-    return "mean IOPS per depth " + text;
+    text = "mean IOPS per depth " + text;
+    if (!left_out.empty()) text += fmt::format(" (depth {} left out: fewer than {} segments)", left_out, kMinDepthSegments);
+    return text;
   }();
-  if (fewest < kMinSegments) {
+  if (fewest < kMinDepthSegments) {
     knee.state = plateau.state = UnitState::undetermined;
     knee.evidence = plateau.evidence =
         fmt::format("not determined: the budget allowed only {} replicate segment(s) per depth, {} are needed to "
-                    "resample; {}", fewest, kMinSegments, curve);
+                    "resample; {}", fewest, kMinDepthSegments, curve);
     return;
   }
+  const uint32_t knee_depth = depths[point.knee].queue_depth;
   Random random(seed ^ 0x6b6e6565ull);
   size_t knee_agree = 0, plateau_close = 0;
-  std::vector<double> plateaus;
+  std::vector<double> plateaus, knees;
   for (int r = 0; r < replicates; ++r) {
     std::vector<double> m;
     for (const auto& d : depths) m.push_back(mean_of(resampled(d.segment_iops, random)));
     const KneePoint b = knee_of(m);
-    if (b.knee == point.knee && b.knee + 1 < depths.size()) ++knee_agree;
+    if (b.knee + 1 < depths.size() && within_resolution(depths[b.knee].queue_depth, knee_depth)) ++knee_agree;
     if (std::fabs(b.plateau - point.plateau) <= kPlateauTolerance * point.plateau) ++plateau_close;
     plateaus.push_back(b.plateau);
+    knees.push_back(depths[b.knee].queue_depth);
   }
   const double knee_support = support_of(knee_agree, replicates);
   const double plateau_support = support_of(plateau_close, replicates);
   plateau.low = quantile(plateaus, 0.025);
   plateau.high = quantile(plateaus, 0.975);
-  const uint32_t knee_depth = depths[point.knee].queue_depth;
   if (point.knee + 1 == depths.size()) {
     knee.state = plateau.state = UnitState::undetermined;
     knee.evidence = fmt::format("not determined: IOPS were still rising at the deepest queue tried ({}: {:.0f} IOPS, "
-                                "{} at depth {}); the knee is at {} or beyond; {}",
-                                last.queue_depth, last.iops,
-                                depths.size() >= 2 ? fmt::format("{:.0f}", depths[depths.size() - 2].iops) : "-",
-                                depths.size() >= 2 ? depths[depths.size() - 2].queue_depth : 0, last.queue_depth, curve);
+                                "{:.0f} at depth {}); the knee is at {} or beyond; {}",
+                                last.queue_depth, last.iops, depths[depths.size() - 2].iops,
+                                depths[depths.size() - 2].queue_depth, last.queue_depth, curve);
     plateau.evidence = fmt::format("not determined: no plateau below the deepest queue tried; at least {:.0f} IOPS "
                                    "(depth {})", point.plateau, depths[point.peak].queue_depth);
     return;
   }
+  knee.low = knee_quantile(knees, 0.025);
+  knee.high = knee_quantile(knees, 0.975);
   knee.evidence = fmt::format("{}; the first depth reaching {:.0f} % of the plateau is {} ({:.0f} %); bootstrap "
-                              "support {:.3f} over {} resamples of {} segments per depth",
+                              "support {:.3f} (resamples whose knee lies within {:.1f}x of it; 95 % of them between "
+                              "{:.0f} and {:.0f}) over {} resamples of {} segments per depth",
                               curve, 100.0 * kKneeShare, knee_depth, 100.0 * depths[point.knee].iops / point.plateau,
-                              knee_support, replicates, fewest);
+                              knee_support, kKneeResolution, *knee.low, *knee.high, replicates, fewest);
   if (point.knee > 0) {
     knee.evidence += fmt::format("; depth {} reached {:.0f} %", depths[point.knee - 1].queue_depth,
                                  100.0 * depths[point.knee - 1].iops / point.plateau);
@@ -160,8 +183,9 @@ struct StrideReading {
   std::string units_why;
 };
 
-double excess_of(const std::vector<double>& pairs, double single) {
-  return single > 0.0 && !pairs.empty() ? median(pairs) / single - 1.0 : 0.0;
+// Pair time over a lone read at quantile q of each.
+double excess_of(const std::vector<double>& pairs, double single, double q) {
+  return single > 0.0 && !pairs.empty() ? quantile(pairs, q) / single - 1.0 : 0.0;
 }
 
 // Reads the strides as serialized or overlapping, then the interleave and
@@ -170,11 +194,12 @@ double excess_of(const std::vector<double>& pairs, double single) {
 // finds the same one).
 StrideReading read_strides(const std::vector<double>& single, const std::vector<StrideSample>& strides,
                            const std::vector<StrideSample>& multiples, std::optional<uint64_t> smallest_known,
-                           std::optional<uint64_t> multiples_of) {
+                           std::optional<uint64_t> multiples_of, IoOp op) {
+  const char* io = io_noun(op);
   StrideReading r;
-  r.single_us = single.empty() ? 0.0 : median(single);
-  for (const auto& s : strides) r.excess.push_back(excess_of(s.pair_us, r.single_us));
-  for (const auto& s : multiples) r.multiple_excess.push_back(excess_of(s.pair_us, r.single_us));
+  r.single_us = single.empty() ? 0.0 : quantile(single, kPairQuantile);
+  for (const auto& s : strides) r.excess.push_back(excess_of(s.pair_us, r.single_us, kPairQuantile));
+  for (const auto& s : multiples) r.multiple_excess.push_back(excess_of(s.pair_us, r.single_us, kPairQuantile));
   if (r.excess.empty() || r.single_us <= 0.0) {
     r.interleave_why = r.units_why = "no stride was measured";
     return r;
@@ -192,10 +217,10 @@ StrideReading read_strides(const std::vector<double>& single, const std::vector<
   r.structure = r.hi - r.lo >= kMinSerializationShare;
   if (!r.structure) {
     r.interleave_why = r.units_why = fmt::format(
-        "no stride made concurrent reads wait for each other: pairs took {:+.0f} % to {:+.0f} % over a lone read "
+        "no stride made concurrent {}s wait for each other: pairs took {:+.0f} % to {:+.0f} % over a lone {} "
         "({:.1f} us) at every stride, a spread below {:.0f} %: nothing serializes on one unit (no per-unit queueing, "
         "or a dynamic mapping that strides cannot see)",
-        100.0 * r.lo, 100.0 * r.hi, r.single_us, 100.0 * kMinSerializationShare);
+        io, 100.0 * r.lo, 100.0 * r.hi, io, r.single_us, 100.0 * kMinSerializationShare);
     return r;
   }
   const double threshold = (r.lo + r.hi) / 2.0;
@@ -294,18 +319,23 @@ void judge_strides(ParallelismVerdict& v, const ParallelismData& data, uint64_t 
   const std::optional<uint64_t> planned =
       data.multiples.empty() ? std::nullopt
                              : point_interleave(data.single_us, data.strides, data.smallest_known_interleave);
-  const StrideReading point = read_strides(data.single_us, data.strides, data.multiples, data.smallest_known_interleave, planned);
-  v.single_p50_us = point.single_us;
+  const StrideReading point =
+      read_strides(data.single_us, data.strides, data.multiples, data.smallest_known_interleave, planned, data.op);
+  v.single_p25_us = point.single_us;
+  v.single_p50_us = data.single_us.empty() ? 0.0 : median(data.single_us);
+  auto summary = [&](const StrideSample& s, double excess_p25, bool serialized) {
+    return StrideSummary{s.stride_bytes, s.pair_us.size(), median(s.pair_us), excess_of(s.pair_us, v.single_p50_us, 0.5),
+                         quantile(s.pair_us, kPairQuantile), excess_p25, serialized};
+  };
   for (size_t i = 0; i < data.strides.size(); ++i) {
-    v.strides.push_back({data.strides[i].stride_bytes, data.strides[i].pair_us.size(), median(data.strides[i].pair_us),
-                         point.excess[i], point.structure && point.serialized[i]});
+    v.strides.push_back(summary(data.strides[i], point.excess[i], point.structure && point.serialized[i]));
   }
   for (size_t i = 0; i < data.multiples.size(); ++i) {
-    v.multiples.push_back({data.multiples[i].stride_bytes, data.multiples[i].pair_us.size(),
-                           median(data.multiples[i].pair_us), point.multiple_excess[i],
-                           point.structure && point.multiple_serialized[i]});
+    v.multiples.push_back(summary(data.multiples[i], point.multiple_excess[i],
+                                  point.structure && point.multiple_serialized[i]));
   }
-  const std::string table = fmt::format("pair time over a lone read ({:.1f} us) by stride: {}", point.single_us,
+  const std::string table = fmt::format("pair time over a lone {} at the {:.0f}th percentiles ({:.1f} us) by "
+                                        "stride: {}", io_noun(data.op), 100.0 * kPairQuantile, point.single_us,
                                         stride_table(point, data.strides));
   if (!point.interleave) {
     interleave.state = units.state = UnitState::undetermined;
@@ -320,7 +350,7 @@ void judge_strides(ParallelismVerdict& v, const ParallelismData& data, uint64_t 
     const std::vector<double> single = resampled(data.single_us, random);
     for (size_t i = 0; i < strides.size(); ++i) strides[i].pair_us = resampled(data.strides[i].pair_us, random);
     for (size_t i = 0; i < multiples.size(); ++i) multiples[i].pair_us = resampled(data.multiples[i].pair_us, random);
-    const StrideReading r = read_strides(single, strides, multiples, data.smallest_known_interleave, planned);
+    const StrideReading r = read_strides(single, strides, multiples, data.smallest_known_interleave, planned, data.op);
     if (r.interleave == point.interleave) {
       ++same_interleave;
       if (point.units && r.units == point.units) ++same_units;
@@ -393,13 +423,24 @@ std::vector<DepthSummary> summarize_depths(const std::vector<DepthSegment>& segm
   return out;
 }
 
+std::optional<uint32_t> point_knee(const std::vector<DepthSegment>& segments) {
+  const std::vector<DepthSummary> depths = summarize_depths(segments);
+  if (depths.size() < 2) return std::nullopt;
+  std::vector<double> means;
+  for (const auto& d : depths) means.push_back(d.iops);
+  const KneePoint k = knee_of(means);
+  if (k.knee + 1 >= depths.size()) return std::nullopt;
+  return depths[k.knee].queue_depth;
+}
+
 std::optional<uint64_t> point_interleave(const std::vector<double>& single_us, const std::vector<StrideSample>& strides,
                                          std::optional<uint64_t> smallest_known_interleave) {
-  return read_strides(single_us, strides, {}, smallest_known_interleave, std::nullopt).interleave;
+  return read_strides(single_us, strides, {}, smallest_known_interleave, std::nullopt, IoOp::read).interleave;
 }
 
 ParallelismVerdict analyse_parallelism(const ParallelismData& data, uint64_t seed, int replicates) {
   ParallelismVerdict v;
+  v.op = data.op;
   v.depths = summarize_depths(data.segments);
   judge_knee(v, seed, replicates);
   judge_strides(v, data, seed, replicates);
@@ -408,27 +449,36 @@ ParallelismVerdict analyse_parallelism(const ParallelismData& data, uint64_t see
 
 std::vector<std::string> parallelism_advice(const ParallelismVerdict& v) {
   std::vector<std::string> advice;
+  // Reads say "IO" (they are what most workloads wait for); the write
+  // sweep's advice names writes.
+  const bool writes = v.op == IoOp::write;
+  const char* ios = writes ? "writes" : "IOs";
+  const char* io = writes ? "writes" : "IO";
   if (v.queue_depth_knee.state == UnitState::found && v.plateau_iops.state == UnitState::found) {
-    advice.push_back(fmt::format("keep at least {:.0f} IOs outstanding (queue depth knee: {:.0f} % of the {:.0f} IOPS "
-                                 "plateau of small random reads); deeper queues add latency, not throughput",
-                                 *v.queue_depth_knee.value, 100.0 * kKneeShare, *v.plateau_iops.value));
+    advice.push_back(fmt::format("keep at least {:.0f} {} outstanding (queue depth knee: {:.0f} % of the {:.0f} IOPS "
+                                 "plateau of small random {}s); deeper queues add latency, not throughput",
+                                 *v.queue_depth_knee.value, ios, 100.0 * kKneeShare, *v.plateau_iops.value,
+                                 io_noun(v.op)));
   }
   if (v.interleave_bytes.state == UnitState::found && v.parallel_units.state == UnitState::found) {
     const uint64_t chunk = static_cast<uint64_t>(*v.interleave_bytes.value);
     const uint64_t units = static_cast<uint64_t>(*v.parallel_units.value);
-    advice.push_back(fmt::format("stripe concurrent IO at {} (the interleave): {} consecutive {} chunks ({}) reach "
-                                 "all {} parallel units, while IOs {} apart queue on one unit",
-                                 format_size(chunk), units, format_size(chunk), format_size(chunk * units), units,
-                                 format_size(chunk * units)));
+    advice.push_back(fmt::format("stripe concurrent {} at {} (the interleave): {} consecutive {} chunks ({}) reach "
+                                 "all {} parallel units, while {} {} apart queue on one unit",
+                                 io, format_size(chunk), units, format_size(chunk), format_size(chunk * units), units,
+                                 ios, format_size(chunk * units)));
   } else if (v.interleave_bytes.state == UnitState::found) {
-    advice.push_back(fmt::format("stripe concurrent IO at {} (the interleave): IOs closer than that queue on one unit",
-                                 format_size(static_cast<uint64_t>(*v.interleave_bytes.value))));
+    advice.push_back(fmt::format("stripe concurrent {} at {} (the interleave): {} closer than that queue on one unit",
+                                 io, format_size(static_cast<uint64_t>(*v.interleave_bytes.value)), ios));
   }
   return advice;
 }
 
-ParallelismVerdict parallelism_not_measured(const std::string& why) {
+const char* io_noun(IoOp op) { return op == IoOp::write ? "write" : "read"; }
+
+ParallelismVerdict parallelism_not_measured(const std::string& why, IoOp op) {
   ParallelismVerdict v;
+  v.op = op;
   for (ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops, &v.parallel_units, &v.interleave_bytes}) {
     value->state = UnitState::not_measured;
     value->evidence = "not measured: " + why;

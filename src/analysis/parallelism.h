@@ -5,12 +5,16 @@
 //  - a queue-depth sweep: small random reads at depths 1, 2, 4 ... in
 //    replicate segments; IOPS per segment. The knee is the smallest depth
 //    whose mean IOPS reaches kKneeShare of the plateau (the highest mean).
+//    The probe then refines the octaves around the knee with depths half an
+//    octave apart (24 and 48 around 32), so a depth sitting on the 90 % line
+//    moves the knee by half an octave, not by a doubling.
 //  - a stride probe (after Chen, Koufaty & Zhang, HPCA 2011): pairs of
 //    concurrent small reads `stride` bytes apart. Two reads on the same unit
 //    wait for each other, so the pair takes about twice a lone read; on two
-//    units they overlap. Interleave = the smallest stride whose pairs
-//    overlap; units = the smallest multiple of it whose pairs serialize
-//    again (it wraps round to the same unit).
+//    units they overlap (compared at their lower quartiles: kPairQuantile).
+//    Interleave = the smallest stride whose pairs overlap; units = the
+//    smallest multiple of it whose pairs serialize again (it wraps round to
+//    the same unit).
 //
 // Every value has a state (found / undetermined / not_measured, as
 // DetectedUnit) and a bootstrap confidence; weak evidence is "undetermined",
@@ -23,17 +27,35 @@
 #include <vector>
 
 #include "analysis/verdicts.h"
+#include "device/device.h"
 
 namespace ssdprobe {
 
 // The knee: the smallest depth reaching this share of the plateau IOPS.
 constexpr double kKneeShare = 0.90;
+// The knee's resolution: a resampled knee supports the measured one when it
+// lies within this factor of it. Where the sweep was refined around the
+// knee the neighbouring depths are half an octave apart, and a depth whose
+// IOPS sit on the 90 % line lets noise pick either neighbour; between
+// powers of two (a factor 2) only the same depth agrees.
+constexpr double kKneeResolution = 1.5;
 // A stride serializes when its pairs take, over a lone read, more than half
 // way from the fastest to the slowest stride; and that spread must be at
 // least this share of a lone read, or no stride is said to serialize.
 constexpr double kMinSerializationShare = 0.25;
 // Support a value needs to be reported (as for the read page).
 constexpr double kParallelismSupport = 0.90;
+// The pair and lone-read statistic of the stride probe: their 25th
+// percentile. Host delays (a CPU busy elsewhere, a scheduler tick) only
+// ever add latency, and a pair is hit when either of its reads is: under
+// load a third or more of the pairs are late. A median then sits in the
+// delayed tail often enough that resamples flip strides and the support
+// collapses (0.09-0.5 on the emulated drive) while every point estimate
+// is right; the lower quartile stays among the undelayed pairs.
+constexpr double kPairQuantile = 0.25;
+// Segments a depth needs before its mean is resampled: fewer and the
+// bootstrap has nothing to redraw.
+constexpr size_t kMinDepthSegments = 3;
 
 struct DepthSegment {
   uint32_t queue_depth = 1;
@@ -60,12 +82,15 @@ struct StrideSummary {
   uint64_t stride_bytes = 0;
   uint64_t pairs = 0;
   double pair_p50_us = 0.0;
-  double excess = 0.0;      // median pair time / median lone read - 1
+  double excess = 0.0;      // median pair time / median lone read - 1 (shown, not judged)
+  double pair_p25_us = 0.0;
+  double excess_p25 = 0.0;  // the same at kPairQuantile: what `serialized` is judged on
   bool serialized = false;
 };
 
 struct ParallelismData {
-  uint32_t read_bytes = 4096;
+  IoOp op = IoOp::read;                       // what was timed: reads, or (with --write, in its window) writes
+  uint32_t read_bytes = 4096;                 // size of every IO
   uint32_t largest_depth_allowed = 1;        // the engine's limit
   std::vector<DepthSegment> segments;         // in the order run
   std::vector<double> single_us;              // lone reads, the stride reference
@@ -79,21 +104,28 @@ struct ParallelismValue {
   UnitState state = UnitState::not_measured;
   double confidence = 0.0;
   std::string evidence;
-  std::optional<double> low, high;  // 95 % bootstrap interval (plateau IOPS)
+  std::optional<double> low, high;  // 95 % bootstrap interval (plateau IOPS, knee depth)
 };
 
 struct ParallelismVerdict {
+  IoOp op = IoOp::read;               // as ParallelismData::op
   ParallelismValue queue_depth_knee;  // IOs in flight
   ParallelismValue plateau_iops;      // IO/s of read_bytes random reads
   ParallelismValue parallel_units;    // count
   ParallelismValue interleave_bytes;  // bytes
   std::vector<DepthSummary> depths;   // ascending
   double single_p50_us = 0.0;
+  double single_p25_us = 0.0;         // the reference of excess_p25
   std::vector<StrideSummary> strides, multiples;
 };
 
 // Mean IOPS per depth (ascending), for the sweep table.
 std::vector<DepthSummary> summarize_depths(const std::vector<DepthSegment>& segments);
+
+// The knee of the mean IOPS alone (no bootstrap), used by the probe to
+// choose where to refine the sweep: nothing when IOPS still rise at the
+// deepest depth, or fewer than two depths were run.
+std::optional<uint32_t> point_knee(const std::vector<DepthSegment>& segments);
 
 // The stride classification alone (used between the two stride phases to
 // choose the multiples): the interleave, when the powers-of-two strides
@@ -108,6 +140,9 @@ ParallelismVerdict analyse_parallelism(const ParallelismData& data, uint64_t see
 std::vector<std::string> parallelism_advice(const ParallelismVerdict& verdict);
 
 // Not measured, with the reason (engine without queueing, info, audit).
-ParallelismVerdict parallelism_not_measured(const std::string& why);
+ParallelismVerdict parallelism_not_measured(const std::string& why, IoOp op = IoOp::read);
+
+// "read" or "write": the evidence and advice name what was timed.
+const char* io_noun(IoOp op);
 
 }  // namespace ssdprobe

@@ -107,6 +107,9 @@ void fill_recommendations(ResultDocument& doc) {
   geometry.erase_block = doc.erase_block.bytes;
   geometry.logical_block = t.logical_block_size.value_or(512);
   if (doc.parallelism) geometry.parallelism_advice = parallelism_advice(doc.parallelism->verdict);
+  if (doc.write_parallelism) {
+    for (auto& line : parallelism_advice(doc.write_parallelism->verdict)) geometry.parallelism_advice.push_back(line);
+  }
   doc.recommendations = recommend(geometry, existing_stack(doc), disk, part, doc.kind == TargetKind::partition);
   doc.recommendations.verdict = audit_verdict(doc);
   if (doc.kind == TargetKind::sim || doc.kind == TargetKind::file) {
@@ -240,6 +243,7 @@ void record_write_results(ResultDocument& doc, const WriteRunResult& writes) {
   doc.grids.push_back(GridReport{"write", "write", 1, writes.grid.grid, writes.grid.round_shifts_us});
   add_notes(doc, writes.grid.plan.notes);
   doc.write_probe = writes.summary;
+  doc.write_parallelism = writes.parallelism;
 }
 
 // An audit against units measured earlier: they become the document's
@@ -295,14 +299,25 @@ int run_characterize(const Options& given) {
   record_read(doc, read, "read", options.queue_depth, "");
   uint64_t ios = read.ios;
   double device_time = read.elapsed_s;
+  double parallelism_time = 0.0;  // the write sweep's (with --write)
   if (options.write) {
-    const WriteRunResult writes =
-        run_write_probes(target, window, session.get(), options, std::max(grids_budget_s - read.elapsed_s, 0.0), progress);
+    const WriteRunResult writes = run_write_probes(target, window, session.get(), options,
+                                                   std::max(grids_budget_s - read.elapsed_s, 0.0), progress,
+                                                   doc.read_page.bytes);
     record_write_results(doc, writes);
     ios += writes.grid.ios + writes.stream.stream.latency_us.size() * 2;
     device_time += writes.grid.elapsed_s + writes.stream.elapsed_s;
+    // The write sweep's time is not in run.device_time_s (like the read
+    // probe's), but it is spent: what follows gets what is left after it.
+    parallelism_time += writes.parallelism.device_time_s;
+    if (!writes.parallelism.failure.empty()) {
+      const std::string why = "the write parallelism probe stopped early: " + writes.parallelism.failure;
+      doc.notes.push_back(why + "; the other results are complete and the window was restored as usual");
+      progress.warn(why);
+    }
     if (!read.verdict.bytes) {
-      const auto again = reread_written_window(target, options, window, grids_budget_s - device_time, progress);
+      const auto again = reread_written_window(target, options, window, grids_budget_s - device_time - parallelism_time,
+                                               progress);
       if (again) {
         ios += again->ios;
         device_time += again->elapsed_s;
@@ -319,7 +334,13 @@ int run_characterize(const Options& given) {
   // Last, so the grids and the stream run on the drive exactly as before it
   // existed; it gets what they left of --budget, at least its share.
   doc.parallelism = run_parallelism(target, options, doc.read_page.bytes,
-                                    std::max(options.budget_s - device_time, options.budget_s * kParallelismBudgetShare));
+                                    std::max(options.budget_s - device_time - parallelism_time,
+                                             options.budget_s * kParallelismBudgetShare));
+  if (!doc.parallelism->failure.empty()) {
+    const std::string why = "the parallelism probe stopped early: " + doc.parallelism->failure;
+    doc.notes.push_back(why + "; the grids' results above are complete");
+    progress.warn(why);
+  }
   if (!doc.read_page.bytes) {
     doc.notes.push_back("no read page found: if the probed range was never written or was trimmed, many drives "
                         "answer reads from the mapping table without sensing NAND; probe a range that holds data"

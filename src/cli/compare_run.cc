@@ -25,7 +25,7 @@ namespace {
 constexpr unsigned kReaderThreads = 8;
 unsigned reader_threads() { return kReaderThreads; }
 
-void warn(const std::string& message) { print_quietly(stderr, "ssdprobe: warning: " + printable(message) + "\n"); }
+void warn(const std::string& message) { print_warning(message); }
 
 }  // namespace
 

@@ -127,6 +127,10 @@ const std::vector<OptionSpec>& option_table() {
        TextField{&Options::engine, validate_engine}},
       {"--qd", "N", "1", "queue_depth", kCharacterize,
        "Queue depth: reads kept in flight at once (1..256; psync allows only 1)", CountField{1, 256, &Options::queue_depth}},
+      {"--max-qd", "N", "256", "max_queue_depth", kCharacterize,
+       "Deepest queue the parallelism probe may use (1..256; the engine's own limit still applies). Lower it for a "
+       "drive shared with other work or one that mishandles deep queues; 1 skips the parallelism probe",
+       CountField{1, 256, &Options::max_queue_depth}},
       {"--seed", "N", "1", "seed", kCharacterize,
        "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", CountField{0, UINT64_MAX, nullptr, &Options::seed}},
       {"-q,--quiet", "", "", "quiet", kBoth | kRestore | kAudit | kPlot | kCompare, "No progress on standard error",

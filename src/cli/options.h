@@ -70,6 +70,7 @@ struct Options {
   Region region;
   std::string engine = "auto";
   uint32_t queue_depth = 1;
+  uint32_t max_queue_depth = 256; // the parallelism probe's deepest queue
   uint64_t seed = 1;
   bool quiet = false;
   bool write = false;             // write probes allowed

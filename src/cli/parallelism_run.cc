@@ -1,13 +1,21 @@
 #include "cli/parallelism_run.h"
 
+#include <algorithm>
+#include <fmt/format.h>
+#include <string>
+
 #include "core/error.h"
 #include "probes/parallelism_plan.h"
 #include "probes/parallelism_probe.h"
 
 namespace ssdprobe {
 
-ParallelismSection run_parallelism(Target& target, const Options& options, std::optional<uint64_t> read_page,
-                                   double budget_s) {
+namespace {
+
+// The probe over `region` with `op`: reads over --region, or writes over the
+// write window the write session saved.
+ParallelismSection run_probe(Target& target, const Options& options, const Region& region, IoOp op,
+                             std::optional<uint64_t> read_page, double budget_s, int rounds, uint64_t max_bytes) {
   ParallelismSection section;
   section.budget_s = budget_s;
   const DeviceLimits& limits = target.device->limits();
@@ -15,27 +23,66 @@ ParallelismSection run_parallelism(Target& target, const Options& options, std::
   input.target_size = limits.size_bytes;
   input.disk_start = target.topology.partition_start_bytes;
   input.logical_block = limits.logical_block;
-  input.max_queue_depth = limits.max_queue_depth;
-  input.region = options.region;
+  input.max_queue_depth = std::min(limits.max_queue_depth, options.max_queue_depth);
+  input.region = region;
   input.read_page = read_page;
+  if (input.max_queue_depth < 2) {
+    section.verdict = parallelism_not_measured(
+        options.max_queue_depth < 2 ? "--max-qd 1: the parallelism probe needs at least 2 IOs in flight"
+                                    : "the IO engine keeps only 1 IO in flight (psync); use --engine uring", op);
+    return section;
+  }
   ParallelismPlan plan;
   try {
     plan = plan_parallelism(input);
   } catch (const Error& e) {
     if (e.category() != ErrorCategory::target) throw;
-    section.verdict = parallelism_not_measured(e.what());
+    section.verdict = parallelism_not_measured(e.what(), op);
     return section;
   }
   ParallelismProbeOptions probe;
+  probe.op = op;
   probe.budget_s = budget_s;
   probe.seed = options.seed;
-  const ParallelismProbeResult result = run_parallelism_probe(*target.device, plan, probe);
+  probe.rounds = rounds;
+  probe.max_bytes = max_bytes;
+  ParallelismProbeResult result;
+  try {
+    result = run_parallelism_probe(*target.device, plan, probe);
+  } catch (const Error& e) {
+    // The probe is an optional step: an IO the drive failed or the kernel
+    // cancelled (a command that timed out) must not cost the user the
+    // grids' results, so the run goes on and says why this section is
+    // empty (after writes, the write session still restores the window).
+    // Everything else (a signal, a bug) propagates.
+    if (e.category() != ErrorCategory::io) throw;
+    section.verdict = parallelism_not_measured(fmt::format("a {} failed during the probe: {}", io_noun(op), e.what()), op);
+    section.failure = e.what();
+    return section;
+  }
   section.verdict = result.verdict;
   section.read_bytes = plan.read_bytes;
   section.rounds = result.rounds;
+  section.refined_depths = result.refined_depths;
+  section.refinement_rounds = result.refinement_rounds;
   section.ios = result.ios;
+  section.bytes_issued = result.bytes_issued;
   section.device_time_s = result.elapsed_s;
+  if (op == IoOp::write) section.window = region;
   return section;
+}
+
+}  // namespace
+
+ParallelismSection run_parallelism(Target& target, const Options& options, std::optional<uint64_t> read_page,
+                                   double budget_s) {
+  return run_probe(target, options, options.region, IoOp::read, read_page, budget_s, ParallelismProbeOptions{}.rounds, 0);
+}
+
+ParallelismSection run_write_parallelism(Target& target, const Options& options, const Region& window,
+                                         std::optional<uint64_t> read_page, double budget_s) {
+  return run_probe(target, options, window, IoOp::write, read_page, budget_s, kWriteParallelismRounds,
+                   kWriteParallelismByteCap);
 }
 
 }  // namespace ssdprobe

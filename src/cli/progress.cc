@@ -36,4 +36,9 @@ void ProgressLine::finish() noexcept {
   print_quietly(stderr, "\n");
 }
 
+void ProgressLine::warn(const std::string& text) noexcept {
+  finish();
+  print_warning(text);
+}
+
 }  // namespace ssdprobe

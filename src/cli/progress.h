@@ -17,6 +17,9 @@ class ProgressLine {
   void update(const GridProbeProgress& progress);
   void message(const std::string& text);  // shown through printable(): no raw control characters
   void finish() noexcept;
+  // Ends the progress line, then prints "ssdprobe: warning: TEXT" (also when
+  // progress is off: --quiet silences progress, not warnings).
+  void warn(const std::string& text) noexcept;
   bool enabled() const { return enabled_; }
 
  private:

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/output.h"
 #include "core/units.h"
+#include "cli/parallelism_run.h"
 #include "firmware/firmware_query.h"
 #include "probes/grid_plan.h"
 #include "core/interrupt.h"
@@ -66,7 +67,7 @@ WriteAmplification write_amplification(const SmartWriteCounters& start, const Sm
 }  // namespace
 
 WriteRunResult run_write_probes(Target& target, const Region& window, WriteSession* session, const Options& options,
-                                double budget_s, ProgressLine& progress) {
+                                double budget_s, ProgressLine& progress, std::optional<uint64_t> read_page) {
   WriteRunResult result;
   result.summary.offset = window.offset;
   result.summary.length = window.length;
@@ -91,6 +92,13 @@ WriteRunResult run_write_probes(Target& target, const Region& window, WriteSessi
     if (real_drive) {
       result.summary.write_amplification = write_amplification(start, middle, read_write_counters(target.path), result);
     }
+    // After the counters were read (its writes belong to neither phase's
+    // amplification) and before the restore: random writes and write pairs
+    // inside the window only, the bytes the session saved.
+    progress.message("parallelism probe: queue-depth sweep and stride pairs of random writes in the window");
+    const double left_s = budget_s - result.grid.elapsed_s - result.stream.elapsed_s;
+    result.parallelism = run_write_parallelism(target, options, window, read_page,
+                                               std::max(left_s, options.budget_s * kWriteParallelismBudgetShare));
   } catch (...) {
     // Restore first, print after: nothing, not even a progress line to a
     // terminal that hung up, may come between a failure and the restore.
@@ -109,7 +117,7 @@ WriteRunResult run_write_probes(Target& target, const Region& window, WriteSessi
     result.summary.restore_message = restored ? restored->message : "";
   }
   progress.finish();
-  result.summary.bytes_written = result.stream.bytes_written + result.grid.bytes_issued;
+  result.summary.bytes_written = result.stream.bytes_written + result.grid.bytes_issued + result.parallelism.bytes_issued;
   result.summary.stream_chunk_bytes = result.stream.stream.chunk_bytes;
   result.summary.streamed_bytes = result.stream.streamed_bytes;
   result.summary.grid_stop_reason = result.grid.stop_reason;

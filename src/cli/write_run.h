@@ -1,6 +1,7 @@
 // The write half of a characterization: with the target already claimed by a
 // WriteSession and confirmed, save the window, run the write grid and the
-// sequential stream, and restore — on success, on error and on a signal.
+// sequential stream and the write half of the parallelism probe, and restore
+// — on success, on error and on a signal.
 #pragma once
 
 #include <optional>
@@ -18,13 +19,18 @@ namespace ssdprobe {
 struct WriteRunResult {
   GridProbeResult grid;
   EraseStreamResult stream;
+  ParallelismSection parallelism;  // the write sweep (cli/parallelism_run.h)
   WriteProbeSummary summary;
 };
 
 // `session` is null for simulated drives (nothing to preserve). `budget_s`
 // is the device time left for the write probes: half for the write grid,
-// the rest (whatever the grid left) for the sequential stream.
+// the rest (whatever the grid left) for the sequential stream, and what
+// those two left, at least kWriteParallelismBudgetShare of --budget, for
+// the parallelism probe's writes, last before the restore. `read_page` (the
+// measured one, if any) is the write pairs' smallest stride.
 WriteRunResult run_write_probes(Target& target, const Region& window, WriteSession* session, const Options& options,
-                                double budget_s, ProgressLine& progress);
+                                double budget_s, ProgressLine& progress,
+                                std::optional<uint64_t> read_page = std::nullopt);
 
 }  // namespace ssdprobe

@@ -120,6 +120,14 @@ std::string escaped_text(std::string_view text, EscapeCharacter escape) {
 
 }  // namespace
 
+void print_warning(std::string_view message) noexcept {
+  try {
+    print_quietly(stderr, "ssdprobe: warning: " + printable(message) + "\n");
+  } catch (...) {
+    // Out of memory building the line: a warning is not worth stopping for.
+  }
+}
+
 std::string printable(std::string_view text, bool keep_newlines) {
   return escaped_text(text, [keep_newlines](uint32_t c) { return is_control(c) && !(keep_newlines && c == '\n'); });
 }

@@ -23,6 +23,10 @@ namespace ssdprobe {
 // kill the process. Never throws.
 void print_quietly(std::FILE* stream, std::string_view text) noexcept;
 
+// "ssdprobe: warning: MESSAGE" on standard error, through printable() and
+// print_quietly(): always shown (a warning is not progress, --quiet keeps it).
+void print_warning(std::string_view message) noexcept;
+
 // Ignores SIGPIPE while alive (a failed write is then just EPIPE) and puts
 // the previous disposition back.
 class SigpipeIgnored {

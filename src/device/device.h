@@ -70,6 +70,12 @@ class Device {
   // The time source the runner stamps with, in nanoseconds. Real devices use
   // CLOCK_MONOTONIC_RAW; simulated ones return their virtual clock.
   virtual uint64_t now_ns() = 0;
+
+  // Words for a failed completion's result (-errno), for the error the
+  // runner raises. An engine overrides it where the kernel's errno means
+  // something else on its path (NVMe passthrough: -EINTR is a command the
+  // kernel cancelled after a timeout, not a signal).
+  virtual std::string describe_failure(int64_t result) const;
 };
 
 }  // namespace ssdprobe

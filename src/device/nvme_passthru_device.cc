@@ -91,13 +91,18 @@ void NvmePassthruDevice::submit_command(const IoRequest& request, void* buffer) 
   sqe->cmd_op = NVME_URING_CMD_IO;
   std::memcpy(sqe->cmd, &cmd, sizeof cmd);
   io_uring_sqe_set_data64(sqe, slot);
-  const int rc = io_uring_submit(&ring_->ring);
-  if (rc < 0) throw os_error("io_uring_submit (NVMe passthrough)", -rc);
   free_slots_.pop_back();
   slots_[slot] = Slot{request.tag, request.length};
+  // Queued only: wait_one() submits and waits in one io_uring_enter, as the
+  // block engine does (one system call per IO, batches enter together).
+  ++queued_;
 }
 
 IoCompletion NvmePassthruDevice::wait_one() {
+  if (queued_ > 0) {
+    submit_and_wait_one(ring_->ring, "io_uring_submit_and_wait (NVMe passthrough)");
+    queued_ = 0;
+  }
   io_uring_cqe* cqe = wait_for_completion(ring_->ring, "io_uring_wait_cqe (NVMe passthrough)");
   const auto slot = static_cast<uint32_t>(io_uring_cqe_get_data64(cqe));
   const int res = cqe->res;
@@ -110,6 +115,16 @@ IoCompletion NvmePassthruDevice::wait_one() {
 }
 
 uint64_t NvmePassthruDevice::now_ns() { return monotonic_raw_ns(); }
+
+std::string NvmePassthruDevice::describe_failure(int64_t result) const {
+  // The kernel completes a passthrough command with -EINTR when it cancelled
+  // it: the command timed out and the controller was aborted or reset.
+  // "Interrupted system call" would send the user looking for a signal.
+  if (result == -EINTR)
+    return "the kernel cancelled the NVMe command (it timed out, then the controller was reset; see dmesg)";
+  if (result == -EIO && last_nvme_status_ != 0) return fmt::format("NVMe status 0x{:x}", last_nvme_status_);
+  return Device::describe_failure(result);
+}
 
 void NvmePassthruDevice::verify() {
   AlignedBuffer probe(target_.lba_bytes);

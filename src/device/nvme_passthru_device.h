@@ -47,6 +47,7 @@ class NvmePassthruDevice : public Device {
   void submit(const IoRequest& request) override;
   IoCompletion wait_one() override;
   uint64_t now_ns() override;
+  std::string describe_failure(int64_t result) const override;
 
   // Reads the target's first logical block once and throws Error(permission)
   // naming CAP_SYS_ADMIN or Error(unsupported) if the kernel refuses
@@ -72,6 +73,7 @@ class NvmePassthruDevice : public Device {
   std::vector<Slot> slots_;             // indexed by the SQE's user_data
   std::vector<uint32_t> free_slots_;
   int last_nvme_status_ = 0;
+  uint32_t queued_ = 0;                 // prepared SQEs not yet submitted
 };
 
 // What the engine needs to know about a namespace. The firmware layer reads

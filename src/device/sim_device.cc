@@ -1,5 +1,6 @@
 #include "device/sim_device.h"
 
+#include <cmath>
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -7,7 +8,7 @@
 namespace ssdprobe {
 
 SimDevice::SimDevice(const SimProfile& profile, uint64_t seed, bool writable)
-    : model_(profile, seed), writable_(writable) {
+    : model_(profile, seed), host_random_(seed ^ 0x686f737464656c61ull), writable_(writable) {
   limits_.size_bytes = profile.capacity_bytes;
   limits_.logical_block = profile.logical_block;
   limits_.max_transfer = 1u << 20;
@@ -33,6 +34,11 @@ void SimDevice::submit(const IoRequest& request) {
     uint64_t& unit_free = unit_free_ns_[(request.offset / model_.profile().interleave()) % unit_free_ns_.size()];
     done = std::max(now_ns_, unit_free) + static_cast<uint64_t>(us * 1000.0);
     unit_free = done;
+  }
+  // The unit is free at `done`; a host delay only makes the host see it later.
+  const SimProfile& p = model_.profile();
+  if (p.host_delay_probability > 0.0 && host_random_.uniform() < p.host_delay_probability) {
+    done += static_cast<uint64_t>(-p.host_delay_us * std::log(1.0 - host_random_.uniform()) * 1000.0);
   }
   pending_.push(Pending{done, sequence_++, IoCompletion{request.tag, request.length}});
 }

@@ -3,7 +3,8 @@
 // parallel units: at queue depth > 1 requests on different units overlap,
 // requests on the same unit wait for each other. Time is virtual: now_ns()
 // only moves when wait_one() delivers a completion, so a run is exactly
-// repeatable for a given seed, whatever the host machine is doing.
+// repeatable for a given seed, whatever the host machine is doing (a
+// profile's host delays model a loaded host, from the same seed).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <queue>
 #include <vector>
 
+#include "core/random.h"
 #include "device/device.h"
 #include "device/sim_latency.h"
 #include "device/sim_profile.h"
@@ -45,6 +47,7 @@ class SimDevice : public Device {
   };
 
   SimLatencyModel model_;
+  Random host_random_;  // host delays only: drawn from their own stream, so a profile without them is unchanged
   DeviceLimits limits_;
   bool writable_;
   std::vector<uint64_t> unit_free_ns_;

@@ -60,6 +60,13 @@ struct SimProfile {
   double noise_sigma = 0.03;
   double outlier_probability = 0.001;
   double outlier_us = 400.0;
+  // One-sided host delays: with this probability the host sees a completion
+  // late, by an exponentially distributed time of this mean (a CPU busy with
+  // other work, a scheduler tick). The drive is idle meanwhile: only the
+  // observed latency grows, never shrinks. No shipped profile has them;
+  // tests set them to model a loaded host.
+  double host_delay_probability = 0.0;
+  double host_delay_us = 0.0;
 
   // The read page a correct analysis must report: the read page when its
   // crossing is visible (page larger than the logical block and sensing

@@ -58,7 +58,17 @@ UringDevice::UringDevice(UniqueFd fd, DeviceLimits limits, bool writable, uint32
 }
 
 UringDevice::~UringDevice() {
-  if (ring_) io_uring_queue_exit(&ring_->ring);
+  if (!ring_) return;
+  // Give the registered file back before the ring goes. Closing a ring
+  // hands its teardown, and with it the last reference to a registered
+  // file, to a kernel worker that runs after this process may have exited:
+  // a block device opened with O_EXCL then stays claimed for a moment, and
+  // the next run on it (or mkfs, or a test) is refused as busy.
+  // Unregistering drops the reference in this call, so the claim ends when
+  // the descriptor is closed.
+  if (fixed_file_) io_uring_unregister_files(&ring_->ring);
+  if (fixed_buffers_) io_uring_unregister_buffers(&ring_->ring);
+  io_uring_queue_exit(&ring_->ring);
 }
 
 std::string UringDevice::engine_description() const {
@@ -103,11 +113,7 @@ void UringDevice::submit(const IoRequest& request) {
 IoCompletion UringDevice::wait_one() {
   io_uring_cqe* cqe = nullptr;
   if (queued_ > 0) {
-    int rc;
-    do {
-      rc = io_uring_submit_and_wait(&ring_->ring, 1);
-    } while (rc == -EINTR);
-    if (rc < 0) throw os_error("io_uring_submit_and_wait", -rc);
+    submit_and_wait_one(ring_->ring, "io_uring_submit_and_wait");
     queued_ = 0;
   }
   cqe = wait_for_completion(ring_->ring, "io_uring_wait_cqe");

@@ -16,4 +16,12 @@ io_uring_cqe* wait_for_completion(io_uring& ring, const char* what) {
   return cqe;
 }
 
+void submit_and_wait_one(io_uring& ring, const char* what) {
+  int rc;
+  do {
+    rc = io_uring_submit_and_wait(&ring, 1);
+  } while (rc == -EINTR);
+  if (rc < 0) throw os_error(what, -rc);
+}
+
 }  // namespace ssdprobe

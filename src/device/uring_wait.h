@@ -1,4 +1,4 @@
-// Waiting for one io_uring completion, shared by the io_uring and NVMe
+// Submitting and waiting for one io_uring completion, shared by the io_uring and NVMe
 // passthrough engines.
 #pragma once
 
@@ -11,5 +11,10 @@ namespace ssdprobe {
 // Throws os_error naming `what` on any other failure. The caller marks the
 // returned entry seen.
 io_uring_cqe* wait_for_completion(io_uring& ring, const char* what);
+
+// Submits every prepared SQE and waits for at least one completion in one
+// io_uring_enter, retried when a signal interrupts it. Throws os_error
+// naming `what` on any other failure.
+void submit_and_wait_one(io_uring& ring, const char* what);
 
 }  // namespace ssdprobe

@@ -223,6 +223,7 @@ json to_json(const ResultDocument& d) {
     doc["run"] = nullptr;
   }
   add_parallelism_json(doc, d.parallelism);
+  add_write_parallelism_json(doc, d.write_parallelism, d.parallelism.has_value());
   return doc;
 }
 

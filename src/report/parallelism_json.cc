@@ -36,11 +36,16 @@ json strides_json(const std::vector<StrideSummary>& strides) {
                     {"pairs", s.pairs},
                     {"pair_p50_us", rounded(s.pair_p50_us)},
                     {"excess", rounded(s.excess)},
+                    {"pair_p25_us", rounded(s.pair_p25_us)},
+                    {"excess_p25", rounded(s.excess_p25)},
                     {"serialized", s.serialized}});
   }
   return list;
 }
 
+// The measured sweep and strides. The read probe's IO size is `read_bytes`;
+// the write sweep names it `write_bytes` and adds its window as `region`
+// (the same bytes as write_probe.region).
 json probe_json(const ParallelismSection& p) {
   json depths = json::array();
   for (const auto& d : p.verdict.depths) {
@@ -53,15 +58,21 @@ json probe_json(const ParallelismSection& p) {
                       {"p50_us", rounded(d.p50_us)},
                       {"p99_us", rounded(d.p99_us)}});
   }
-  return {{"read_bytes", p.read_bytes},
-          {"rounds", p.rounds},
+  json out = {{p.verdict.op == IoOp::write ? "write_bytes" : "read_bytes", p.read_bytes}};
+  if (p.window) out["region"] = {{"offset", p.window->offset}, {"length", p.window->length}};
+  json rest = {{"rounds", p.rounds},
+          {"refined_depths", p.refined_depths},
+          {"refinement_rounds", p.refinement_rounds},
           {"ios", p.ios},
           {"device_time_s", rounded(p.device_time_s)},
           {"budget_s", rounded(p.budget_s)},
           {"queue_depths", depths},
           {"single_p50_us", rounded(p.verdict.single_p50_us)},
+          {"single_p25_us", rounded(p.verdict.single_p25_us)},
           {"strides", strides_json(p.verdict.strides)},
           {"interleave_multiples", strides_json(p.verdict.multiples)}};
+  for (auto& [key, value] : rest.items()) out[key] = value;
+  return out;
 }
 
 }  // namespace
@@ -74,6 +85,17 @@ void add_parallelism_json(json& document, const std::optional<ParallelismSection
   }
   document["detected"]["parallelism"] = verdict_json(section->verdict);
   document["parallelism_probe"] = probe_json(*section);
+}
+
+void add_write_parallelism_json(json& document, const std::optional<ParallelismSection>& section, bool timed) {
+  if (!section) {
+    const char* why = timed ? "writes are timed only with --write" : "no timing IO was done";
+    document["detected"]["write_parallelism"] = verdict_json(parallelism_not_measured(why, IoOp::write));
+    document["write_parallelism_probe"] = nullptr;
+    return;
+  }
+  document["detected"]["write_parallelism"] = verdict_json(section->verdict);
+  document["write_parallelism_probe"] = probe_json(*section);
 }
 
 }  // namespace ssdprobe

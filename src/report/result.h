@@ -82,9 +82,14 @@ struct ParallelismSection {
   ParallelismVerdict verdict;
   uint32_t read_bytes = 4096;
   int rounds = 0;
+  std::vector<uint32_t> refined_depths;  // the depths added around the knee
+  int refinement_rounds = 0;
   uint64_t ios = 0;
+  uint64_t bytes_issued = 0;  // warm-up included (the write sweep: bytes written)
   double device_time_s = 0.0;
   double budget_s = 0.0;
+  std::string failure;  // the IO error that stopped the probe, empty when none did
+  std::optional<Region> window;  // the write sweep's window (writes only)
 };
 
 struct ResultDocument {
@@ -103,6 +108,8 @@ struct ResultDocument {
   std::optional<WriteProbeSummary> write_probe;  // absent unless --write
   std::optional<AuditSection> audit;  // absent only where no audit was asked for (restore)
   std::optional<ParallelismSection> parallelism;  // absent where no timing IO was done (info, audit)
+  // The same probe with writes, inside the write window: absent unless --write.
+  std::optional<ParallelismSection> write_parallelism;
   std::vector<std::string> notes;  // plan adaptations, engine fallbacks
 };
 

@@ -377,6 +377,7 @@ std::string render_text(const ResultDocument& d, size_t width) {
   firmware(out, d);
   evidence(out, d, width);
   parallelism_text(out, d.parallelism, width);
+  parallelism_text(out, d.write_parallelism, width);
   audit_text(out, d.audit);
   mismatches(out, d, width);
   recommendation(out, d, width);

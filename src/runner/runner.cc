@@ -1,6 +1,5 @@
 #include "runner/runner.h"
 
-#include <cstring>
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -63,7 +62,7 @@ std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios, std::vector
     const size_t index = slot_io_[slot];
     const PlannedIo& io = ios[index];
     if (done.result != static_cast<int64_t>(io.length)) {
-      const std::string why = done.result < 0 ? std::strerror(static_cast<int>(-done.result))
+      const std::string why = done.result < 0 ? device_.describe_failure(done.result)
                                               : fmt::format("short transfer of {} bytes", done.result);
       // Reap what is still in flight first: the kernel may still be filling
       // the registered buffers this runner owns, and a later run on the same

@@ -105,7 +105,8 @@ case_run() {
   local rc=$?
   [ "$rc" = 0 ] || fail "$tag: ssdprobe exited with $rc"
   note "     $tag: $((SECONDS - t0)) s, $(jq -c '.parallelism_probe | {rounds, ios, device_time_s, single_p50_us}' "$json")"
-  note "     $tag: strides $(jq -c '[.parallelism_probe.strides[] | [.stride_bytes, .excess]]' "$json")"
+  note "     $tag: strides $(jq -c '[.parallelism_probe.strides[] | [.stride_bytes, .excess_p25]]' "$json")"
+  note "     $tag: knee $(jq -c '.detected.parallelism.queue_depth_knee | {value, state, confidence, interval}' "$json"), refined $(jq -c '.parallelism_probe | [.refined_depths, .refinement_rounds]' "$json")"
 
   if [ "$units" = 0 ] || [ "$units" -gt 64 ]; then
     check "$tag" "$json" interleave_bytes null

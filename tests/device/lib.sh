@@ -90,7 +90,7 @@ cleanup() {
     _detach_loops
     _stop_emudrives
     wait 2>/dev/null
-    rm -rf -- "$SCRATCH"
+    if [ "${SSDPROBE_KEEP_SCRATCH:-0}" = 1 ]; then echo "# kept $SCRATCH" >&2; else rm -rf -- "$SCRATCH"; fi
   fi
   exit "$rc"
 }

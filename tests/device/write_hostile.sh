@@ -6,6 +6,7 @@
 #   parents   journal directories are created 0700 whatever the umask
 #   ram       a journal on tmpfs is refused; so is a journal without room
 #   fifo      a FIFO named *.ssdpj in the journal directory neither hangs nor blocks a run
+#   back-to-back  a second run right after the first is not refused as busy (the ring gives the device back)
 #   planted   a journal owned by another user, or in a world-writable non-sticky directory, is refused
 #   renumber  losetup -d + a different file of the same size on the same loop device: restore refuses
 #   tail      a committed journal whose tail was lost is kept, and --partial restores what it holds
@@ -104,6 +105,14 @@ rc=$?
 [ "$rc" = 0 ] || bad "fifo: exit $rc (124 = hung on the FIFO)"
 rm -f "$J/planted.ssdpj"
 note "ok: fifo"
+
+# --- back-to-back: the claim ends with the run ------------------------------
+# A run's io_uring must give the device back when the run exits: a ring
+# closed with the device still registered is torn down later by a kernel
+# worker, and the device stayed claimed (O_EXCL) for a moment after exit.
+write_run "$SCRATCH/first.log" "$J" "$REGION" "$DEV"
+write_run "$SCRATCH/second.log" "$J" "$REGION" "$DEV"
+expect 0 $? "$SCRATCH/second.log" "restored and verified" "back-to-back: the next run is not refused as busy"
 
 # --- tail: a committed journal whose end was lost --------------------------
 leave_journal

@@ -54,6 +54,20 @@ TEST_CASE("characterize writes every spec field") {
   CHECK(d["detected"]["write_unit"]["bytes"].is_null());
   CHECK(d["detected"]["write_unit"]["evidence"].get<std::string>().find("writes") != std::string::npos);
   CHECK(d["detected"]["erase_block"]["bytes"].is_null());
+  // Writes are timed only with --write: the write sweep is not measured.
+  for (const char* value : {"queue_depth_knee", "plateau_iops", "parallel_units", "interleave_bytes"}) {
+    INFO(value);
+    CHECK(d["detected"]["write_parallelism"][value]["state"] == "not_measured");
+    CHECK(d["detected"]["write_parallelism"][value]["evidence"].get<std::string>().find("--write") != std::string::npos);
+  }
+  CHECK(d["write_parallelism_probe"].is_null());
+  CHECK(d["detected"]["parallelism"]["queue_depth_knee"]["interval"].size() == 2);
+  CHECK(d["parallelism_probe"]["refined_depths"].is_array());
+  CHECK(d["parallelism_probe"]["single_p25_us"].get<double>() <= d["parallelism_probe"]["single_p50_us"].get<double>());
+  for (const auto& stride : d["parallelism_probe"]["strides"]) {
+    CHECK(stride["pair_p25_us"].get<double>() <= stride["pair_p50_us"].get<double>());
+    CHECK(stride.contains("excess_p25"));
+  }
   CHECK(d["mismatches"][0]["field"] == "minimum_io_size");
   for (const char* key : {"partition_start_bytes", "partition_alignment_bytes", "filesystem_block_bytes", "commands",
                           "steps", "verdict", "notes"}) {
@@ -92,6 +106,32 @@ TEST_CASE("characterize writes every spec field") {
   CHECK(total == d["run"]["ios"].get<uint64_t>());
 }
 
+TEST_CASE("--write adds the write half of the parallelism probe, inside the write window") {
+  const TempTree dir("ssdprobe-doc");
+  const fs::path out = dir.root() / "w.json";
+  REQUIRE(run_ssdprobe({"-q", "--write", "--yes", "--seed", "2", "--json", out.string(), "sim:channels-4x16k"}) == 0);
+  const json d = load(out);
+  const json& w = d["detected"]["write_parallelism"];
+  // The simulated drive's truth: 4 units every 16 KiB, for writes as for reads.
+  CHECK(w["parallel_units"]["value"] == 4);
+  CHECK(w["interleave_bytes"]["value"] == 16384);
+  CHECK(w["queue_depth_knee"]["state"] == "found");
+  CHECK(w["plateau_iops"]["value"].get<double>() > 0.0);
+  const json& probe = d["write_parallelism_probe"];
+  CHECK(probe["write_bytes"] == 4096);
+  CHECK_FALSE(probe.contains("read_bytes"));
+  CHECK(probe["region"] == d["write_probe"]["region"]);
+  CHECK(probe["rounds"] == 3);
+  CHECK(probe["queue_depths"].back()["queue_depth"] == 32);  // the drive's NCQ limit
+  // Its writes are counted with the other probes' (a 64-write warm-up included).
+  CHECK(d["write_probe"]["bytes_written"].get<uint64_t>() > (probe["ios"].get<uint64_t>() + 64) * 4096);
+  bool advice = false;
+  for (const auto& note : d["recommendations"]["notes"]) {
+    if (note.get<std::string>().find("writes outstanding") != std::string::npos) advice = true;
+  }
+  CHECK(advice);
+}
+
 TEST_CASE("info writes the same document with nothing detected and no grid") {
   const TempTree dir("ssdprobe-doc");
   const fs::path out = dir.root() / "info.json";
@@ -104,6 +144,8 @@ TEST_CASE("info writes the same document with nothing detected and no grid") {
     CHECK(d["detected"][unit]["evidence"].get<std::string>().find("no timing IO") != std::string::npos);
   }
   CHECK(d["reported"]["logical_block_size"] == 512);
+  CHECK(d["detected"]["write_parallelism"]["queue_depth_knee"]["evidence"].get<std::string>().find("no timing IO") !=
+        std::string::npos);
 }
 
 TEST_CASE("bad input exits with its documented code and leaves no JSON behind") {

@@ -139,7 +139,7 @@ qemu_command() {
     -append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=3 vmtest.out=$OUT_SERIAL vmtest.fabrics=$FAB_DISK vmtest.virtio=$virtio_list vmtest.nqn=$FAB_NQN vmtest.fmodel=${FAB_MODEL// /+} vmtest.fserial=$FAB_SERIAL vmtest.budget=$BUDGET"
     # NVMe controller with two namespaces
     -blockdev "$(null_drive nvm1)" -blockdev "$(null_drive nvm2)"
-    -device "nvme,id=nvme0,serial=$NVME_SERIAL,mdts=$NVME_MDTS"
+    -device "nvme,id=nvme0,serial=$NVME_SERIAL,mdts=$NVME_MDTS,ioeventfd=on"
     -device "nvme-ns,drive=nvm1,bus=nvme0,nsid=1,logical_block_size=$NS1_LBS,physical_block_size=$NS1_PBS,discard_granularity=$NS1_DISCARD"
     -device "nvme-ns,drive=nvm2,bus=nvme0,nsid=2,logical_block_size=$NS2_LBS,physical_block_size=$NS2_PBS,discard_granularity=$NS2_DISCARD"
     # AHCI SATA SSD
