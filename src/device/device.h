@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -61,11 +62,19 @@ class Device {
 
   virtual void attach_buffers(std::span<AlignedBuffer> buffers) = 0;
   // Starts one request, at the latest when wait_one() is next called (the
-  // io_uring engine queues and submits with the wait); it may complete
-  // before submit() returns (psync).
+  // io_uring engine queues, and submits everything queued, in one system
+  // call, when the runner next waits); it may complete before submit()
+  // returns (psync).
   virtual void submit(const IoRequest& request) = 0;
   // Blocks until one submitted request completes and returns it.
   virtual IoCompletion wait_one() = 0;
+  // A completion that is already available, without blocking or a system
+  // call, or nothing. After each wait_one() the runner reaps every ready
+  // completion this way before it submits again, so the requests that
+  // replace them go in together, as fio's reap-then-submit loop does.
+  // Engines that cannot tell without blocking (psync, simulated drives,
+  // whose clocks advance per wait) keep the default: nothing.
+  virtual std::optional<IoCompletion> poll_one() { return std::nullopt; }
 
   // The time source the runner stamps with, in nanoseconds. Real devices use
   // CLOCK_MONOTONIC_RAW; simulated ones return their virtual clock.

@@ -93,17 +93,28 @@ void NvmePassthruDevice::submit_command(const IoRequest& request, void* buffer) 
   io_uring_sqe_set_data64(sqe, slot);
   free_slots_.pop_back();
   slots_[slot] = Slot{request.tag, request.length};
-  // Queued only: wait_one() submits and waits in one io_uring_enter, as the
-  // block engine does (one system call per IO, batches enter together).
+  // Queued only: wait_one() submits everything queued in one
+  // io_uring_enter, as the block engine does (batches enter together).
   ++queued_;
 }
 
 IoCompletion NvmePassthruDevice::wait_one() {
+  // Submit, then wait: two system calls, as the block engine does (see
+  // UringDevice::wait_one for what one combined call cost on a loop device).
   if (queued_ > 0) {
-    submit_and_wait_one(ring_->ring, "io_uring_submit_and_wait (NVMe passthrough)");
+    submit_pending(ring_->ring, 0, "io_uring_submit (NVMe passthrough)");
     queued_ = 0;
   }
-  io_uring_cqe* cqe = wait_for_completion(ring_->ring, "io_uring_wait_cqe (NVMe passthrough)");
+  return take(wait_for_completion(ring_->ring, "io_uring_wait_cqe (NVMe passthrough)"));
+}
+
+std::optional<IoCompletion> NvmePassthruDevice::poll_one() {
+  io_uring_cqe* cqe = nullptr;
+  if (io_uring_peek_cqe(&ring_->ring, &cqe) != 0 || cqe == nullptr) return std::nullopt;
+  return take(cqe);
+}
+
+IoCompletion NvmePassthruDevice::take(io_uring_cqe* cqe) {
   const auto slot = static_cast<uint32_t>(io_uring_cqe_get_data64(cqe));
   const int res = cqe->res;
   io_uring_cqe_seen(&ring_->ring, cqe);

@@ -30,6 +30,8 @@
 #include "device/nvme_passthru_cmd.h"
 #include "device/nvme_paths.h"
 
+struct io_uring_cqe;
+
 namespace ssdprobe {
 
 class NvmePassthruDevice : public Device {
@@ -46,6 +48,7 @@ class NvmePassthruDevice : public Device {
   void attach_buffers(std::span<AlignedBuffer> buffers) override;
   void submit(const IoRequest& request) override;
   IoCompletion wait_one() override;
+  std::optional<IoCompletion> poll_one() override;
   uint64_t now_ns() override;
   std::string describe_failure(int64_t result) const override;
 
@@ -62,6 +65,8 @@ class NvmePassthruDevice : public Device {
     uint32_t length = 0;
   };
   void submit_command(const IoRequest& request, void* buffer);
+  // Decodes one completion queue entry, marks it seen and frees its slot.
+  IoCompletion take(io_uring_cqe* cqe);
 
   UniqueFd fd_;
   std::string path_;

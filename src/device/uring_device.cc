@@ -104,19 +104,34 @@ void UringDevice::submit(const IoRequest& request) {
   }
   if (fixed_file_) sqe->flags |= IOSQE_FIXED_FILE;
   io_uring_sqe_set_data64(sqe, request.tag);
-  // Not submitted yet: wait_one() submits everything queued and waits in one
-  // io_uring_enter, so each IO costs one system call, not two, and a batch
-  // the runner queues back to back enters the kernel together.
+  // Not submitted yet: the runner queues every request it can start (one,
+  // or a batch after it reaped several completions) and wait_one() submits
+  // them together.
   ++queued_;
 }
 
 IoCompletion UringDevice::wait_one() {
-  io_uring_cqe* cqe = nullptr;
+  // Submit, return to user space, then wait: two system calls, not one
+  // io_uring_enter that submits and sleeps at once. Measured on a loop
+  // device (bench/engine_vs_fio, QD1, unpinned): submitting and sleeping in
+  // the same call made the scheduler wake the submitter a third time per
+  // IO and move it between CPUs (3.0 wake-ups and 0.6 migrations per IO
+  // against 2.2 and 0.2), which halved IOPS (67k against 128k) and doubled
+  // the median latency (5.9 us against 2.9 us). The wait itself is free
+  // when the request has already completed (the completion is peeked).
   if (queued_ > 0) {
-    submit_and_wait_one(ring_->ring, "io_uring_submit_and_wait");
+    submit_pending(ring_->ring, 0, "io_uring_submit");
     queued_ = 0;
   }
-  cqe = wait_for_completion(ring_->ring, "io_uring_wait_cqe");
+  io_uring_cqe* cqe = wait_for_completion(ring_->ring, "io_uring_wait_cqe");
+  IoCompletion completion{io_uring_cqe_get_data64(cqe), cqe->res};
+  io_uring_cqe_seen(&ring_->ring, cqe);
+  return completion;
+}
+
+std::optional<IoCompletion> UringDevice::poll_one() {
+  io_uring_cqe* cqe = nullptr;
+  if (io_uring_peek_cqe(&ring_->ring, &cqe) != 0 || cqe == nullptr) return std::nullopt;
   IoCompletion completion{io_uring_cqe_get_data64(cqe), cqe->res};
   io_uring_cqe_seen(&ring_->ring, cqe);
   return completion;

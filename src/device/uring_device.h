@@ -3,7 +3,9 @@
 // so the kernel neither looks up the fd nor pins pages per request. If buffer
 // registration is refused (RLIMIT_MEMLOCK), plain READ/WRITE are used and
 // engine_description() says so. Only this file includes liburing.
-// submit() only queues: the next wait_one() submits and waits in one call.
+// submit() only queues: the next wait_one() submits everything queued in
+// one io_uring_enter and then waits (a second one only when nothing has
+// completed yet); poll_one() reaps what has already completed.
 #pragma once
 
 #include <memory>
@@ -26,6 +28,7 @@ class UringDevice : public Device {
   void attach_buffers(std::span<AlignedBuffer> buffers) override;
   void submit(const IoRequest& request) override;
   IoCompletion wait_one() override;
+  std::optional<IoCompletion> poll_one() override;
   uint64_t now_ns() override;
 
  private:

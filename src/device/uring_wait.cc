@@ -16,10 +16,10 @@ io_uring_cqe* wait_for_completion(io_uring& ring, const char* what) {
   return cqe;
 }
 
-void submit_and_wait_one(io_uring& ring, const char* what) {
+void submit_pending(io_uring& ring, unsigned wait_nr, const char* what) {
   int rc;
   do {
-    rc = io_uring_submit_and_wait(&ring, 1);
+    rc = io_uring_submit_and_wait(&ring, wait_nr);
   } while (rc == -EINTR);
   if (rc < 0) throw os_error(what, -rc);
 }

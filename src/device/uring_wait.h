@@ -12,9 +12,9 @@ namespace ssdprobe {
 // returned entry seen.
 io_uring_cqe* wait_for_completion(io_uring& ring, const char* what);
 
-// Submits every prepared SQE and waits for at least one completion in one
-// io_uring_enter, retried when a signal interrupts it. Throws os_error
-// naming `what` on any other failure.
-void submit_and_wait_one(io_uring& ring, const char* what);
+// Submits every prepared SQE and, with wait_nr > 0, waits for that many
+// completions in the same io_uring_enter; retried when a signal interrupts
+// it. Throws os_error naming `what` on any other failure.
+void submit_pending(io_uring& ring, unsigned wait_nr, const char* what);
 
 }  // namespace ssdprobe

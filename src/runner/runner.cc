@@ -30,6 +30,27 @@ void ProbeRunner::drain(size_t in_flight) {
   for (; in_flight > 0; --in_flight) device_.wait_one();
 }
 
+void ProbeRunner::finish(const IoCompletion& done, std::span<const PlannedIo> ios, std::vector<double>& latency_us,
+                         std::vector<uint64_t>* finished_at, size_t others_in_flight) {
+  const uint64_t finished_ns = device_.now_ns();
+  const uint32_t slot = static_cast<uint32_t>(done.tag);
+  const size_t index = slot_io_[slot];
+  const PlannedIo& io = ios[index];
+  if (done.result != static_cast<int64_t>(io.length)) {
+    const std::string why = done.result < 0 ? device_.describe_failure(done.result)
+                                            : fmt::format("short transfer of {} bytes", done.result);
+    // Reap what is still in flight first: the kernel may still be filling
+    // the registered buffers this runner owns, and a later run on the same
+    // device must not receive these completions.
+    drain(others_in_flight);
+    throw Error(ErrorCategory::io, fmt::format("{} of {} bytes at offset {} failed: {}",
+                                               io.op == IoOp::read ? "read" : "write", io.length, io.offset, why));
+  }
+  latency_us[index] = static_cast<double>(finished_ns - slot_started_ns_[slot]) / 1000.0;
+  if (finished_at) (*finished_at)[index] = finished_ns;
+  free_slots_.push_back(slot);
+}
+
 std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios, std::vector<uint64_t>* finished_at) {
   std::vector<double> latency_us(ios.size(), 0.0);
   if (finished_at) finished_at->assign(ios.size(), 0);
@@ -56,25 +77,14 @@ std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios, std::vector
       ++ios_issued_;
       bytes_issued_ += ios[next - 1].length;
     }
-    const IoCompletion done = device_.wait_one();
-    const uint64_t finished_ns = device_.now_ns();
-    const uint32_t slot = static_cast<uint32_t>(done.tag);
-    const size_t index = slot_io_[slot];
-    const PlannedIo& io = ios[index];
-    if (done.result != static_cast<int64_t>(io.length)) {
-      const std::string why = done.result < 0 ? device_.describe_failure(done.result)
-                                              : fmt::format("short transfer of {} bytes", done.result);
-      // Reap what is still in flight first: the kernel may still be filling
-      // the registered buffers this runner owns, and a later run on the same
-      // device must not receive these completions.
-      drain(next - completed - 1);
-      throw Error(ErrorCategory::io, fmt::format("{} of {} bytes at offset {} failed: {}",
-                                                 io.op == IoOp::read ? "read" : "write", io.length, io.offset, why));
-    }
-    latency_us[index] = static_cast<double>(finished_ns - slot_started_ns_[slot]) / 1000.0;
-    if (finished_at) (*finished_at)[index] = finished_ns;
-    free_slots_.push_back(slot);
-    ++completed;
+    // One blocking wait, then every completion that is already there: the
+    // requests that replace them are queued together and go in with one
+    // submission.
+    std::optional<IoCompletion> done = device_.wait_one();
+    do {
+      finish(*done, ios, latency_us, finished_at, next - completed - 1);
+      ++completed;
+    } while (completed < next && (done = device_.poll_one()));
   }
   return latency_us;
 }

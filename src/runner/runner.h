@@ -1,7 +1,7 @@
 // The probe runner: the one layer that takes timestamps. It keeps up to
 // queue_depth requests in flight, stamps each with the device's clock just
-// before submit() and just after wait_one() returns it, and hands back the
-// latencies. Backends never time anything themselves. Between submissions it
+// before submit() and just after wait_one() (or poll_one()) returns it, and
+// hands back the latencies. Backends never time anything themselves. Between submissions it
 // checks for SIGINT/SIGTERM (safety/interrupt.h): it then stops submitting,
 // reaps what is in flight and throws Error(interrupted).
 #pragma once
@@ -51,6 +51,11 @@ class ProbeRunner {
  private:
   // Waits for `in_flight` completions and drops them (after a failed IO).
   void drain(size_t in_flight);
+  // Stamps one completion, records its latency and frees its slot; throws
+  // Error(io) for a failed or short IO, after draining the
+  // `others_in_flight` requests still out.
+  void finish(const IoCompletion& done, std::span<const PlannedIo> ios, std::vector<double>& latency_us,
+              std::vector<uint64_t>* finished_at, size_t others_in_flight);
   Device& device_;
   uint32_t queue_depth_;
   std::vector<AlignedBuffer> buffers_;

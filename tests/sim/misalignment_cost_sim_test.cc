@@ -7,8 +7,7 @@
 
 #include "analysis/misalignment_cost.h"
 #include "device/sim_device.h"
-#include "probes/grid_plan.h"
-#include "probes/grid_probe.h"
+#include "read_probe.h"
 
 using namespace ssdprobe;
 
@@ -18,14 +17,7 @@ constexpr uint64_t kSector63 = 63 * 512;
 
 GridProbeResult read_probe(const SimProfile& profile, uint64_t seed) {
   SimDevice device(profile, seed, false);
-  GridPlanInput in;
-  in.target_size = device.limits().size_bytes;
-  in.logical_block = device.limits().logical_block;
-  const GridPlan plan = plan_read_grid(in);
-  GridProbeOptions options;
-  options.analysis = read_page_options(plan.candidates, seed);
-  options.seed = seed;
-  return run_grid_probe(device, plan, options);
+  return test::read_probe(device, seed);
 }
 
 MisalignmentCost cost_at(const GridProbeResult& probe, uint64_t start, std::optional<uint64_t> page, uint64_t seed) {

@@ -5,8 +5,7 @@
 #include <fmt/format.h>
 
 #include "device/sim_device.h"
-#include "probes/grid_plan.h"
-#include "probes/grid_probe.h"
+#include "read_probe.h"
 
 using namespace ssdprobe;
 
@@ -36,16 +35,7 @@ class DriftingDevice : public Device {
 };
 
 GridProbeResult probe_device(Device& device, uint64_t seed, uint32_t queue_depth, double budget_s) {
-  GridPlanInput in;
-  in.target_size = device.limits().size_bytes;
-  in.logical_block = device.limits().logical_block;
-  const GridPlan plan = plan_read_grid(in);
-  GridProbeOptions options;
-  options.analysis = read_page_options(plan.candidates, seed);
-  options.seed = seed;
-  options.budget_s = budget_s;
-  options.queue_depth = queue_depth;
-  return run_grid_probe(device, plan, options);
+  return test::read_probe(device, seed, budget_s, queue_depth);
 }
 
 GridProbeResult probe_profile(const SimProfile& profile, uint64_t seed, uint32_t queue_depth = 1) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -81,6 +82,7 @@ class ScriptedDevice : public Device {
     const auto scripted = results.find(index);
     const int64_t result = scripted != results.end() ? scripted->second : static_cast<int64_t>(request.length);
     pending_.push_back({request, index, now_ + latency, result});
+    events += 'S';
     max_in_flight = std::max(max_in_flight, in_flight());
     if (on_submit) on_submit(index);
   }
@@ -91,12 +93,30 @@ class ScriptedDevice : public Device {
       if (it->due_ns < next->due_ns) next = it;
     }
     now_ = std::max(now_, next->due_ns);
+    events += 'W';
     const IoCompletion done{next->request.tag, next->result};
     pending_.erase(next);
     completed.push_back(done);
     return done;
   }
   uint64_t now_ns() override { return now_; }
+  // With `pollable`, a request whose time has come (due by the clock as it
+  // stands) is handed out without a wait, as io_uring's completion queue
+  // does; `events` records S(ubmit), W(ait) and P(oll hit) in order.
+  bool pollable = false;
+  std::string events;
+  std::optional<IoCompletion> poll_one() override {
+    if (!pollable) return std::nullopt;
+    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+      if (it->due_ns > now_) continue;
+      const IoCompletion done{it->request.tag, it->result};
+      pending_.erase(it);
+      completed.push_back(done);
+      events += 'P';
+      return done;
+    }
+    return std::nullopt;
+  }
 
  private:
   struct Pending {
@@ -330,4 +350,37 @@ TEST_CASE("a failed IO at queue depth 4 leaves nothing in flight", "[runner]") {
   ProbeRunner runner(device, 4, 8192);
   CHECK_THROWS_AS(runner.run(mixed_plan(12)), Error);
   CHECK(device.in_flight() == 0u);
+}
+
+TEST_CASE("completions already there are reaped before the runner submits again, and their replacements go in "
+          "together", "[runner]") {
+  ScriptedDevice device(4);
+  device.pollable = true;
+  // Four IOs finish at the same moment, then four more: one wait and three
+  // polls reap a batch, then four submissions refill the queue.
+  device.latency_ns = std::vector<uint64_t>(12, 40'000);
+  ProbeRunner runner(device, 4, 4096);
+  const std::vector<PlannedIo> plan(12, PlannedIo{IoOp::read, 8192, 4096});
+  CHECK(runner.run(plan) == expected_us(device.latency_ns));
+  CHECK(device.events == "SSSSWPPPSSSSWPPPSSSSWPPP");
+  for (const auto& v : device.violations) FAIL_CHECK(v);
+  CHECK(device.in_flight() == 0u);
+}
+
+TEST_CASE("a failed IO found by polling ends the run with the rest reaped", "[runner]") {
+  ScriptedDevice device(4);
+  device.pollable = true;
+  device.latency_ns = std::vector<uint64_t>(8, 10'000);
+  device.results[2] = -EIO;  // reaped by a poll, after IO #0's wait
+  ProbeRunner runner(device, 4, 4096);
+  const std::vector<PlannedIo> plan(8, PlannedIo{IoOp::read, 4096, 4096});
+  try {
+    runner.run(plan);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.category() == ErrorCategory::io);
+    CHECK(std::string(e.what()).find("Input/output error") != std::string::npos);
+  }
+  CHECK(device.in_flight() == 0u);
+  CHECK(device.submitted.size() == 4u);  // nothing new after the failure
 }
