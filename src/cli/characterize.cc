@@ -246,6 +246,16 @@ void record_write_results(ResultDocument& doc, const WriteRunResult& writes) {
   doc.write_parallelism = writes.parallelism;
 }
 
+// A parallelism probe that an IO error stopped: a note in the document
+// (what stopped it, and that the rest stands) and a warning now.
+void note_probe_failure(ResultDocument& doc, ProgressLine& progress, const ParallelismSection& section,
+                        const std::string& probe, const std::string& rest_stands) {
+  if (section.failure.empty()) return;
+  const std::string why = probe + " stopped early: " + section.failure;
+  doc.notes.push_back(why + "; " + rest_stands);
+  progress.warn(why);
+}
+
 // An audit against units measured earlier: they become the document's
 // detected units, marked as read from the file, and a document about another
 // drive is said so (the audit still runs: the user may know better).
@@ -310,11 +320,8 @@ int run_characterize(const Options& given) {
     // The write sweep's time is not in run.device_time_s (like the read
     // probe's), but it is spent: what follows gets what is left after it.
     parallelism_time += writes.parallelism.device_time_s;
-    if (!writes.parallelism.failure.empty()) {
-      const std::string why = "the write parallelism probe stopped early: " + writes.parallelism.failure;
-      doc.notes.push_back(why + "; the other results are complete and the window was restored as usual");
-      progress.warn(why);
-    }
+    note_probe_failure(doc, progress, writes.parallelism, "the write parallelism probe",
+                       "the other results are complete and the window was restored as usual");
     if (!read.verdict.bytes) {
       const auto again = reread_written_window(target, options, window, grids_budget_s - device_time - parallelism_time,
                                                progress);
@@ -336,11 +343,7 @@ int run_characterize(const Options& given) {
   doc.parallelism = run_parallelism(target, options, doc.read_page.bytes,
                                     std::max(options.budget_s - device_time - parallelism_time,
                                              options.budget_s * kParallelismBudgetShare));
-  if (!doc.parallelism->failure.empty()) {
-    const std::string why = "the parallelism probe stopped early: " + doc.parallelism->failure;
-    doc.notes.push_back(why + "; the grids' results above are complete");
-    progress.warn(why);
-  }
+  note_probe_failure(doc, progress, *doc.parallelism, "the parallelism probe", "the grids' results above are complete");
   if (!doc.read_page.bytes) {
     doc.notes.push_back("no read page found: if the probed range was never written or was trimmed, many drives "
                         "answer reads from the mapping table without sensing NAND; probe a range that holds data"

@@ -25,8 +25,6 @@ namespace {
 constexpr unsigned kReaderThreads = 8;
 unsigned reader_threads() { return kReaderThreads; }
 
-void warn(const std::string& message) { print_warning(message); }
-
 }  // namespace
 
 void bind_compare_arguments(CLI::App& command, CompareArguments& arguments) {
@@ -58,9 +56,9 @@ int run_compare(const Options& options, const CompareArguments& arguments) {
   if (!options.json_path.empty()) check_json_destination(options.json_path);
 
   const FleetFiles files = find_fleet_files(arguments.operands);
-  for (const std::string& w : files.warnings) warn(w);
+  for (const std::string& w : files.warnings) print_warning(w);
   FleetRead read = read_fleet(files.documents, reader_threads());
-  for (const std::string& w : read.warnings) warn(w + ": skipped");
+  for (const std::string& w : read.warnings) print_warning(w + ": skipped");
   if (read.documents.empty()) {
     throw Error(ErrorCategory::target,
                 files.documents.empty()

@@ -102,15 +102,15 @@ IoCompletion NvmePassthruDevice::wait_one() {
   // Submit, then wait: two system calls, as the block engine does (see
   // UringDevice::wait_one for what one combined call cost on a loop device).
   if (queued_ > 0) {
-    submit_pending(ring_->ring, 0, "io_uring_submit (NVMe passthrough)");
+    submit_queued(ring_->ring, "io_uring_submit (NVMe passthrough)");
     queued_ = 0;
   }
   return take(wait_for_completion(ring_->ring, "io_uring_wait_cqe (NVMe passthrough)"));
 }
 
 std::optional<IoCompletion> NvmePassthruDevice::poll_one() {
-  io_uring_cqe* cqe = nullptr;
-  if (io_uring_peek_cqe(&ring_->ring, &cqe) != 0 || cqe == nullptr) return std::nullopt;
+  io_uring_cqe* cqe = ready_completion(ring_->ring);
+  if (cqe == nullptr) return std::nullopt;
   return take(cqe);
 }
 

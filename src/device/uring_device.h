@@ -13,6 +13,8 @@
 #include "core/unique_fd.h"
 #include "device/device.h"
 
+struct io_uring_cqe;
+
 namespace ssdprobe {
 
 class UringDevice : public Device {
@@ -33,6 +35,8 @@ class UringDevice : public Device {
 
  private:
   struct Ring;
+  // Decodes one completion queue entry and marks it seen.
+  IoCompletion take(io_uring_cqe* cqe);
   UniqueFd fd_;
   DeviceLimits limits_;
   bool writable_;

@@ -16,12 +16,17 @@ io_uring_cqe* wait_for_completion(io_uring& ring, const char* what) {
   return cqe;
 }
 
-void submit_pending(io_uring& ring, unsigned wait_nr, const char* what) {
+void submit_queued(io_uring& ring, const char* what) {
   int rc;
   do {
-    rc = io_uring_submit_and_wait(&ring, wait_nr);
+    rc = io_uring_submit(&ring);
   } while (rc == -EINTR);
   if (rc < 0) throw os_error(what, -rc);
+}
+
+io_uring_cqe* ready_completion(io_uring& ring) {
+  io_uring_cqe* cqe = nullptr;
+  return io_uring_peek_cqe(&ring, &cqe) == 0 ? cqe : nullptr;
 }
 
 }  // namespace ssdprobe

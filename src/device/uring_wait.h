@@ -1,4 +1,4 @@
-// Submitting and waiting for one io_uring completion, shared by the io_uring and NVMe
+// Submitting, waiting for and peeking at io_uring completions, shared by the io_uring and NVMe
 // passthrough engines.
 #pragma once
 
@@ -12,9 +12,14 @@ namespace ssdprobe {
 // returned entry seen.
 io_uring_cqe* wait_for_completion(io_uring& ring, const char* what);
 
-// Submits every prepared SQE and, with wait_nr > 0, waits for that many
-// completions in the same io_uring_enter; retried when a signal interrupts
-// it. Throws os_error naming `what` on any other failure.
-void submit_pending(io_uring& ring, unsigned wait_nr, const char* what);
+// Submits every prepared SQE without waiting, retried when a signal
+// interrupts it. Throws os_error naming `what` on any other failure. The
+// engines submit, return to user space, then wait (UringDevice::wait_one
+// says what one combined call cost).
+void submit_queued(io_uring& ring, const char* what);
+
+// A completion already in the ring, or null: no system call, no wait. The
+// caller marks it seen.
+io_uring_cqe* ready_completion(io_uring& ring);
 
 }  // namespace ssdprobe

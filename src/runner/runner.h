@@ -1,9 +1,10 @@
 // The probe runner: the one layer that takes timestamps. It keeps up to
 // queue_depth requests in flight, stamps each with the device's clock just
 // before submit() and just after wait_one() (or poll_one()) returns it, and
-// hands back the latencies. Backends never time anything themselves. Between submissions it
-// checks for SIGINT/SIGTERM (safety/interrupt.h): it then stops submitting,
-// reaps what is in flight and throws Error(interrupted).
+// hands back the latencies. Backends never time anything themselves.
+// Between submissions it checks for SIGINT/SIGTERM (safety/interrupt.h): it
+// then stops submitting, reaps what is in flight and throws
+// Error(interrupted).
 #pragma once
 
 #include <cstdint>

@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "device/sysfs_text.h"
 
 namespace ssdprobe {
@@ -147,6 +150,16 @@ void refuse_file_in_use(const std::string& path, int fd, const std::string& sysf
   }
   // Other errors (a filesystem without leases): the check cannot tell, and
   // the journal still protects the content.
+}
+
+int open_device_for_writing(const std::string& path, bool exclusive) {
+  constexpr int kBusyRetries = 20;
+  constexpr useconds_t kBusyPauseUs = 100'000;  // 2 s in all
+  for (int attempt = 0;; ++attempt) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (exclusive ? O_EXCL : 0));
+    if (fd >= 0 || errno != EBUSY || !exclusive || attempt == kBusyRetries || interrupt_requested()) return fd;
+    ::usleep(kBusyPauseUs);
+  }
 }
 
 }  // namespace ssdprobe

@@ -36,4 +36,16 @@ void refuse_if_in_use(const Topology& target, const std::string& sysfs_root = "/
 // other descriptor on the file exists). Throws Error(refused) naming which.
 void refuse_file_in_use(const std::string& path, int fd, const std::string& sysfs_root = "/sys");
 
+// Opens `path` read-write with O_DIRECT, and O_EXCL when `exclusive` (a
+// block device: the kernel's own in-use check), for the probe's writes and
+// for a restore. A claim the kernel is still letting go of is waited for,
+// briefly: a process that ends with an io_uring ring still holding the
+// device (a run killed with SIGKILL, or any program that closes its ring
+// without unregistering its files) releases it only when a kernel worker
+// tears the ring down, a moment after the process is gone, and a restore
+// right after such a run is the usual case. A device that is really in use
+// stays busy through the wait (2 s) and the EBUSY is returned as before.
+// Returns the descriptor, or -1 with errno set.
+int open_device_for_writing(const std::string& path, bool exclusive);
+
 }  // namespace ssdprobe

@@ -14,6 +14,7 @@
 #include "core/unique_fd.h"
 #include "device/target.h"
 #include "safety/device_identity.h"
+#include "safety/exclusive_use.h"
 #include "safety/journal_dir.h"
 
 namespace ssdprobe {
@@ -67,7 +68,7 @@ RestoreReport handle_uncommitted(const RestoreRequest& request, int journal_fd, 
 // path named when it was classified (no swap in between).
 UniqueFd open_device_checked(const Target& target) {
   const bool block = target.kind == TargetKind::block || target.kind == TargetKind::partition;
-  UniqueFd fd(::open(target.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (block ? O_EXCL : 0)));
+  UniqueFd fd(open_device_for_writing(target.path, block));
   if (!fd.valid()) throw os_error("cannot open " + target.path + " for restoring (is it mounted or in use?)", errno);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw os_error(target.path, errno);

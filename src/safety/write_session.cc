@@ -26,23 +26,6 @@ constexpr uint64_t kMiB = 1 << 20;
 constexpr uint64_t kDefaultWindow = 256 * kMiB;
 constexpr uint64_t kJournalChunk = 4 * kMiB;
 
-// Opens the target for the probe's writes, exclusively when it is a block
-// device. A claim the kernel is still letting go of is waited for, briefly:
-// a process that ends with an io_uring ring still holding the device (killed
-// with SIGKILL, or any program that closes its ring without unregistering
-// its files) releases it only when a kernel worker tears the ring down,
-// a moment after the process is gone. A device that is really in use stays
-// busy through the wait and is refused as before. -1 with errno on failure.
-int open_for_writing(const std::string& path, bool exclusive) {
-  constexpr int kBusyRetries = 20;
-  constexpr useconds_t kBusyPauseUs = 100'000;  // 2 s in all
-  for (int attempt = 0;; ++attempt) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (exclusive ? O_EXCL : 0));
-    if (fd >= 0 || errno != EBUSY || !exclusive || attempt == kBusyRetries || interrupt_requested()) return fd;
-    ::usleep(kBusyPauseUs);
-  }
-}
-
 // Every device number on the target's disk: the disk and its partitions.
 std::vector<dev_t> disk_device_numbers(const Topology& t) {
   std::vector<dev_t> numbers;
@@ -90,7 +73,7 @@ void WriteSession::claim(const Target& target) {
   const bool block = kind_ == TargetKind::block || kind_ == TargetKind::partition;
   if (block) refuse_if_in_use(target.topology);
   // The path is opened once; everything later uses this descriptor.
-  const int fd = open_for_writing(path_, block);
+  const int fd = open_device_for_writing(path_, block);
   if (fd < 0) {
     const int err = errno;
     if (err == EBUSY) {
