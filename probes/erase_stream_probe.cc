@@ -36,6 +36,7 @@ EraseStreamResult run_erase_stream(Device& device, const EraseStreamOptions& opt
   ProbeRunner runner(device, 1, static_cast<uint32_t>(options.chunk_bytes));
   runner.fill_buffers(options.seed);
   auto ios = sequential_pass(options.window, options.chunk_bytes);
+  const size_t planned = ios.size();
   const uint64_t start = runner.now_ns();
   constexpr size_t kBatch = 256;  // progress granularity, and the sample that sets the pace
   for (int pass = 1; pass <= 2; ++pass) {
@@ -49,11 +50,12 @@ EraseStreamResult run_erase_stream(Device& device, const EraseStreamOptions& opt
     }
   }
   result.streamed_bytes = ios.size() * options.chunk_bytes;
+  result.cut_to_budget = ios.size() < planned;
   result.elapsed_s = static_cast<double>(runner.now_ns() - start) / 1e9;
   result.device_state = fmt::format(
       "window {} written sequentially once in writes of {} (preconditioned), then timed on a second identical pass",
       format_byte_range(options.window.offset, result.streamed_bytes), format_size(options.chunk_bytes));
-  if (result.streamed_bytes < options.window.length) {
+  if (result.cut_to_budget) {
     result.device_state += fmt::format(" (the stream covered {} of the {} window to fit --budget)",
                                        format_size(result.streamed_bytes), format_size(options.window.length));
   }

@@ -33,6 +33,10 @@ struct EraseStreamResult {
   double elapsed_s = 0.0;
   std::string device_state;         // what the drive had been through when timed
   uint64_t streamed_bytes = 0;      // bytes of the window each pass covered
+  // True when --budget, not the window, ended the passes early. A window that
+  // is not a whole number of chunks leaves its tail unwritten without any
+  // cut: more time would not cover it.
+  bool cut_to_budget = false;
 };
 
 EraseStreamResult run_erase_stream(Device& device, const EraseStreamOptions& options);

@@ -60,6 +60,20 @@ double refinement_s(const std::vector<DepthSegment>& segments, const std::vector
   return seconds * rounds;
 }
 
+// Adds what a runner issued to a total when the runner goes, also when an IO
+// failed: the bytes written before a failure are wear the run must report.
+class IssuedBytes {
+ public:
+  IssuedBytes(const ProbeRunner& runner, uint64_t& total) : runner_(runner), total_(total) {}
+  ~IssuedBytes() { total_ += runner_.bytes_issued(); }
+  IssuedBytes(const IssuedBytes&) = delete;
+  IssuedBytes& operator=(const IssuedBytes&) = delete;
+
+ private:
+  const ProbeRunner& runner_;
+  uint64_t& total_;
+};
+
 class Prober {
  public:
   Prober(Device& device, const ParallelismPlan& plan, const ParallelismProbeOptions& options)
@@ -67,6 +81,7 @@ class Prober {
 
   DepthSegment segment(uint32_t depth, uint64_t ios) {
     ProbeRunner runner(device_, depth, plan_.read_bytes);
+    const IssuedBytes counted(runner, bytes_issued_);
     payload(runner);
     std::vector<PlannedIo> plan(ios);
     for (auto& io : plan) io = checked(plan_.read_at(random_.below(plan_.read_slots)));
@@ -81,6 +96,7 @@ class Prober {
 
   void warm_up() {
     ProbeRunner runner(device_, std::min<uint32_t>(8, device_.limits().max_queue_depth), plan_.read_bytes);
+    const IssuedBytes counted(runner, bytes_issued_);
     payload(runner);
     std::vector<PlannedIo> plan(kWarmUpIos);
     for (auto& io : plan) io = checked(plan_.read_at(random_.below(plan_.read_slots)));
@@ -91,6 +107,7 @@ class Prober {
   void strides(const std::vector<uint64_t>& items, std::vector<double>& single,
                std::vector<StrideSample>& samples) {
     ProbeRunner runner(device_, 2, plan_.read_bytes);
+    const IssuedBytes counted(runner, bytes_issued_);
     payload(runner);
     for (uint64_t stride : items) {
       const uint64_t base = plan_.base_at(random_.below(plan_.base_count));
@@ -121,6 +138,7 @@ class Prober {
 
   Random& random() { return random_; }
   uint64_t ios() const { return ios_; }
+  uint64_t bytes_issued() const { return bytes_issued_; }
 
  private:
   // Writes carry pseudo-random bytes (what they overwrite is restored by
@@ -147,6 +165,7 @@ class Prober {
   uint64_t seed_;
   Random random_;
   uint64_t ios_ = 0;
+  uint64_t bytes_issued_ = 0;  // every runner's, warm-up and a failed segment included
 };
 
 }  // namespace
@@ -171,82 +190,98 @@ ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPl
   const uint64_t start_ns = device.now_ns();
   auto elapsed_s = [&] { return static_cast<double>(device.now_ns() - start_ns) / 1e9; };
   Prober prober(device, plan, options);
-  prober.warm_up();
-  if (plan.strides_possible()) {
-    for (uint64_t s : plan.strides) data.strides.push_back({s, {}});
-  }
-
-  // The byte cap (writes: wear) is checked before every round and batch,
-  // whose IO counts are known before they run.
-  auto within_cap = [&](uint64_t next_ios) {
-    return options.max_bytes == 0 || (kWarmUpIos + prober.ios() + next_ios) * plan.read_bytes <= options.max_bytes;
-  };
-  uint64_t round_ios = 0;
-  for (uint64_t ios : plan.segment_ios) round_ios += ios;
-  if (plan.strides_possible()) round_ios += options.pairs_per_round * (2 * plan.strides.size() + 1);
-  const double first_phase_s = options.budget_s * (plan.strides_possible() ? kFirstPhaseShare : 1.0);
-  double round_s = 0.0;
-  for (int round = 1; round <= options.rounds; ++round) {
-    // Stop before a round that would not fit (the first always runs); past
-    // the rounds the knee needs, also keep room to refine around it with as
-    // many segments per refined depth as this round would give the others.
-    const double reserve = round > static_cast<int>(kMinDepthSegments)
-                               ? refinement_s(data.segments, refined_around_knee(plan, data.segments), round)
-                               : 0.0;
-    if (round > 1 && elapsed_s() + round_s + reserve > first_phase_s) break;
-    if (!within_cap(round_ios)) break;
-    const double round_start = elapsed_s();
-    std::vector<size_t> order(plan.depths.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    shuffle(order, prober.random());
-    for (size_t i : order) data.segments.push_back(prober.segment(plan.depths[i], plan.segment_ios[i]));
+  try {
+    prober.warm_up();
     if (plan.strides_possible()) {
-      prober.strides(prober.stride_items(data.strides, options.pairs_per_round), data.single_us, data.strides);
+      for (uint64_t s : plan.strides) data.strides.push_back({s, {}});
     }
-    round_s = elapsed_s() - round_start;
-    result.rounds = round;
-  }
 
-  // Refinement: depths half an octave from the knee the powers of two
-  // show, one segment each per round, as many rounds as the sweep had, in
-  // what is left of the first phase's share. Not after fewer rounds than
-  // the knee needs: it could not be resampled anyway.
-  if (result.rounds >= static_cast<int>(kMinDepthSegments)) {
-    result.refined_depths = refined_around_knee(plan, data.segments);
-  }
-  double refine_round_s = refinement_s(data.segments, result.refined_depths, 1);
-  uint64_t refine_round_ios = 0;
-  for (uint32_t d : result.refined_depths) refine_round_ios += segment_ios_at(d);
-  for (int round = 1; round <= result.rounds && !result.refined_depths.empty(); ++round) {
-    if (elapsed_s() + refine_round_s > first_phase_s || !within_cap(refine_round_ios)) break;
-    const double round_start = elapsed_s();
-    std::vector<uint32_t> order = result.refined_depths;
-    shuffle(order, prober.random());
-    for (uint32_t d : order) data.segments.push_back(prober.segment(d, segment_ios_at(d)));
-    refine_round_s = elapsed_s() - round_start;
-    result.refinement_rounds = round;
-  }
+    // The byte cap (writes: wear) is checked before every round and batch,
+    // whose IO counts are known before they run.
+    auto within_cap = [&](uint64_t next_ios) {
+      return options.max_bytes == 0 || (kWarmUpIos + prober.ios() + next_ios) * plan.read_bytes <= options.max_bytes;
+    };
+    uint64_t round_ios = 0;
+    for (uint64_t ios : plan.segment_ios) round_ios += ios;
+    if (plan.strides_possible()) round_ios += options.pairs_per_round * (2 * plan.strides.size() + 1);
+    const double first_phase_s = options.budget_s * (plan.strides_possible() ? kFirstPhaseShare : 1.0);
+    double round_s = 0.0;
+    for (int round = 1; round <= options.rounds; ++round) {
+      // Stop before a round that would not fit (the first always runs); past
+      // the rounds the knee needs, also keep room to refine around it with as
+      // many segments per refined depth as this round would give the others.
+      const double reserve = round > static_cast<int>(kMinDepthSegments)
+                                 ? refinement_s(data.segments, refined_around_knee(plan, data.segments), round)
+                                 : 0.0;
+      if (round > 1 && elapsed_s() + round_s + reserve > first_phase_s) break;
+      if (!within_cap(round_ios)) break;
+      const double round_start = elapsed_s();
+      std::vector<size_t> order(plan.depths.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      shuffle(order, prober.random());
+      // Between segments too: the first round always starts, but on a drive
+      // slow enough to spend the whole budget inside it (slow writes), it
+      // stops there rather than run past --budget.
+      bool out_of_time = false;
+      for (size_t i : order) {
+        if (round == 1 && elapsed_s() > options.budget_s) {
+          out_of_time = true;
+          break;
+        }
+        data.segments.push_back(prober.segment(plan.depths[i], plan.segment_ios[i]));
+      }
+      result.rounds = round;
+      if (out_of_time) break;
+      if (plan.strides_possible()) {
+        prober.strides(prober.stride_items(data.strides, options.pairs_per_round), data.single_us, data.strides);
+      }
+      round_s = elapsed_s() - round_start;
+    }
 
-  // Second phase: multiples of the interleave the first phase shows, as many
-  // pairs each as every power-of-two stride got, when the budget allows.
-  if (plan.strides_possible()) {
-    const auto interleave = point_interleave(data.single_us, data.strides, data.smallest_known_interleave);
-    if (interleave) {
-      for (uint64_t s : interleave_multiples(plan, *interleave)) data.multiples.push_back({s, {}});
-      const uint32_t per_stride = static_cast<uint32_t>(data.strides.front().pair_us.size());
-      // In batches of pairs_per_round per multiple, while the budget lasts.
-      const uint64_t batch_ios = options.pairs_per_round * (2 * data.multiples.size() + 1);
-      for (uint32_t done = 0; done < per_stride && !data.multiples.empty(); done += options.pairs_per_round) {
-        if (!within_cap(batch_ios)) break;
-        const double batch_start = elapsed_s();
-        prober.strides(prober.stride_items(data.multiples, options.pairs_per_round), data.single_us, data.multiples);
-        const double batch_s = elapsed_s() - batch_start;
-        if (elapsed_s() + batch_s > options.budget_s) break;
+    // Refinement: depths half an octave from the knee the powers of two
+    // show, one segment each per round, as many rounds as the sweep had, in
+    // what is left of the first phase's share. Not after fewer rounds than
+    // the knee needs: it could not be resampled anyway.
+    if (result.rounds >= static_cast<int>(kMinDepthSegments)) {
+      result.refined_depths = refined_around_knee(plan, data.segments);
+    }
+    double refine_round_s = refinement_s(data.segments, result.refined_depths, 1);
+    uint64_t refine_round_ios = 0;
+    for (uint32_t d : result.refined_depths) refine_round_ios += segment_ios_at(d);
+    for (int round = 1; round <= result.rounds && !result.refined_depths.empty(); ++round) {
+      if (elapsed_s() + refine_round_s > first_phase_s || !within_cap(refine_round_ios)) break;
+      const double round_start = elapsed_s();
+      std::vector<uint32_t> order = result.refined_depths;
+      shuffle(order, prober.random());
+      for (uint32_t d : order) data.segments.push_back(prober.segment(d, segment_ios_at(d)));
+      refine_round_s = elapsed_s() - round_start;
+      result.refinement_rounds = round;
+    }
+    if (result.refinement_rounds == 0) result.refined_depths.clear();  // planned, never timed
+
+    // Second phase: multiples of the interleave the first phase shows, as many
+    // pairs each as every power-of-two stride got, when the budget allows.
+    if (plan.strides_possible()) {
+      const auto interleave = point_interleave(data.single_us, data.strides, data.smallest_known_interleave);
+      if (interleave) {
+        for (uint64_t s : interleave_multiples(plan, *interleave)) data.multiples.push_back({s, {}});
+        const uint32_t per_stride = static_cast<uint32_t>(data.strides.front().pair_us.size());
+        // In batches of pairs_per_round per multiple, while the budget lasts.
+        const uint64_t batch_ios = options.pairs_per_round * (2 * data.multiples.size() + 1);
+        for (uint32_t done = 0; done < per_stride && !data.multiples.empty(); done += options.pairs_per_round) {
+          if (!within_cap(batch_ios)) break;
+          const double batch_start = elapsed_s();
+          prober.strides(prober.stride_items(data.multiples, options.pairs_per_round), data.single_us, data.multiples);
+          const double batch_s = elapsed_s() - batch_start;
+          if (elapsed_s() + batch_s > options.budget_s) break;
+        }
       }
     }
+  } catch (const IoFailed& e) {
+    throw ParallelismProbeFailed(e.what(), prober.bytes_issued());
   }
   result.ios = prober.ios();
-  result.bytes_issued = (prober.ios() + kWarmUpIos) * plan.read_bytes;
+  result.bytes_issued = prober.bytes_issued();
   result.elapsed_s = elapsed_s();
   result.verdict = analyse_parallelism(data, options.seed);
   return result;

@@ -22,6 +22,7 @@
 #include "analysis/parallelism.h"
 #include "device/device.h"
 #include "probes/parallelism_plan.h"
+#include "runner/runner.h"
 
 namespace ssdprobe {
 
@@ -48,6 +49,16 @@ struct ParallelismProbeResult {
   uint64_t ios = 0;              // timed IOs (warm-up excluded)
   uint64_t bytes_issued = 0;     // every IO's bytes, warm-up included (with op = write: bytes written)
   double elapsed_s = 0.0;        // device clock, warm-up included
+};
+
+// The probe stopped on an IO the device failed (the runner's IoFailed, with
+// nothing left in flight), carrying what it had issued by then: with writes,
+// wear the run must report.
+class ParallelismProbeFailed : public IoFailed {
+ public:
+  ParallelismProbeFailed(const std::string& message, uint64_t bytes_issued)
+      : IoFailed(message), bytes_issued(bytes_issued) {}
+  uint64_t bytes_issued;
 };
 
 ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPlan& plan,

@@ -31,6 +31,16 @@ std::vector<double> resampled(const std::vector<double>& values, Random& random)
   return out;
 }
 
+// The mean of a resample, its distance from the sample mean widened by
+// sqrt(n / (n - 1)): a plain bootstrap of n values spreads its means by
+// only (n - 1) / n of the mean's variance, which at the 3 segments a write
+// sweep has (or a read depth cut short) would overstate the support.
+double resampled_mean(const std::vector<double>& values, double mean, Random& random) {
+  const double n = static_cast<double>(values.size());
+  const double widen = n > 1.0 ? std::sqrt(n / (n - 1.0)) : 1.0;
+  return mean + widen * (mean_of(resampled(values, random)) - mean);
+}
+
 // ---------------------------------------------------------------- knee
 
 struct KneePoint {
@@ -115,7 +125,7 @@ void judge_knee(ParallelismVerdict& v, uint64_t seed, int replicates) {
   std::vector<double> plateaus, knees;
   for (int r = 0; r < replicates; ++r) {
     std::vector<double> m;
-    for (const auto& d : depths) m.push_back(mean_of(resampled(d.segment_iops, random)));
+    for (const auto& d : depths) m.push_back(resampled_mean(d.segment_iops, d.iops, random));
     const KneePoint b = knee_of(m);
     if (b.knee + 1 < depths.size() && within_resolution(depths[b.knee].queue_depth, knee_depth)) ++knee_agree;
     if (std::fabs(b.plateau - point.plateau) <= kPlateauTolerance * point.plateau) ++plateau_close;
@@ -126,12 +136,18 @@ void judge_knee(ParallelismVerdict& v, uint64_t seed, int replicates) {
   const double plateau_support = support_of(plateau_close, replicates);
   plateau.low = quantile(plateaus, 0.025);
   plateau.high = quantile(plateaus, 0.975);
-  if (point.knee + 1 == depths.size()) {
+  // Still rising: the knee is the deepest depth, or the deepest depth is the
+  // peak and its last step still gained more than the plateau tolerance
+  // (the plateau, and with it the 90 % line, may lie deeper than the sweep).
+  const bool still_rising =
+      point.knee + 1 == depths.size() ||
+      (point.peak + 1 == depths.size() && last.iops > (1.0 + kPlateauTolerance) * depths[depths.size() - 2].iops);
+  if (still_rising) {
     knee.state = plateau.state = UnitState::undetermined;
     knee.evidence = fmt::format("not determined: IOPS were still rising at the deepest queue tried ({}: {:.0f} IOPS, "
                                 "{:.0f} at depth {}); the knee is at {} or beyond; {}",
                                 last.queue_depth, last.iops, depths[depths.size() - 2].iops,
-                                depths[depths.size() - 2].queue_depth, last.queue_depth, curve);
+                                depths[depths.size() - 2].queue_depth, knee_depth, curve);
     plateau.evidence = fmt::format("not determined: no plateau below the deepest queue tried; at least {:.0f} IOPS "
                                    "(depth {})", point.plateau, depths[point.peak].queue_depth);
     return;

@@ -487,7 +487,13 @@ Recommendations recommend(const GeometryForRecommendation& g, const StackForReco
   r.partition_alignment_bytes = alignment;
   r.partition_start_bytes = alignment;
   r.filesystem_block_bytes = kFilesystemBlock;
-  if (alignment == kMiB) {
+  const bool any_unit = g.read_page || g.write_unit || g.erase_block;
+  if (!any_unit) {
+    // Nothing measured (info, audit) or nothing found: 1 MiB is the safe
+    // default, but nothing here shows it is right for this drive.
+    r.notes.insert(r.notes.begin(), "no unit was determined, so these are the defaults: 1 MiB alignment (parted, "
+                                    "fdisk, sfdisk, sgdisk and LVM use it) covers the units of most drives");
+  } else if (alignment == kMiB) {
     r.notes.insert(r.notes.begin(), "1 MiB alignment (the default of parted, fdisk, sfdisk, sgdisk and LVM) is already a "
                                     "multiple of every unit determined: the defaults are right for this drive");
   } else {

@@ -119,19 +119,35 @@ int ssdprobe_main(int argc, char** argv) {
                  "how far the runs agree on each unit, key latencies, the drive-quirk table");
   bind_options(*compare, compare_raw, kCompare);
   bind_compare_arguments(*compare, compare_args);
-  compare->footer("\nThe groups, the agreement rule and every output's shape: docs/compare.md.\n" +
-                  std::string(kFooter));
+  compare->footer(
+      "\nThe groups, the agreement rule and every output's shape: docs/compare.md.\n"
+      "\nExit codes: 0 at least one document compared (unusable ones are skipped with a warning naming the file),\n"
+      "2 bad usage, 3 no document could be used, 4 permission denied writing an output, 1 internal error.\n");
 
   // After every subcommand: help, man page and completion walk all of them.
   GeneratedOutputs generated;
   add_generated_outputs(app, generated);
   configure_help(app, text_width_for(STDOUT_FILENO));
 
+  // Parser errors look like every other error: "ssdprobe: error: ...".
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return fmt::format("ssdprobe: error: {}\nRun with --help for more information.\n", printable(e.what(), true));
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : exit_code_for(ErrorCategory::usage);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // `ssdprobe sim:x info`: the target was taken as the main command's, so
+    // the subcommand says it has none. Say where the target belongs.
+    for (const CLI::App* sub : {info, audit, restore}) {
+      if (sub->parsed() && !main_raw.target.empty()) {
+        return print_error(Error(ErrorCategory::usage,
+                                 fmt::format("`{}` must come before its target: ssdprobe {} [OPTIONS] {}",
+                                             sub->get_name(), sub->get_name(), main_raw.target)));
+      }
+    }
+    app.exit(e);
+    return exit_code_for(ErrorCategory::usage);
   }
   if (generated.requested()) return print_generated_output(app, generated);
   try {

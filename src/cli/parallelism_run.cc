@@ -18,6 +18,7 @@ ParallelismSection run_probe(Target& target, const Options& options, const Regio
                              std::optional<uint64_t> read_page, double budget_s, int rounds, uint64_t max_bytes) {
   ParallelismSection section;
   section.budget_s = budget_s;
+  if (op == IoOp::write) section.window = region;  // the only bytes it may write, also when it fails
   const DeviceLimits& limits = target.device->limits();
   ParallelismPlanInput input;
   input.target_size = limits.size_bytes;
@@ -49,15 +50,17 @@ ParallelismSection run_probe(Target& target, const Options& options, const Regio
   ParallelismProbeResult result;
   try {
     result = run_parallelism_probe(*target.device, plan, probe);
-  } catch (const Error& e) {
+  } catch (const ParallelismProbeFailed& e) {
     // The probe is an optional step: an IO the drive failed or the kernel
     // cancelled (a command that timed out) must not cost the user the
     // grids' results, so the run goes on and says why this section is
     // empty (after writes, the write session still restores the window).
-    // Everything else (a signal, a bug) propagates.
-    if (e.category() != ErrorCategory::io) throw;
+    // The runner reaped every other request first. Everything else (a
+    // failed engine call, a signal, a bug) propagates: the engine is then
+    // abandoned and the run ends.
     section.verdict = parallelism_not_measured(fmt::format("a {} failed during the probe: {}", io_noun(op), e.what()), op);
     section.failure = e.what();
+    section.bytes_issued = e.bytes_issued;  // written before the failure: wear the run reports
     return section;
   }
   section.verdict = result.verdict;
@@ -68,7 +71,6 @@ ParallelismSection run_probe(Target& target, const Options& options, const Regio
   section.ios = result.ios;
   section.bytes_issued = result.bytes_issued;
   section.device_time_s = result.elapsed_s;
-  if (op == IoOp::write) section.window = region;
   return section;
 }
 

@@ -53,7 +53,8 @@ CLI::App* add_plot_command(CLI::App& app, PlotArgs& args) {
       ->type_name("png|svg");
   plot->add_option("--grid", args.grid,
                    "Which grid: read, write (needs a --write run) or read-written [default: read]")
-      ->type_name("NAME");
+      ->type_name("NAME")
+      ->check(CLI::IsMember({"read", "write", "read-written"}));
   plot->add_flag("--relative", args.relative,
                  "Colour = latency above the fastest offset of the same request size, instead of the latency");
   plot->add_flag("--throughput", args.throughput,

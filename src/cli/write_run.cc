@@ -120,6 +120,7 @@ WriteRunResult run_write_probes(Target& target, const Region& window, WriteSessi
   result.summary.bytes_written = result.stream.bytes_written + result.grid.bytes_issued + result.parallelism.bytes_issued;
   result.summary.stream_chunk_bytes = result.stream.stream.chunk_bytes;
   result.summary.streamed_bytes = result.stream.streamed_bytes;
+  result.summary.stream_cut_to_budget = result.stream.cut_to_budget;
   result.summary.grid_stop_reason = result.grid.stop_reason;
   result.summary.grid_rounds = result.grid.rounds;
   result.summary.stream_latency_us = result.stream.stream.latency_us;

@@ -33,9 +33,14 @@ FleetFiles find_fleet_files(const std::vector<std::string>& operands) {
         out.warnings.push_back(fmt::format("{}: cannot be listed ({})", walk->path().string(), ec.message()));
         break;
       }
+      if (walk->path().extension() != ".json") continue;
       std::error_code type_ec;
-      if (walk->is_regular_file(type_ec) && walk->path().extension() == ".json") {
+      if (walk->is_regular_file(type_ec)) {
         out.documents.push_back(walk->path().string());
+      } else if (walk->is_symlink(type_ec) && !walk->exists(type_ec)) {
+        // A result that moved or was deleted under a link: say so rather
+        // than compare one drive fewer without a word.
+        out.warnings.push_back(fmt::format("{}: a link to nothing (skipped)", walk->path().string()));
       }
     }
   }

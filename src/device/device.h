@@ -76,6 +76,15 @@ class Device {
   // whose clocks advance per wait) keep the default: nothing.
   virtual std::optional<IoCompletion> poll_one() { return std::nullopt; }
 
+  // After a failure the runner cannot act on (an engine system call failed,
+  // or anything else threw while requests were out): waits for every request
+  // the kernel accepted and drops its completion, then refuses further IO.
+  // No request may still be moving bytes when the caller frees the buffers
+  // or restores written content, and a later probe must never be handed a
+  // stale completion. Best effort: it never throws. Engines that complete
+  // every request inside wait_one (psync, simulated drives) have nothing out.
+  virtual void abandon_in_flight() {}
+
   // The time source the runner stamps with, in nanoseconds. Real devices use
   // CLOCK_MONOTONIC_RAW; simulated ones return their virtual clock.
   virtual uint64_t now_ns() = 0;

@@ -80,6 +80,7 @@ void NvmePassthruDevice::submit(const IoRequest& request) {
 }
 
 void NvmePassthruDevice::submit_command(const IoRequest& request, void* buffer) {
+  if (abandoned_) throw Error(ErrorCategory::internal, "IO submitted after the NVMe passthrough engine failed");
   if (free_slots_.empty()) throw Error(ErrorCategory::internal, "more requests in flight than the ring holds");
   const nvme_uring_cmd cmd = build_nvme_io_command(request, buffer, target_);
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
@@ -102,8 +103,8 @@ IoCompletion NvmePassthruDevice::wait_one() {
   // Submit, then wait: two system calls, as the block engine does (see
   // UringDevice::wait_one for what one combined call cost on a loop device).
   if (queued_ > 0) {
-    submit_queued(ring_->ring, "io_uring_submit (NVMe passthrough)");
     queued_ = 0;
+    submit_queued(ring_->ring, in_kernel_, "io_uring_submit (NVMe passthrough)");
   }
   return take(wait_for_completion(ring_->ring, "io_uring_wait_cqe (NVMe passthrough)"));
 }
@@ -120,9 +121,17 @@ IoCompletion NvmePassthruDevice::take(io_uring_cqe* cqe) {
   io_uring_cqe_seen(&ring_->ring, cqe);
   const Slot done = slots_.at(slot);
   free_slots_.push_back(slot);
-  if (res > 0) last_nvme_status_ = res;
+  if (in_kernel_ > 0) --in_kernel_;
+  // The status of this completion only: a later failure the kernel reports
+  // (-EIO without a status) must not be described with an earlier status.
+  last_nvme_status_ = res > 0 ? res : 0;
   const int64_t result = res == 0 ? int64_t{done.length} : res > 0 ? -EIO : res;
   return IoCompletion{done.tag, result};
+}
+
+void NvmePassthruDevice::abandon_in_flight() {
+  abandoned_ = true;
+  reap_abandoned(ring_->ring, in_kernel_);
 }
 
 uint64_t NvmePassthruDevice::now_ns() { return monotonic_raw_ns(); }

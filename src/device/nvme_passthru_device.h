@@ -49,6 +49,7 @@ class NvmePassthruDevice : public Device {
   void submit(const IoRequest& request) override;
   IoCompletion wait_one() override;
   std::optional<IoCompletion> poll_one() override;
+  void abandon_in_flight() override;
   uint64_t now_ns() override;
   std::string describe_failure(int64_t result) const override;
 
@@ -79,6 +80,8 @@ class NvmePassthruDevice : public Device {
   std::vector<uint32_t> free_slots_;
   int last_nvme_status_ = 0;
   uint32_t queued_ = 0;                 // prepared SQEs not yet submitted
+  unsigned in_kernel_ = 0;              // submitted, completion not yet taken
+  bool abandoned_ = false;              // abandon_in_flight ran: no further IO
 };
 
 // What the engine needs to know about a namespace. The firmware layer reads

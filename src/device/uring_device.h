@@ -31,6 +31,7 @@ class UringDevice : public Device {
   void submit(const IoRequest& request) override;
   IoCompletion wait_one() override;
   std::optional<IoCompletion> poll_one() override;
+  void abandon_in_flight() override;
   uint64_t now_ns() override;
 
  private:
@@ -46,6 +47,8 @@ class UringDevice : public Device {
   bool fixed_file_ = false;
   std::string ring_setup_;  // which task-work mode the kernel accepted ("" for the plain ring)
   unsigned queued_ = 0;     // prepared but not yet submitted (wait_one submits them)
+  unsigned in_kernel_ = 0;  // submitted, completion not yet taken
+  bool abandoned_ = false;  // abandon_in_flight ran: no further IO
 };
 
 }  // namespace ssdprobe

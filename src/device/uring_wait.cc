@@ -1,6 +1,7 @@
 #include "device/uring_wait.h"
 
 #include <cerrno>
+#include <fmt/format.h>
 
 #include "core/error.h"
 
@@ -16,12 +17,31 @@ io_uring_cqe* wait_for_completion(io_uring& ring, const char* what) {
   return cqe;
 }
 
-void submit_queued(io_uring& ring, const char* what) {
-  int rc;
-  do {
-    rc = io_uring_submit(&ring);
-  } while (rc == -EINTR);
-  if (rc < 0) throw os_error(what, -rc);
+void submit_queued(io_uring& ring, unsigned& in_kernel, const char* what) {
+  // io_uring_sq_ready: prepared SQEs the kernel has not consumed yet.
+  unsigned waiting = io_uring_sq_ready(&ring);
+  for (int stalled = 0; waiting > 0;) {
+    const int rc = io_uring_submit(&ring);
+    const unsigned left = io_uring_sq_ready(&ring);
+    in_kernel += waiting - left;
+    if (rc < 0 && rc != -EINTR) throw os_error(what, -rc);
+    // A call that took nothing twice in a row will not take more.
+    stalled = left == waiting ? stalled + 1 : 0;
+    if (stalled == 2) throw Error(ErrorCategory::io, fmt::format("{}: the kernel accepts no more requests", what));
+    waiting = left;
+  }
+}
+
+void reap_abandoned(io_uring& ring, unsigned& in_kernel) {
+  for (; in_kernel > 0; --in_kernel) {
+    io_uring_cqe* cqe = nullptr;
+    int rc;
+    do {
+      rc = io_uring_wait_cqe(&ring, &cqe);
+    } while (rc == -EINTR);
+    if (rc < 0) return;
+    io_uring_cqe_seen(&ring, cqe);
+  }
 }
 
 io_uring_cqe* ready_completion(io_uring& ring) {

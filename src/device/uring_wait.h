@@ -13,10 +13,17 @@ namespace ssdprobe {
 io_uring_cqe* wait_for_completion(io_uring& ring, const char* what);
 
 // Submits every prepared SQE without waiting, retried when a signal
-// interrupts it. Throws os_error naming `what` on any other failure. The
-// engines submit, return to user space, then wait (UringDevice::wait_one
-// says what one combined call cost).
-void submit_queued(io_uring& ring, const char* what);
+// interrupts it or when the kernel took only some (it stops at an SQE it
+// could not prepare, which it completes with an error). Adds what the kernel
+// took to `in_kernel` as it goes, also before it throws os_error naming
+// `what` on a failed call, so the caller always knows how many completions
+// it is owed. The engines submit, return to user space, then wait
+// (UringDevice::wait_one says what one combined call cost).
+void submit_queued(io_uring& ring, unsigned& in_kernel, const char* what);
+
+// Waits for `in_kernel` completions and drops them, counting down; stops at
+// the first wait that fails. Never throws (Device::abandon_in_flight).
+void reap_abandoned(io_uring& ring, unsigned& in_kernel);
 
 // A completion already in the ring, or null: no system call, no wait. The
 // caller marks it seen.

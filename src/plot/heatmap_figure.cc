@@ -27,10 +27,12 @@ std::string found_text(const SavedUnit& unit) {
 }
 
 // The verdict line: "read page 16 KiB (confidence 0.998)", "no read page
-// (ruled out, confidence 0.91)", "write unit not determined (...)".
+// (any step that matters ruled out)", "write unit not determined (...)".
 std::string verdict_text(const std::string& unit_name, const SavedUnit& unit) {
   if (unit.state == "found" && unit.bytes) return unit_name + " " + found_text(unit);
-  if (unit.state == "absent") return fmt::format("no {} (ruled out, confidence {:.3g})", unit_name, unit.confidence);
+  // "absent" carries no support of its own (the confidence belongs to a
+  // found unit): a step large enough to matter was ruled out.
+  if (unit.state == "absent") return fmt::format("no {} (any step that matters ruled out)", unit_name);
   if (unit.state == "undetermined" || unit.state == "not_determined") {
     return fmt::format("{} not determined (confidence {:.3g})", unit_name, unit.confidence);
   }

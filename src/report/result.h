@@ -45,6 +45,7 @@ struct WriteProbeSummary {
   int grid_rounds = 0;
   uint64_t stream_chunk_bytes = 0;
   uint64_t streamed_bytes = 0;       // window bytes each stream pass covered (less than length when cut to --budget)
+  bool stream_cut_to_budget = false; // --budget, not the window, ended the stream (more time would search further)
   std::vector<double> stream_latency_us;  // the timed sequential pass
   std::optional<WriteAmplification> write_amplification;  // from SMART counters, when the drive has them
 };

@@ -5,9 +5,14 @@
 
 #include <array>
 #include <charconv>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string_view>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "core/error.h"
 
@@ -324,11 +329,23 @@ simdjson::dom::parser& thread_parser() {
   return parser;
 }
 
+// Why simdjson could not load a file (it reports only IO_ERROR): missing,
+// a directory, or what open() says.
+std::string why_unreadable(const std::string& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return std::strerror(errno);
+  if (S_ISDIR(st.st_mode)) return "it is a directory";
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::strerror(errno);
+  ::close(fd);
+  return S_ISREG(st.st_mode) ? "reading it failed" : "not a regular file";
+}
+
 SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const DocumentReader& reader,
                         const std::string& name) {
   element doc;
   if (auto error = parsed.get(doc)) {
-    if (error == simdjson::IO_ERROR) reader.bad("cannot be read");
+    if (error == simdjson::IO_ERROR) reader.bad("cannot be read: " + why_unreadable(name));
     if (error == simdjson::EMPTY) reader.bad("is empty");
     reader.bad(fmt::format("is not valid JSON or is cut short ({})", simdjson::error_message(error)));
   }

@@ -250,7 +250,7 @@ void firmware(std::string& out, const ResultDocument& d) {
 std::string widen_window_hint(const ResultDocument& d) {
   const WriteProbeSummary& w = *d.write_probe;
   const uint64_t searched = d.erase_block.searched_up_to_bytes.value_or(0);
-  if (w.streamed_bytes != 0 && w.streamed_bytes < w.length) {
+  if (w.stream_cut_to_budget) {
     return fmt::format("to search further, give the stream more time: it covered {} of the {} window within "
                        "--budget; a larger --budget lets it cover the whole window",
                        format_size(w.streamed_bytes), format_size(w.length));
@@ -313,9 +313,11 @@ void mismatches(std::string& out, const ResultDocument& d, size_t width) {
 // they must paste as they are.
 void recommendation(std::string& out, const ResultDocument& d, size_t width) {
   const Recommendations& r = d.recommendations;
-  out += d.run ? "\nRecommendation\n"
-               : "\nRecommendation (defaults, not measurements: info times no IO; run `ssdprobe TARGET` to check "
-                 "them against the drive)\n";
+  out += "\nRecommendation\n";
+  if (!d.run) {
+    out += wrapped("  ", "defaults, not measurements: info times no IO; run `ssdprobe TARGET` to check them against "
+                   "the drive", width, 2);
+  }
   if (r.verdict) {
     out += wrapped("  ", *r.verdict, width, 2);
     out += "  (to rebuild the disk from scratch instead:)\n";

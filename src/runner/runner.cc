@@ -43,7 +43,7 @@ void ProbeRunner::finish(const IoCompletion& done, std::span<const PlannedIo> io
     // the registered buffers this runner owns, and a later run on the same
     // device must not receive these completions.
     drain(others_in_flight);
-    throw Error(ErrorCategory::io, fmt::format("{} of {} bytes at offset {} failed: {}",
+    throw IoFailed(fmt::format("{} of {} bytes at offset {} failed: {}",
                                                io.op == IoOp::read ? "read" : "write", io.length, io.offset, why));
   }
   latency_us[index] = static_cast<double>(finished_ns - slot_started_ns_[slot]) / 1000.0;
@@ -54,6 +54,22 @@ void ProbeRunner::finish(const IoCompletion& done, std::span<const PlannedIo> io
 std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios, std::vector<uint64_t>* finished_at) {
   std::vector<double> latency_us(ios.size(), 0.0);
   if (finished_at) finished_at->assign(ios.size(), 0);
+  try {
+    issue(ios, latency_us, finished_at);
+  } catch (const IoFailed&) {
+    throw;  // drained: nothing in flight
+  } catch (...) {
+    // An engine call failed (or a signal's Error with nothing out): the
+    // runner cannot tell which requests the kernel still holds; the device
+    // can, and waits for them before anyone frees a buffer or restores.
+    device_.abandon_in_flight();
+    throw;
+  }
+  return latency_us;
+}
+
+void ProbeRunner::issue(std::span<const PlannedIo> ios, std::vector<double>& latency_us,
+                        std::vector<uint64_t>* finished_at) {
   // Bookkeeping is per buffer slot (queue_depth entries), not per IO, so a
   // run of millions of IOs holds only its latencies. A request's tag is its
   // slot; the slot remembers which IO it carries and when it started.
@@ -86,7 +102,6 @@ std::vector<double> ProbeRunner::run(std::span<const PlannedIo> ios, std::vector
       ++completed;
     } while (completed < next && (done = device_.poll_one()));
   }
-  return latency_us;
 }
 
 }  // namespace ssdprobe

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/aligned_buffer.h"
+#include "core/error.h"
 #include "device/device.h"
 
 namespace ssdprobe {
@@ -29,6 +30,16 @@ struct PlannedIo {
 };
 static_assert(sizeof(PlannedIo) == 16);
 
+// An IO the device completed with an error or short. The runner reaped every
+// other request first, so nothing is in flight and the device can be used
+// again: an optional probe may note the failure and let the run go on.
+// Any other exception out of run() leaves the device abandoned
+// (Device::abandon_in_flight): the run must end.
+class IoFailed : public Error {
+ public:
+  explicit IoFailed(const std::string& message) : Error(ErrorCategory::io, message) {}
+};
+
 class ProbeRunner {
  public:
   // Allocates queue_depth buffers of max_request_bytes and attaches them.
@@ -36,7 +47,7 @@ class ProbeRunner {
   ProbeRunner(Device& device, uint32_t queue_depth, uint32_t max_request_bytes);
 
   // Issues `ios` in order and returns each one's latency in microseconds, in
-  // the same order. A failed or short IO throws Error(io) naming it. With
+  // the same order. A failed or short IO throws IoFailed naming it. With
   // `finished_ns`, also each IO's completion stamp (device clock), in the
   // same order: throughput probes need when IOs ended, not only how long.
   std::vector<double> run(std::span<const PlannedIo> ios, std::vector<uint64_t>* finished_ns = nullptr);
@@ -52,6 +63,8 @@ class ProbeRunner {
  private:
   // Waits for `in_flight` completions and drops them (after a failed IO).
   void drain(size_t in_flight);
+  // The loop of run(), without its failure handling.
+  void issue(std::span<const PlannedIo> ios, std::vector<double>& latency_us, std::vector<uint64_t>* finished_at);
   // Stamps one completion, records its latency and frees its slot; throws
   // Error(io) for a failed or short IO, after draining the
   // `others_in_flight` requests still out.

@@ -86,8 +86,22 @@ class ScriptedDevice : public Device {
     max_in_flight = std::max(max_in_flight, in_flight());
     if (on_submit) on_submit(index);
   }
+  // With `fail_wait_at`, the wait that would return completion number N
+  // (counting from 0) throws instead, as a failed io_uring_enter does, with
+  // every request still pending.
+  std::optional<size_t> fail_wait_at;
+  int abandon_calls = 0;
+  size_t abandoned_in_flight = 0;  // what abandon_in_flight found out
+  void abandon_in_flight() override {
+    ++abandon_calls;
+    abandoned_in_flight = pending_.size();
+    pending_.clear();  // the engine reaps and drops them
+  }
   IoCompletion wait_one() override {
     if (pending_.empty()) throw Error(ErrorCategory::internal, "wait_one() with nothing in flight");
+    if (fail_wait_at && completed.size() == *fail_wait_at) {
+      throw Error(ErrorCategory::io, "io_uring_wait_cqe: Cannot allocate memory");
+    }
     auto next = pending_.begin();
     for (auto it = pending_.begin(); it != pending_.end(); ++it) {
       if (it->due_ns < next->due_ns) next = it;
@@ -383,4 +397,41 @@ TEST_CASE("a failed IO found by polling ends the run with the rest reaped", "[ru
   }
   CHECK(device.in_flight() == 0u);
   CHECK(device.submitted.size() == 4u);  // nothing new after the failure
+}
+
+// A failed engine call (not a failed IO) leaves requests the runner cannot
+// account for: the device must reap them before the caller frees buffers or
+// restores written content, and the error must not pass for a drained IO
+// failure that an optional probe may shrug off.
+TEST_CASE("an engine failure abandons what is in flight and is not an IoFailed", "[runner]") {
+  ScriptedDevice device(4);
+  device.fail_wait_at = 3;
+  ProbeRunner runner(device, 4, 4096);
+  const std::vector<PlannedIo> plan(12, PlannedIo{IoOp::read, 4096, 4096});
+  bool io_failed = false, other = false;
+  try {
+    runner.run(plan);
+  } catch (const IoFailed&) {
+    io_failed = true;
+  } catch (const Error& e) {
+    other = true;
+    CHECK(std::string(e.what()).find("io_uring_wait_cqe") != std::string::npos);
+  }
+  CHECK_FALSE(io_failed);
+  CHECK(other);
+  CHECK(device.abandon_calls == 1);
+  CHECK(device.abandoned_in_flight == 4u);
+  CHECK(device.in_flight() == 0u);
+}
+
+TEST_CASE("a failed IO is an IoFailed and leaves the device usable", "[runner]") {
+  ScriptedDevice device(4);
+  device.results[5] = -EIO;
+  ProbeRunner runner(device, 4, 8192);
+  CHECK_THROWS_AS(runner.run(mixed_plan(12)), IoFailed);
+  CHECK(device.abandon_calls == 0);
+  // The same device serves the next run.
+  device.results.clear();
+  const std::vector<PlannedIo> plan(4, PlannedIo{IoOp::read, 4096, 4096});
+  CHECK(runner.run(plan).size() == 4u);
 }

@@ -168,7 +168,9 @@ TEST_CASE("bad documents are refused naming the file and the problem") {
     CHECK(message.rfind(file.string() + ": ", 0) == 0);
     CHECK_THAT(message, Catch::Contains(c.expected));
   }
-  CHECK_THAT(refusal(dir.root() / "missing.json"), Catch::Contains("cannot be read"));
+  CHECK_THAT(refusal(dir.root() / "missing.json"), Catch::Contains("cannot be read: No such file or directory"));
+  fs::create_directory(dir.root() / "folder.json");
+  CHECK_THAT(refusal(dir.root() / "folder.json"), Catch::Contains("cannot be read: it is a directory"));
 }
 
 TEST_CASE("schema versions") {
