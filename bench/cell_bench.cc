@@ -3,7 +3,9 @@
 // does, and prints its latency statistics and IOPS as one JSON line. bench/run
 // runs fio on the same cell beside it, so the two can be compared.
 //
-// usage: ssdprobe-cell-bench TARGET SIZE OFFSET IOS [ENGINE] [SLOT_BYTES] [QUEUE_DEPTH]
+// usage: ssdprobe-cell-bench TARGET SIZE OFFSET IOS [ENGINE] [SLOT_BYTES] [QUEUE_DEPTH] [SPIN_US]
+// (SPIN_US: how long the engine polls for a completion before it sleeps,
+// ssdprobe's --spin-us; default the same 200.)
 #include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
@@ -21,7 +23,8 @@ using namespace ssdprobe;
 
 int main(int argc, char** argv) {
   if (argc < 5) {
-    fmt::print(stderr, "usage: {} TARGET SIZE OFFSET IOS [ENGINE=uring] [SLOT_BYTES=384k] [QUEUE_DEPTH=1]\n", argv[0]);
+    fmt::print(stderr, "usage: {} TARGET SIZE OFFSET IOS [ENGINE=uring] [SLOT_BYTES=384k] [QUEUE_DEPTH=1] [SPIN_US=200]\n",
+               argv[0]);
     return 2;
   }
   try {
@@ -31,8 +34,10 @@ int main(int argc, char** argv) {
     const EngineChoice engine = parse_engine(argc > 5 ? argv[5] : "uring");
     const uint64_t slot = parse_size(argc > 6 ? argv[6] : "384k", "slot");
     const uint64_t queue_depth = parse_size(argc > 7 ? argv[7] : "1", "queue depth");
+    const uint64_t spin_us = parse_size(argc > 8 ? argv[8] : "200", "spin");
     Target target = open_target({.path = argv[1], .open_for_io = true, .engine = engine},
                                 nvme_passthru_opener());
+    target.device->set_completion_spin(static_cast<uint32_t>(spin_us));
     const uint64_t slots = target.device->limits().size_bytes / slot;
     ProbeRunner runner(*target.device, static_cast<uint32_t>(queue_depth), static_cast<uint32_t>(size));
     Random random(1);

@@ -294,6 +294,7 @@ int run_characterize(const Options& given) {
   }
   open_engine(target, parse_engine(options.engine), options.write, options.seed, nvme_passthru_opener(),
               session ? session->device_fd() : -1);
+  target.device->set_completion_spin(options.spin_us);
   // From here a signal stops the run between IOs with exit 130 and a message,
   // never mid-write (the write phase restores the saved content first).
   const InterruptGuard signals;

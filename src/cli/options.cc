@@ -131,6 +131,11 @@ const std::vector<OptionSpec>& option_table() {
        "Deepest queue the parallelism probe may use (1..256; the engine's own limit still applies). Lower it for a "
        "drive shared with other work or one that mishandles deep queues; 1 skips the parallelism probe",
        CountField{1, 256, &Options::max_queue_depth}},
+      {"--spin-us", "N", "200", "spin_us", kCharacterize,
+       "Poll for a completion for up to N microseconds before sleeping, while at most 8 IOs are in flight and "
+       "recent completions came within N (0..10000; 0: always sleep). Polling keeps the process's own wake-up out "
+       "of every latency and lets shallow queues run at the drive's pace; it keeps one CPU busy while it waits",
+       CountField{0, 10000, &Options::spin_us}},
       {"--seed", "N", "1", "seed", kCharacterize,
        "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", CountField{0, UINT64_MAX, nullptr, &Options::seed}},
       {"-q,--quiet", "", "", "quiet", kBoth | kRestore | kAudit | kPlot | kCompare, "No progress on standard error",

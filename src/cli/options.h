@@ -71,6 +71,7 @@ struct Options {
   std::string engine = "auto";
   uint32_t queue_depth = 1;
   uint32_t max_queue_depth = 256; // the parallelism probe's deepest queue
+  uint32_t spin_us = 200;         // poll for a completion this long before sleeping (0: sleep)
   uint64_t seed = 1;
   bool quiet = false;
   bool write = false;             // write probes allowed

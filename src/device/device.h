@@ -85,6 +85,10 @@ class Device {
   // every request inside wait_one (psync, simulated drives) have nothing out.
   virtual void abandon_in_flight() {}
 
+  // How long wait_one may poll for a completion before it sleeps, in
+  // microseconds (0: always sleep). Engines that cannot poll ignore it.
+  virtual void set_completion_spin(uint32_t max_us) { (void)max_us; }
+
   // The time source the runner stamps with, in nanoseconds. Real devices use
   // CLOCK_MONOTONIC_RAW; simulated ones return their virtual clock.
   virtual uint64_t now_ns() = 0;

@@ -67,8 +67,8 @@ NvmePassthruDevice::~NvmePassthruDevice() {
 }
 
 std::string NvmePassthruDevice::engine_description() const {
-  return fmt::format("NVMe passthrough (io_uring URING_CMD on {}, nsid {}, {} B LBA), block layer bypassed", path_,
-                     target_.nsid, target_.lba_bytes);
+  return fmt::format("NVMe passthrough (io_uring URING_CMD on {}, nsid {}, {} B LBA), block layer bypassed, {}",
+                     path_, target_.nsid, target_.lba_bytes, spin_description(spin_));
 }
 
 void NvmePassthruDevice::attach_buffers(std::span<AlignedBuffer> buffers) { buffers_ = buffers; }
@@ -106,7 +106,7 @@ IoCompletion NvmePassthruDevice::wait_one() {
     queued_ = 0;
     submit_queued(ring_->ring, in_kernel_, "io_uring_submit (NVMe passthrough)");
   }
-  return take(wait_for_completion(ring_->ring, "io_uring_wait_cqe (NVMe passthrough)"));
+  return take(spin_.wait(ring_->ring, in_kernel_, "io_uring_wait_cqe (NVMe passthrough)"));
 }
 
 std::optional<IoCompletion> NvmePassthruDevice::poll_one() {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/unique_fd.h"
+#include "device/completion_spin.h"
 #include "device/device.h"
 #include "device/nvme_passthru_cmd.h"
 #include "device/nvme_paths.h"
@@ -50,6 +51,7 @@ class NvmePassthruDevice : public Device {
   IoCompletion wait_one() override;
   std::optional<IoCompletion> poll_one() override;
   void abandon_in_flight() override;
+  void set_completion_spin(uint32_t max_us) override { spin_.set_limit_us(max_us); }
   uint64_t now_ns() override;
   std::string describe_failure(int64_t result) const override;
 
@@ -81,6 +83,7 @@ class NvmePassthruDevice : public Device {
   int last_nvme_status_ = 0;
   uint32_t queued_ = 0;                 // prepared SQEs not yet submitted
   unsigned in_kernel_ = 0;              // submitted, completion not yet taken
+  CompletionSpin spin_;                 // how wait_one waits (uring_wait.h)
   bool abandoned_ = false;              // abandon_in_flight ran: no further IO
 };
 

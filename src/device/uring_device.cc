@@ -72,9 +72,9 @@ UringDevice::~UringDevice() {
 }
 
 std::string UringDevice::engine_description() const {
-  return fmt::format("io_uring, O_DIRECT, {} file, {} buffers{}", fixed_file_ ? "fixed" : "plain",
+  return fmt::format("io_uring, O_DIRECT, {} file, {} buffers{}, {}", fixed_file_ ? "fixed" : "plain",
                      fixed_buffers_ ? "registered" : "unregistered",
-                     ring_setup_.empty() ? "" : ", " + ring_setup_);
+                     ring_setup_.empty() ? "" : ", " + ring_setup_, spin_description(spin_));
 }
 
 void UringDevice::attach_buffers(std::span<AlignedBuffer> buffers) {
@@ -125,7 +125,7 @@ IoCompletion UringDevice::wait_one() {
     queued_ = 0;
     submit_queued(ring_->ring, in_kernel_, "io_uring_submit");
   }
-  return take(wait_for_completion(ring_->ring, "io_uring_wait_cqe"));
+  return take(spin_.wait(ring_->ring, in_kernel_, "io_uring_wait_cqe"));
 }
 
 std::optional<IoCompletion> UringDevice::poll_one() {

@@ -12,6 +12,7 @@
 
 #include "core/unique_fd.h"
 #include "device/device.h"
+#include "device/completion_spin.h"
 
 struct io_uring_cqe;
 
@@ -32,6 +33,7 @@ class UringDevice : public Device {
   IoCompletion wait_one() override;
   std::optional<IoCompletion> poll_one() override;
   void abandon_in_flight() override;
+  void set_completion_spin(uint32_t max_us) override { spin_.set_limit_us(max_us); }
   uint64_t now_ns() override;
 
  private:
@@ -48,6 +50,7 @@ class UringDevice : public Device {
   std::string ring_setup_;  // which task-work mode the kernel accepted ("" for the plain ring)
   unsigned queued_ = 0;     // prepared but not yet submitted (wait_one submits them)
   unsigned in_kernel_ = 0;  // submitted, completion not yet taken
+  CompletionSpin spin_;     // how wait_one waits (uring_wait.h)
   bool abandoned_ = false;  // abandon_in_flight ran: no further IO
 };
 
