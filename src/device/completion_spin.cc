@@ -30,6 +30,15 @@ io_uring_cqe* CompletionSpin::wait(io_uring& ring, unsigned in_kernel, const cha
   return found;
 }
 
+io_uring_cqe* submit_then_wait(io_uring& ring, unsigned& queued, unsigned& in_kernel, CompletionSpin& spin,
+                               const char* submit_what, const char* wait_what) {
+  if (queued > 0) {
+    queued = 0;
+    submit_queued(ring, in_kernel, submit_what);
+  }
+  return spin.wait(ring, in_kernel, wait_what);
+}
+
 std::string spin_description(const CompletionSpin& spin) {
   return spin.limit_us() == 0 ? "completions waited for asleep"
                               : fmt::format("completions polled up to {} us at queue depths up to {}", spin.limit_us(),

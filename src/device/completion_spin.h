@@ -37,6 +37,13 @@ class CompletionSpin {
   uint64_t typical_wait_ns_ = 0;  // moving average of the time waits took
 };
 
+// The engines' wait_one: submits what is queued (when anything is; `queued`
+// is reset and `in_kernel` grows by what the kernel took), then waits for a
+// completion as `spin` decides. `submit_what` and `wait_what` name the calls
+// in errors.
+io_uring_cqe* submit_then_wait(io_uring& ring, unsigned& queued, unsigned& in_kernel, CompletionSpin& spin,
+                               const char* submit_what, const char* wait_what);
+
 // For the engine line of the report: "completions polled up to 200 us" or
 // "completions waited for asleep".
 std::string spin_description(const CompletionSpin& spin);

@@ -102,11 +102,8 @@ void NvmePassthruDevice::submit_command(const IoRequest& request, void* buffer) 
 IoCompletion NvmePassthruDevice::wait_one() {
   // Submit, then wait: two system calls, as the block engine does (see
   // UringDevice::wait_one for what one combined call cost on a loop device).
-  if (queued_ > 0) {
-    queued_ = 0;
-    submit_queued(ring_->ring, in_kernel_, "io_uring_submit (NVMe passthrough)");
-  }
-  return take(spin_.wait(ring_->ring, in_kernel_, "io_uring_wait_cqe (NVMe passthrough)"));
+  return take(submit_then_wait(ring_->ring, queued_, in_kernel_, spin_, "io_uring_submit (NVMe passthrough)",
+                               "io_uring_wait_cqe (NVMe passthrough)"));
 }
 
 std::optional<IoCompletion> NvmePassthruDevice::poll_one() {

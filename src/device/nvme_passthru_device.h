@@ -81,7 +81,7 @@ class NvmePassthruDevice : public Device {
   std::vector<Slot> slots_;             // indexed by the SQE's user_data
   std::vector<uint32_t> free_slots_;
   int last_nvme_status_ = 0;
-  uint32_t queued_ = 0;                 // prepared SQEs not yet submitted
+  unsigned queued_ = 0;                 // prepared SQEs not yet submitted
   unsigned in_kernel_ = 0;              // submitted, completion not yet taken
   CompletionSpin spin_;                 // how wait_one waits (uring_wait.h)
   bool abandoned_ = false;              // abandon_in_flight ran: no further IO

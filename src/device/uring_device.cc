@@ -121,11 +121,7 @@ IoCompletion UringDevice::wait_one() {
   // the median latency (5.9 us against 2.9 us). With deferred task work
   // a completion reaches the ring only inside a waiting io_uring_enter, so
   // the wait is a system call even when the request is already done.
-  if (queued_ > 0) {
-    queued_ = 0;
-    submit_queued(ring_->ring, in_kernel_, "io_uring_submit");
-  }
-  return take(spin_.wait(ring_->ring, in_kernel_, "io_uring_wait_cqe"));
+  return take(submit_then_wait(ring_->ring, queued_, in_kernel_, spin_, "io_uring_submit", "io_uring_wait_cqe"));
 }
 
 std::optional<IoCompletion> UringDevice::poll_one() {
