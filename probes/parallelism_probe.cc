@@ -222,20 +222,19 @@ ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPl
       // Between segments too: the first round always starts, but on a drive
       // slow enough to spend the whole budget inside it (slow writes), it
       // stops there rather than run past --budget.
-      bool out_of_time = false;
       for (size_t i : order) {
         if (round == 1 && elapsed_s() > options.budget_s) {
-          out_of_time = true;
+          data.first_round_cut = true;
           break;
         }
         data.segments.push_back(prober.segment(plan.depths[i], plan.segment_ios[i]));
       }
-      result.rounds = round;
-      if (out_of_time) break;
+      if (data.first_round_cut) break;  // rounds stays 0: no whole round ran
       if (plan.strides_possible()) {
         prober.strides(prober.stride_items(data.strides, options.pairs_per_round), data.single_us, data.strides);
       }
       round_s = elapsed_s() - round_start;
+      result.rounds = round;
     }
 
     // Refinement: depths half an octave from the knee the powers of two

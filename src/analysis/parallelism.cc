@@ -77,9 +77,18 @@ double knee_quantile(std::vector<double> knees, double q) {
   return knees[std::min(knees.size() - 1, static_cast<size_t>(q * static_cast<double>(knees.size())))];
 }
 
-void judge_knee(ParallelismVerdict& v, uint64_t seed, int replicates) {
+void judge_knee(ParallelismVerdict& v, bool first_round_cut, uint64_t seed, int replicates) {
   ParallelismValue& knee = v.queue_depth_knee;
   ParallelismValue& plateau = v.plateau_iops;
+  if (first_round_cut) {
+    std::string timed;
+    for (const auto& d : v.depths) timed += fmt::format("{}{}", timed.empty() ? "" : ", ", d.queue_depth);
+    knee.state = plateau.state = UnitState::undetermined;
+    knee.evidence = plateau.evidence =
+        fmt::format("not determined: --budget ran out inside the first round of the sweep (depths timed: {}); a "
+                    "larger --budget lets it run", timed.empty() ? "none" : timed);
+    return;
+  }
   if (v.depths.size() < 2) {
     knee.state = plateau.state = UnitState::not_measured;
     knee.evidence = plateau.evidence = "not measured: the IO engine keeps only one IO in flight (psync), so there is "
@@ -325,6 +334,13 @@ std::string stride_table(const StrideReading& r, const std::vector<StrideSample>
 void judge_strides(ParallelismVerdict& v, const ParallelismData& data, uint64_t seed, int replicates) {
   ParallelismValue& units = v.parallel_units;
   ParallelismValue& interleave = v.interleave_bytes;
+  if (data.first_round_cut) {
+    units.state = interleave.state = UnitState::undetermined;
+    units.evidence = interleave.evidence =
+        "not determined: --budget ran out inside the first round, before its stride pairs; a larger --budget lets "
+        "them run";
+    return;
+  }
   if (data.strides.empty()) {
     units.state = interleave.state = UnitState::not_measured;
     units.evidence = interleave.evidence =
@@ -458,7 +474,7 @@ ParallelismVerdict analyse_parallelism(const ParallelismData& data, uint64_t see
   ParallelismVerdict v;
   v.op = data.op;
   v.depths = summarize_depths(data.segments);
-  judge_knee(v, seed, replicates);
+  judge_knee(v, data.first_round_cut, seed, replicates);
   judge_strides(v, data, seed, replicates);
   return v;
 }

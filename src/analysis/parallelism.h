@@ -92,6 +92,8 @@ struct ParallelismData {
   IoOp op = IoOp::read;                       // what was timed: reads, or (with --write, in its window) writes
   uint32_t read_bytes = 4096;                 // size of every IO
   uint32_t largest_depth_allowed = 1;        // the engine's limit
+  bool first_round_cut = false;               // --budget ran out inside the first round (some depths, and the
+                                              // stride pairs, never ran)
   std::vector<DepthSegment> segments;         // in the order run
   std::vector<double> single_us;              // lone reads, the stride reference
   std::vector<StrideSample> strides;          // powers of two, ascending

@@ -12,6 +12,25 @@ namespace ssdprobe {
 
 namespace {
 
+// The sweep compares IOPS across queue depths, so every depth must be waited
+// for the same way: polling (--spin-us) runs only while few IOs are out and
+// would time the shallow depths polled and the deep ones asleep, a step in
+// the curve made by the engine. The probe sleeps throughout, as fio does;
+// the grids poll again after it.
+class SleepingWaits {
+ public:
+  SleepingWaits(Device& device, uint32_t spin_us) : device_(device), spin_us_(spin_us) {
+    device_.set_completion_spin(0);
+  }
+  ~SleepingWaits() { device_.set_completion_spin(spin_us_); }
+  SleepingWaits(const SleepingWaits&) = delete;
+  SleepingWaits& operator=(const SleepingWaits&) = delete;
+
+ private:
+  Device& device_;
+  uint32_t spin_us_;
+};
+
 // The probe over `region` with `op`: reads over --region, or writes over the
 // write window the write session saved.
 ParallelismSection run_probe(Target& target, const Options& options, const Region& region, IoOp op,
@@ -49,6 +68,7 @@ ParallelismSection run_probe(Target& target, const Options& options, const Regio
   probe.max_bytes = max_bytes;
   ParallelismProbeResult result;
   try {
+    const SleepingWaits waits(*target.device, options.spin_us);
     result = run_parallelism_probe(*target.device, plan, probe);
   } catch (const ParallelismProbeFailed& e) {
     // The probe is an optional step: an IO the drive failed or the kernel

@@ -100,6 +100,18 @@ WriteRunResult run_write_probes(Target& target, const Region& window, WriteSessi
     result.parallelism = run_write_parallelism(target, options, window, read_page,
                                                std::max(left_s, options.budget_s * kWriteParallelismBudgetShare));
   } catch (...) {
+    // Writes the engine could not reap (it gave up after 30 s) may still
+    // land: restoring now could be overwritten by one. The journal stays;
+    // the kernel finishes or cancels them when this process exits.
+    const unsigned outstanding = target.device ? target.device->abandoned_requests() : 0;
+    if (session && session->saved() && outstanding > 0) {
+      progress.finish();
+      print_quietly(stderr, fmt::format("ssdprobe: write probes stopped with {} request(s) still in flight that "
+                                        "could not be reaped; the original content was NOT written back yet: once "
+                                        "this process has exited, run: ssdprobe restore {}\n",
+                                        outstanding, printable(session->journal_path().string())));
+      throw;
+    }
     // Restore first, print after: nothing, not even a progress line to a
     // terminal that hung up, may come between a failure and the restore.
     if (session && session->saved()) {

@@ -1,5 +1,6 @@
 #include "device/completion_spin.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <liburing.h>
 
@@ -24,8 +25,10 @@ io_uring_cqe* CompletionSpin::wait(io_uring& ring, unsigned in_kernel, const cha
   }
   if (found == nullptr) found = wait_for_completion(ring, what);
   // Moving average over ~16 waits: slow drives stop polling, and a drive
-  // that speeds up is polled again.
-  const uint64_t took = monotonic_raw_ns() - start;
+  // that speeds up is polled again. A wait counts as at most twice the
+  // limit, so one stall (garbage collection: tens of ms) cannot switch
+  // polling off for the next ~85 waits; only a run of slow waits does.
+  const uint64_t took = std::min(monotonic_raw_ns() - start, 2 * std::max<uint64_t>(limit_ns_, 1));
   typical_wait_ns_ = typical_wait_ns_ - typical_wait_ns_ / 16 + took / 16;
   return found;
 }

@@ -84,6 +84,10 @@ class Device {
   // stale completion. Best effort: it never throws. Engines that complete
   // every request inside wait_one (psync, simulated drives) have nothing out.
   virtual void abandon_in_flight() {}
+  // After abandon_in_flight: requests the kernel still held when it gave up
+  // waiting (30 s). Written content must not be restored in this process
+  // while any is out: a late probe write would land on top of it.
+  virtual unsigned abandoned_requests() const { return 0; }
 
   // How long wait_one may poll for a completion before it sleeps, in
   // microseconds (0: always sleep). Engines that cannot poll ignore it.

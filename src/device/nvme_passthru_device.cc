@@ -116,9 +116,9 @@ IoCompletion NvmePassthruDevice::take(io_uring_cqe* cqe) {
   const auto slot = static_cast<uint32_t>(io_uring_cqe_get_data64(cqe));
   const int res = cqe->res;
   io_uring_cqe_seen(&ring_->ring, cqe);
+  if (in_kernel_ > 0) --in_kernel_;  // before anything that can throw: the count must stay exact
   const Slot done = slots_.at(slot);
   free_slots_.push_back(slot);
-  if (in_kernel_ > 0) --in_kernel_;
   // The status of this completion only: a later failure the kernel reports
   // (-EIO without a status) must not be described with an earlier status.
   last_nvme_status_ = res > 0 ? res : 0;
@@ -146,7 +146,13 @@ std::string NvmePassthruDevice::describe_failure(int64_t result) const {
 void NvmePassthruDevice::verify() {
   AlignedBuffer probe(target_.lba_bytes);
   submit_command(IoRequest{IoOp::read, 0, target_.lba_bytes, 0, 0}, probe.data());
-  const IoCompletion done = wait_one();
+  IoCompletion done;
+  try {
+    done = wait_one();
+  } catch (...) {
+    abandon_in_flight();  // the read may still fill `probe`, which goes with this frame
+    throw;
+  }
   if (done.result < 0 && last_nvme_status_ == 0) throw passthru_error(path_, static_cast<int>(-done.result));
   if (done.result < 0) {
     throw Error(ErrorCategory::io, fmt::format("{}: NVMe Read of LBA {} failed: NVMe status 0x{:x}", path_,

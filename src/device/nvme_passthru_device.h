@@ -51,6 +51,7 @@ class NvmePassthruDevice : public Device {
   IoCompletion wait_one() override;
   std::optional<IoCompletion> poll_one() override;
   void abandon_in_flight() override;
+  unsigned abandoned_requests() const override { return abandoned_ ? in_kernel_ : 0; }
   void set_completion_spin(uint32_t max_us) override { spin_.set_limit_us(max_us); }
   uint64_t now_ns() override;
   std::string describe_failure(int64_t result) const override;

@@ -1,6 +1,7 @@
 #include "device/uring_wait.h"
 
 #include <cerrno>
+#include <chrono>
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -32,15 +33,15 @@ void submit_queued(io_uring& ring, unsigned& in_kernel, const char* what) {
   }
 }
 
-void reap_abandoned(io_uring& ring, unsigned& in_kernel) {
-  for (; in_kernel > 0; --in_kernel) {
+void reap_abandoned(io_uring& ring, unsigned& in_kernel, double patience_s) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(patience_s);
+  while (in_kernel > 0 && std::chrono::steady_clock::now() < deadline) {
+    __kernel_timespec tick{0, 100'000'000};  // wake every 100 ms to check the deadline
     io_uring_cqe* cqe = nullptr;
-    int rc;
-    do {
-      rc = io_uring_wait_cqe(&ring, &cqe);
-    } while (rc == -EINTR);
-    if (rc < 0) return;
-    io_uring_cqe_seen(&ring, cqe);
+    if (io_uring_wait_cqe_timeout(&ring, &cqe, &tick) == 0 && cqe != nullptr) {
+      io_uring_cqe_seen(&ring, cqe);
+      --in_kernel;
+    }
   }
 }
 

@@ -21,9 +21,11 @@ io_uring_cqe* wait_for_completion(io_uring& ring, const char* what);
 // (UringDevice::wait_one says what one combined call cost).
 void submit_queued(io_uring& ring, unsigned& in_kernel, const char* what);
 
-// Waits for `in_kernel` completions and drops them, counting down; stops at
-// the first wait that fails. Never throws (Device::abandon_in_flight).
-void reap_abandoned(io_uring& ring, unsigned& in_kernel);
+// Waits for `in_kernel` completions and drops them, counting down, for at
+// most `patience_s` in all (a failing wait is retried until then: the call
+// that failed may well be the reason to abandon). Never throws
+// (Device::abandon_in_flight); what is still owed stays in `in_kernel`.
+void reap_abandoned(io_uring& ring, unsigned& in_kernel, double patience_s = 30.0);
 
 // A completion already in the ring, or null: no system call, no wait. The
 // caller marks it seen.

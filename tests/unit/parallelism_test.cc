@@ -215,6 +215,34 @@ TEST_CASE("IOPS still growing at the deepest queue give no knee and no plateau")
   CHECK(v.queue_depth_knee.evidence.find("still rising") != std::string::npos);
 }
 
+// 24 units: 24 d / (d + 23) is 20.3 at depth 128 (92 % of depth 256's 22.0),
+// but the last doubling still gains 8 %: the plateau, and with it the 90 %
+// line, lies beyond the sweep, so depth 128 is not the knee.
+TEST_CASE("a peak at the deepest queue still gaining more than 5 % leaves the knee undetermined") {
+  ParallelismData data;
+  data.segments = saturating(24, 6, 4);
+  const ParallelismVerdict v = analyse_parallelism(data, 1);
+  CHECK(v.queue_depth_knee.state == UnitState::undetermined);
+  CHECK_FALSE(v.queue_depth_knee.value);
+  CHECK(v.queue_depth_knee.evidence.find("still rising") != std::string::npos);
+  CHECK(v.queue_depth_knee.evidence.find("the knee is at 128 or beyond") != std::string::npos);
+}
+
+TEST_CASE("a sweep --budget cut inside its first round says so, for the knee and the strides") {
+  ParallelismData data;
+  data.segments = {{1, 10000.0, {100.0}}, {2, 19000.0, {105.0}}};
+  data.largest_depth_allowed = 256;
+  data.strides = {{4096, {}}, {8192, {}}};
+  data.first_round_cut = true;
+  const ParallelismVerdict v = analyse_parallelism(data, 1);
+  CHECK(v.queue_depth_knee.state == UnitState::undetermined);
+  CHECK(v.plateau_iops.state == UnitState::undetermined);
+  CHECK(v.queue_depth_knee.evidence.find("--budget ran out inside the first round") != std::string::npos);
+  CHECK(v.queue_depth_knee.evidence.find("depths timed: 1, 2") != std::string::npos);
+  CHECK(v.parallel_units.state == UnitState::undetermined);
+  CHECK(v.interleave_bytes.evidence.find("--budget") != std::string::npos);
+}
+
 TEST_CASE("too few segments per depth are not resampled into a verdict") {
   ParallelismData data;
   data.segments = saturating(8, 2, 3);
