@@ -48,9 +48,12 @@ int main(int argc, char** argv) {
     const std::vector<double> latency = runner.run(plan);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const CellSummary s = summarize_cell(latency);
+    double sum_us = 0.0;
+    for (double l : latency) sum_us += l;
     nlohmann::ordered_json out = {{"tool", "ssdprobe"},        {"engine", target.device->engine_description()},
                           {"ios", ios},                {"queue_depth", queue_depth},
                           {"median_us", s.median_us},
+                          {"mean_us", latency.empty() ? 0.0 : sum_us / static_cast<double>(latency.size())},
                           {"p99_us", s.p99_us},        {"iops", static_cast<double>(ios) / seconds}};
     fmt::print("{}\n", out.dump());
     return 0;
