@@ -145,12 +145,13 @@ void judge_knee(ParallelismVerdict& v, bool first_round_cut, uint64_t seed, int 
   const double plateau_support = support_of(plateau_close, replicates);
   plateau.low = quantile(plateaus, 0.025);
   plateau.high = quantile(plateaus, 0.975);
-  // Still rising: the knee is the deepest depth, or the deepest depth is the
-  // peak and its last step still gained more than the plateau tolerance
-  // (the plateau, and with it the 90 % line, may lie deeper than the sweep).
+  // Still rising: the deepest depth is the peak and its last step still
+  // gained more than the plateau tolerance (the plateau, and with it the
+  // 90 % line, may lie deeper than the sweep). A knee at the deepest depth
+  // is one such case: the depth below it is under 90 % of the peak, a gain
+  // of over 11 %.
   const bool still_rising =
-      point.knee + 1 == depths.size() ||
-      (point.peak + 1 == depths.size() && last.iops > (1.0 + kPlateauTolerance) * depths[depths.size() - 2].iops);
+      point.peak + 1 == depths.size() && last.iops > (1.0 + kPlateauTolerance) * depths[depths.size() - 2].iops;
   if (still_rising) {
     knee.state = plateau.state = UnitState::undetermined;
     knee.evidence = fmt::format("not determined: IOPS were still rising at the deepest queue tried ({}: {:.0f} IOPS, "

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <liburing.h>
 
+#include "core/error.h"
 #include "device/psync_device.h"  // monotonic_raw_ns
 #include "device/uring_wait.h"
 
@@ -11,7 +12,8 @@ namespace ssdprobe {
 
 io_uring_cqe* CompletionSpin::wait(io_uring& ring, unsigned in_kernel, const char* what) {
   if (io_uring_cqe* cqe = ready_completion(ring)) return cqe;
-  const bool poll = limit_ns_ > 0 && in_kernel <= kMaxInFlight && typical_wait_ns_ <= limit_ns_;
+  if (limit_ns_ == 0) return wait_for_completion(ring, what);  // --spin-us 0: no polling, nothing to average
+  const bool poll = in_kernel <= kMaxInFlight && typical_wait_ns_ <= limit_ns_;
   const uint64_t start = monotonic_raw_ns();
   io_uring_cqe* found = nullptr;
   if (poll) {
@@ -28,18 +30,26 @@ io_uring_cqe* CompletionSpin::wait(io_uring& ring, unsigned in_kernel, const cha
   // that speeds up is polled again. A wait counts as at most twice the
   // limit, so one stall (garbage collection: tens of ms) cannot switch
   // polling off for the next ~85 waits; only a run of slow waits does.
-  const uint64_t took = std::min(monotonic_raw_ns() - start, 2 * std::max<uint64_t>(limit_ns_, 1));
+  const uint64_t took = std::min(monotonic_raw_ns() - start, 2 * limit_ns_);
   typical_wait_ns_ = typical_wait_ns_ - typical_wait_ns_ / 16 + took / 16;
   return found;
 }
 
-io_uring_cqe* submit_then_wait(io_uring& ring, unsigned& queued, unsigned& in_kernel, CompletionSpin& spin,
-                               const char* submit_what, const char* wait_what) {
-  if (queued > 0) {
-    queued = 0;
-    submit_queued(ring, in_kernel, submit_what);
+void RingRequests::check_usable(const char* engine) const {
+  if (abandoned_) throw Error(ErrorCategory::internal, fmt::format("IO submitted after the {} engine failed", engine));
+}
+
+io_uring_cqe* RingRequests::submit_then_wait(io_uring& ring, const char* submit_what, const char* wait_what) {
+  if (queued_ > 0) {
+    queued_ = 0;
+    submit_queued(ring, in_kernel_, submit_what);
   }
-  return spin.wait(ring, in_kernel, wait_what);
+  return spin_.wait(ring, in_kernel_, wait_what);
+}
+
+void RingRequests::abandon(io_uring& ring) {
+  abandoned_ = true;
+  reap_abandoned(ring, in_kernel_);
 }
 
 std::string spin_description(const CompletionSpin& spin) {

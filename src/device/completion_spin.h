@@ -1,5 +1,5 @@
-// How the io_uring engines wait for a completion: poll for a while, then
-// sleep. Declared without liburing (forward declarations), so the engines'
+// How the io_uring engines wait for a completion (poll for a while, then
+// sleep) and what they owe (RingRequests). Declared without liburing (forward declarations), so the engines'
 // headers can hold one without bringing liburing to their includers.
 #pragma once
 
@@ -37,12 +37,38 @@ class CompletionSpin {
   uint64_t typical_wait_ns_ = 0;  // moving average of the time waits took
 };
 
-// The engines' wait_one: submits what is queued (when anything is; `queued`
-// is reset and `in_kernel` grows by what the kernel took), then waits for a
-// completion as `spin` decides. `submit_what` and `wait_what` name the calls
-// in errors.
-io_uring_cqe* submit_then_wait(io_uring& ring, unsigned& queued, unsigned& in_kernel, CompletionSpin& spin,
-                               const char* submit_what, const char* wait_what);
+// What an io_uring engine owes: requests queued but not yet submitted,
+// submitted but not yet taken, and whether a failure made it give up. Both
+// engines (block and NVMe passthrough) route every request and completion
+// through one, so the count abandon() waits for stays exact.
+class RingRequests {
+ public:
+  // Before an SQE is prepared: once abandoned, throws Error(internal)
+  // naming `engine`.
+  void check_usable(const char* engine) const;
+  void queued_one() { ++queued_; }
+  // wait_one: submits what is queued (the kernel's take counted), then
+  // waits for a completion as spin() decides. `submit_what` and `wait_what`
+  // name the calls in errors.
+  io_uring_cqe* submit_then_wait(io_uring& ring, const char* submit_what, const char* wait_what);
+  // A completion was marked seen: call before anything that can throw.
+  void took_one() {
+    if (in_kernel_ > 0) --in_kernel_;
+  }
+  // Device::abandon_in_flight: refuses further IO and reaps what the kernel
+  // holds (uring_wait.h reap_abandoned); what it could not reap stays in
+  // abandoned_requests().
+  void abandon(io_uring& ring);
+  unsigned abandoned_requests() const { return abandoned_ ? in_kernel_ : 0; }
+  CompletionSpin& spin() { return spin_; }
+  const CompletionSpin& spin() const { return spin_; }
+
+ private:
+  unsigned queued_ = 0;     // prepared, not yet submitted
+  unsigned in_kernel_ = 0;  // submitted, completion not yet taken
+  bool abandoned_ = false;
+  CompletionSpin spin_;
+};
 
 // For the engine line of the report: "completions polled up to 200 us" or
 // "completions waited for asleep".

@@ -68,7 +68,7 @@ NvmePassthruDevice::~NvmePassthruDevice() {
 
 std::string NvmePassthruDevice::engine_description() const {
   return fmt::format("NVMe passthrough (io_uring URING_CMD on {}, nsid {}, {} B LBA), block layer bypassed, {}",
-                     path_, target_.nsid, target_.lba_bytes, spin_description(spin_));
+                     path_, target_.nsid, target_.lba_bytes, spin_description(requests_.spin()));
 }
 
 void NvmePassthruDevice::attach_buffers(std::span<AlignedBuffer> buffers) { buffers_ = buffers; }
@@ -80,7 +80,7 @@ void NvmePassthruDevice::submit(const IoRequest& request) {
 }
 
 void NvmePassthruDevice::submit_command(const IoRequest& request, void* buffer) {
-  if (abandoned_) throw Error(ErrorCategory::internal, "IO submitted after the NVMe passthrough engine failed");
+  requests_.check_usable("NVMe passthrough");
   if (free_slots_.empty()) throw Error(ErrorCategory::internal, "more requests in flight than the ring holds");
   const nvme_uring_cmd cmd = build_nvme_io_command(request, buffer, target_);
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
@@ -96,14 +96,14 @@ void NvmePassthruDevice::submit_command(const IoRequest& request, void* buffer) 
   slots_[slot] = Slot{request.tag, request.length};
   // Queued only: wait_one() submits everything queued in one
   // io_uring_enter, as the block engine does (batches enter together).
-  ++queued_;
+  requests_.queued_one();
 }
 
 IoCompletion NvmePassthruDevice::wait_one() {
   // Submit, then wait: two system calls, as the block engine does (see
   // UringDevice::wait_one for what one combined call cost on a loop device).
-  return take(submit_then_wait(ring_->ring, queued_, in_kernel_, spin_, "io_uring_submit (NVMe passthrough)",
-                               "io_uring_wait_cqe (NVMe passthrough)"));
+  return take(requests_.submit_then_wait(ring_->ring, "io_uring_submit (NVMe passthrough)",
+                                         "io_uring_wait_cqe (NVMe passthrough)"));
 }
 
 std::optional<IoCompletion> NvmePassthruDevice::poll_one() {
@@ -116,7 +116,7 @@ IoCompletion NvmePassthruDevice::take(io_uring_cqe* cqe) {
   const auto slot = static_cast<uint32_t>(io_uring_cqe_get_data64(cqe));
   const int res = cqe->res;
   io_uring_cqe_seen(&ring_->ring, cqe);
-  if (in_kernel_ > 0) --in_kernel_;  // before anything that can throw: the count must stay exact
+  requests_.took_one();  // before anything that can throw: the count must stay exact
   const Slot done = slots_.at(slot);
   free_slots_.push_back(slot);
   // The status of this completion only: a later failure the kernel reports
@@ -127,8 +127,7 @@ IoCompletion NvmePassthruDevice::take(io_uring_cqe* cqe) {
 }
 
 void NvmePassthruDevice::abandon_in_flight() {
-  abandoned_ = true;
-  reap_abandoned(ring_->ring, in_kernel_);
+  requests_.abandon(ring_->ring);
 }
 
 uint64_t NvmePassthruDevice::now_ns() { return monotonic_raw_ns(); }

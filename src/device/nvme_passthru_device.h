@@ -51,8 +51,8 @@ class NvmePassthruDevice : public Device {
   IoCompletion wait_one() override;
   std::optional<IoCompletion> poll_one() override;
   void abandon_in_flight() override;
-  unsigned abandoned_requests() const override { return abandoned_ ? in_kernel_ : 0; }
-  void set_completion_spin(uint32_t max_us) override { spin_.set_limit_us(max_us); }
+  unsigned abandoned_requests() const override { return requests_.abandoned_requests(); }
+  void set_completion_spin(uint32_t max_us) override { requests_.spin().set_limit_us(max_us); }
   uint64_t now_ns() override;
   std::string describe_failure(int64_t result) const override;
 
@@ -82,10 +82,7 @@ class NvmePassthruDevice : public Device {
   std::vector<Slot> slots_;             // indexed by the SQE's user_data
   std::vector<uint32_t> free_slots_;
   int last_nvme_status_ = 0;
-  unsigned queued_ = 0;                 // prepared SQEs not yet submitted
-  unsigned in_kernel_ = 0;              // submitted, completion not yet taken
-  CompletionSpin spin_;                 // how wait_one waits (uring_wait.h)
-  bool abandoned_ = false;              // abandon_in_flight ran: no further IO
+  RingRequests requests_;               // queued, in the kernel, abandoned; how wait_one waits
 };
 
 // What the engine needs to know about a namespace. The firmware layer reads

@@ -33,8 +33,8 @@ class UringDevice : public Device {
   IoCompletion wait_one() override;
   std::optional<IoCompletion> poll_one() override;
   void abandon_in_flight() override;
-  unsigned abandoned_requests() const override { return abandoned_ ? in_kernel_ : 0; }
-  void set_completion_spin(uint32_t max_us) override { spin_.set_limit_us(max_us); }
+  unsigned abandoned_requests() const override { return requests_.abandoned_requests(); }
+  void set_completion_spin(uint32_t max_us) override { requests_.spin().set_limit_us(max_us); }
   uint64_t now_ns() override;
 
  private:
@@ -49,10 +49,7 @@ class UringDevice : public Device {
   bool fixed_buffers_ = false;
   bool fixed_file_ = false;
   std::string ring_setup_;  // which task-work mode the kernel accepted ("" for the plain ring)
-  unsigned queued_ = 0;     // prepared but not yet submitted (wait_one submits them)
-  unsigned in_kernel_ = 0;  // submitted, completion not yet taken
-  CompletionSpin spin_;     // how wait_one waits (uring_wait.h)
-  bool abandoned_ = false;  // abandon_in_flight ran: no further IO
+  RingRequests requests_;   // queued, in the kernel, abandoned; how wait_one waits
 };
 
 }  // namespace ssdprobe
