@@ -133,6 +133,156 @@ void trim_to_byte_cap(std::vector<size_t>& cells, const LatencyGrid& grid, uint6
   cells.resize(keep);
 }
 
+// Grows each cell once, to exactly what this round adds, then adds the
+// round's latencies: raw to `raw`, less the round's drift to `analysed`.
+// push_back's doubling would leave up to half of two grid copies unused,
+// which is most of the memory of a multi-million-IO grid.
+void add_round_samples(LatencyGrid& raw, LatencyGrid& analysed, const std::vector<size_t>& cells,
+                       const std::vector<double>& latencies, double shift) {
+  std::vector<uint32_t> added(raw.cell_count(), 0);
+  for (size_t cell : cells) ++added[cell];
+  for (size_t cell = 0; cell < added.size(); ++cell) {
+    if (added[cell] == 0) continue;
+    raw.samples[cell].reserve(raw.samples[cell].size() + added[cell]);
+    analysed.samples[cell].reserve(analysed.samples[cell].size() + added[cell]);
+  }
+  for (size_t i = 0; i < cells.size(); ++i) {
+    raw.samples[cells[i]].push_back(latencies[i]);
+    analysed.samples[cells[i]].push_back(latencies[i] - shift);
+  }
+}
+
+// The rounds of one grid run, and what carries from one round to the next:
+// the contenders the next round targets, its size, the drift baseline and
+// the previous round's answer.
+class GridRounds {
+ public:
+  GridRounds(const GridPlan& plan, const GridProbeOptions& options, ProbeRunner& runner, Random& random,
+             FreshSlots& slots, GridProbeResult& result, uint64_t start_ns)
+      : plan_(plan), options_(options), runner_(runner), random_(random), slots_(slots), result_(result),
+        start_ns_(start_ns), analysis_(options.analysis), contenders_(analysis_.candidates),
+        next_round_ios_(static_cast<uint64_t>(options.initial_samples_per_cell) * result.grid.cell_count()),
+        analysed_(plan.sizes, plan.offsets) {}
+
+  // Samples and analyses one round. False when the probe stops here
+  // (result.stop_reason says why).
+  bool run(int round) {
+    const bool first = round == 1;
+    const std::vector<size_t> cells = plan_round(first);
+    if (cells.empty()) {
+      result_.stop_reason = GridStopReason::byte_cap;
+      return false;
+    }
+    time_round(cells, round);
+    analyse_round(round);
+    return settle_or_continue(round);
+  }
+
+  // The verdict on every round's samples, with more resamples than between rounds.
+  void final_verdict() {
+    analysis_.bootstrap_replicates = 200;
+    result_.verdict = infer_unit(analysed_, analysis_);
+  }
+
+  double elapsed_s() const { return static_cast<double>(runner_.now_ns() - start_ns_) / 1e9; }
+
+ private:
+  // The round's cells, shuffled, trimmed to what the byte cap leaves.
+  std::vector<size_t> plan_round(bool first) {
+    const LatencyGrid& grid = result_.grid;
+    const RoundShape shape = round_shape(first, next_round_ios_, grid.cell_count(), options_);
+    auto cells = round_cells(grid, shape.uniform_per_cell, shape.targeted, contenders_, random_);
+    if (options_.max_bytes > 0) {
+      trim_to_byte_cap(cells, grid, options_.max_bytes - std::min(options_.max_bytes, runner_.bytes_issued()));
+    }
+    return cells;
+  }
+
+  void time_round(const std::vector<size_t>& cells, int round) {
+    const bool first = round == 1;
+    auto ios = ios_for(options_.op, plan_, result_.grid, cells, slots_);
+    auto latencies = runner_.run(ios);
+    const double shift = first ? 0.0 : round_shift_us(baseline_, cells, latencies);
+    result_.ios += ios.size();
+    std::vector<PlannedIo>().swap(ios);  // the plan is spent: free it before the grids grow
+    add_round_samples(result_.grid, analysed_, cells, latencies, shift);
+    std::vector<double>().swap(latencies);  // copied into the grids: free it before the analysis runs
+    if (first) baseline_ = baseline_medians(analysed_);
+    result_.round_shifts_us.push_back(shift);
+    result_.rounds = round;
+  }
+
+  // The verdict so far, whose contenders the next round targets.
+  void analyse_round(int round) {
+    analysis_.bootstrap_replicates = 100;
+    result_.verdict = infer_unit(analysed_, analysis_);
+    contenders_ = result_.verdict.contenders.empty() ? analysis_.candidates : result_.verdict.contenders;
+    result_.elapsed_s = elapsed_s();
+    if (options_.progress) {
+      options_.progress({options_.name, round, result_.ios, result_.elapsed_s, options_.budget_s, &result_.verdict});
+    }
+  }
+
+  // False when the verdict settles or the next round would not fit.
+  bool settle_or_continue(int round) {
+    // Settle only on a verdict that new data confirmed: the previous round
+    // must have led to the same answer. With a few samples per cell a burst
+    // of load, or a drive switching speed between rounds, can line up with
+    // one feature, and the bootstrap, which resamples those same samples,
+    // cannot see that; the next round can.
+    const bool confirmed = round >= options_.min_rounds && result_.verdict.leading == previous_leading_;
+    previous_leading_ = result_.verdict.leading;
+    if (result_.verdict.settled && confirmed) {
+      result_.stop_reason = GridStopReason::settled;
+      return false;
+    }
+    return size_next_round();
+  }
+
+  // Double the sample count each round, but stay inside the budget (and the
+  // byte and IO caps). False when not even one sample per cell fits.
+  bool size_next_round() {
+    const double per_io_s = result_.elapsed_s / static_cast<double>(result_.ios + options_.warmup_ios);
+    const double remaining_s = options_.budget_s - result_.elapsed_s;
+    const uint64_t affordable = per_io_s > 0 ? static_cast<uint64_t>(remaining_s / per_io_s) : result_.ios;
+    next_round_ios_ = std::min<uint64_t>(result_.grid.total_samples(), affordable);
+    if (options_.max_bytes > 0) {
+      const double bytes_per_io =
+          static_cast<double>(runner_.bytes_issued()) / static_cast<double>(runner_.ios_issued());
+      const double bytes_left = static_cast<double>(options_.max_bytes) - static_cast<double>(runner_.bytes_issued());
+      next_round_ios_ =
+          std::min<uint64_t>(next_round_ios_, bytes_left > 0 ? static_cast<uint64_t>(bytes_left / bytes_per_io) : 0);
+    }
+    if (remaining_s <= 0 || next_round_ios_ < result_.grid.cell_count()) {
+      result_.stop_reason = GridStopReason::budget;
+      return false;
+    }
+    const uint64_t ios_left = options_.max_ios > result_.ios ? options_.max_ios - result_.ios : 0;
+    if (ios_left < result_.grid.cell_count()) {
+      result_.stop_reason = GridStopReason::io_cap;
+      return false;
+    }
+    next_round_ios_ = std::min(next_round_ios_, ios_left);
+    return true;
+  }
+
+  const GridPlan& plan_;
+  const GridProbeOptions& options_;
+  ProbeRunner& runner_;
+  Random& random_;
+  FreshSlots& slots_;
+  GridProbeResult& result_;
+  uint64_t start_ns_;
+  UnitInferenceOptions analysis_;
+  std::vector<Feature> contenders_;
+  uint64_t next_round_ios_;
+  // What the analysis sees: the samples with each round's drift removed
+  // (round_drift.h); result.grid keeps the raw latencies for the report.
+  LatencyGrid analysed_;
+  std::vector<double> baseline_;
+  std::optional<uint64_t> previous_leading_;
+};
+
 }  // namespace
 
 GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridProbeOptions& options) {
@@ -144,95 +294,19 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
   ProbeRunner runner(device, options.queue_depth, static_cast<uint32_t>(plan.sizes.back()));
   if (options.op == IoOp::write) runner.fill_buffers(options.seed);
   const uint64_t start_ns = runner.now_ns();
-  auto elapsed_s = [&] { return static_cast<double>(runner.now_ns() - start_ns) / 1e9; };
 
   // Warm-up: the first IOs pay for ring setup, page faults and idle power states.
   std::vector<size_t> warm(options.warmup_ios);
   for (auto& cell : warm) cell = random.below(result.grid.cell_count());
   runner.run(ios_for(options.op, plan, result.grid, warm, slots));
 
-  UnitInferenceOptions analysis = options.analysis;
-  std::vector<Feature> contenders = analysis.candidates;
-  uint64_t next_round_ios = static_cast<uint64_t>(options.initial_samples_per_cell) * result.grid.cell_count();
-  // What the analysis sees: the samples with each round's drift removed
-  // (round_drift.h); result.grid keeps the raw latencies for the report.
-  LatencyGrid analysed(plan.sizes, plan.offsets);
-  std::vector<double> baseline;
-  std::optional<uint64_t> previous_leading;
+  GridRounds rounds(plan, options, runner, random, slots, result, start_ns);
   result.stop_reason = GridStopReason::round_limit;
   for (int round = 1; round <= options.max_rounds; ++round) {
-    const bool first = round == 1;
-    const RoundShape shape = round_shape(first, next_round_ios, result.grid.cell_count(), options);
-    auto cells = round_cells(result.grid, shape.uniform_per_cell, shape.targeted, contenders, random);
-    if (options.max_bytes > 0) trim_to_byte_cap(cells, result.grid, options.max_bytes - std::min(options.max_bytes, runner.bytes_issued()));
-    if (cells.empty()) {
-      result.stop_reason = GridStopReason::byte_cap;
-      break;
-    }
-    auto ios = ios_for(options.op, plan, result.grid, cells, slots);
-    auto latencies = runner.run(ios);
-    const double shift = first ? 0.0 : round_shift_us(baseline, cells, latencies);
-    result.ios += ios.size();
-    std::vector<PlannedIo>().swap(ios);  // the plan is spent: free it before the grids grow
-    // Grow each cell once, to exactly what this round adds: push_back's
-    // doubling would leave up to half of two grid copies unused, which is
-    // most of the memory of a multi-million-IO grid.
-    std::vector<uint32_t> added(result.grid.cell_count(), 0);
-    for (size_t cell : cells) ++added[cell];
-    for (size_t cell = 0; cell < added.size(); ++cell) {
-      if (added[cell] == 0) continue;
-      result.grid.samples[cell].reserve(result.grid.samples[cell].size() + added[cell]);
-      analysed.samples[cell].reserve(analysed.samples[cell].size() + added[cell]);
-    }
-    for (size_t i = 0; i < cells.size(); ++i) {
-      result.grid.samples[cells[i]].push_back(latencies[i]);
-      analysed.samples[cells[i]].push_back(latencies[i] - shift);
-    }
-    std::vector<double>().swap(latencies);  // copied into the grids: free it before the analysis runs
-    if (first) baseline = baseline_medians(analysed);
-    result.round_shifts_us.push_back(shift);
-    result.rounds = round;
-
-    analysis.bootstrap_replicates = 100;
-    result.verdict = infer_unit(analysed, analysis);
-    contenders = result.verdict.contenders.empty() ? analysis.candidates : result.verdict.contenders;
-    result.elapsed_s = elapsed_s();
-    if (options.progress) options.progress({options.name, round, result.ios, result.elapsed_s, options.budget_s, &result.verdict});
-    // Settle only on a verdict that new data confirmed: the previous round
-    // must have led to the same answer. With a few samples per cell a burst
-    // of load, or a drive switching speed between rounds, can line up with
-    // one feature, and the bootstrap, which resamples those same samples,
-    // cannot see that; the next round can.
-    const bool confirmed = round >= options.min_rounds && result.verdict.leading == previous_leading;
-    previous_leading = result.verdict.leading;
-    if (result.verdict.settled && confirmed) {
-      result.stop_reason = GridStopReason::settled;
-      break;
-    }
-    // Double the sample count each round, but stay inside the budget.
-    const double per_io_s = result.elapsed_s / static_cast<double>(result.ios + options.warmup_ios);
-    const double remaining_s = options.budget_s - result.elapsed_s;
-    const uint64_t affordable = per_io_s > 0 ? static_cast<uint64_t>(remaining_s / per_io_s) : result.ios;
-    next_round_ios = std::min<uint64_t>(result.grid.total_samples(), affordable);
-    if (options.max_bytes > 0) {
-      const double bytes_per_io = static_cast<double>(runner.bytes_issued()) / static_cast<double>(runner.ios_issued());
-      const double bytes_left = static_cast<double>(options.max_bytes) - static_cast<double>(runner.bytes_issued());
-      next_round_ios = std::min<uint64_t>(next_round_ios, bytes_left > 0 ? static_cast<uint64_t>(bytes_left / bytes_per_io) : 0);
-    }
-    if (remaining_s <= 0 || next_round_ios < result.grid.cell_count()) {
-      result.stop_reason = GridStopReason::budget;
-      break;
-    }
-    const uint64_t ios_left = options.max_ios > result.ios ? options.max_ios - result.ios : 0;
-    if (ios_left < result.grid.cell_count()) {
-      result.stop_reason = GridStopReason::io_cap;
-      break;
-    }
-    next_round_ios = std::min(next_round_ios, ios_left);
+    if (!rounds.run(round)) break;
   }
-  analysis.bootstrap_replicates = 200;
-  result.verdict = infer_unit(analysed, analysis);
-  result.elapsed_s = elapsed_s();
+  rounds.final_verdict();
+  result.elapsed_s = rounds.elapsed_s();
   result.bytes_issued = runner.bytes_issued();
   return result;
 }

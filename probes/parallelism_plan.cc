@@ -7,20 +7,21 @@
 #include "core/error.h"
 
 namespace ssdprobe {
+namespace {
 
-ParallelismPlan plan_parallelism(const ParallelismPlanInput& input) {
-  ParallelismPlan plan;
+// The region's end (target offset). Throws Error(usage) when the region lies
+// outside the target.
+uint64_t checked_region_end(const ParallelismPlanInput& input) {
   if (input.region.offset >= input.target_size ||
       (input.region.length != 0 && input.region.offset + input.region.length > input.target_size)) {
-    throw Error(ErrorCategory::usage, fmt::format("region {}+{} lies outside the target ({} bytes)", input.region.offset,
-                                                  input.region.length, input.target_size));
+    throw Error(ErrorCategory::usage, fmt::format("region {}+{} lies outside the target ({} bytes)",
+                                                  input.region.offset, input.region.length, input.target_size));
   }
-  const uint64_t region_end = input.region.length == 0 ? input.target_size : input.region.offset + input.region.length;
-  plan.region_begin = input.region.offset;
-  plan.region_end = region_end;
-  // Small random reads, as IOPS are usually quoted: 4 KiB, or one logical
-  // block where that is larger.
-  plan.read_bytes = std::max<uint32_t>(4096, input.logical_block);
+  return input.region.length == 0 ? input.target_size : input.region.offset + input.region.length;
+}
+
+// The queue depths of the sweep and their segment lengths.
+void plan_depths(ParallelismPlan& plan, const ParallelismPlanInput& input) {
   for (uint32_t d = 1; d <= std::min(kLargestDepth, std::max<uint32_t>(1, input.max_queue_depth)); d *= 2) {
     plan.depths.push_back(d);
     plan.segment_ios.push_back(segment_ios_at(d));
@@ -29,36 +30,60 @@ ParallelismPlan plan_parallelism(const ParallelismPlanInput& input) {
     plan.notes.push_back(fmt::format("queue depth sweep stops at {}: the engine accepts no more IOs at once",
                                      plan.depths.back()));
   }
+}
+
+// The read_bytes-aligned slots of the random reads. Throws Error(target)
+// when the region holds too few.
+void plan_read_slots(ParallelismPlan& plan, const ParallelismPlanInput& input) {
   const uint64_t first_on_disk = align_up(input.disk_start + input.region.offset, plan.read_bytes);
   plan.first_read = first_on_disk - input.disk_start;
-  plan.read_slots = plan.first_read + plan.read_bytes <= region_end ? (region_end - plan.first_read) / plan.read_bytes : 0;
+  plan.read_slots =
+      plan.first_read + plan.read_bytes <= plan.region_end ? (plan.region_end - plan.first_read) / plan.read_bytes : 0;
   if (plan.read_slots < kMinSegmentIos * 4) {
     throw Error(ErrorCategory::target, fmt::format("the region is too small for the parallelism probe: it needs at "
                                                    "least {}", format_size(kMinSegmentIos * 4 * plan.read_bytes)));
   }
+}
 
+// The strides of the stride probe and the bases of its pairs; none, with a
+// note, when the region is too small for them.
+void plan_strides(ParallelismPlan& plan, const ParallelismPlanInput& input) {
   // Strides from the read page (two reads inside one page share it, whatever
   // the unit layout) or, unmeasured, from the read size; doubling up to
   // 4 MiB, or an eighth of the region when that is smaller.
-  const uint64_t usable = region_end - plan.first_read;
+  const uint64_t usable = plan.region_end - plan.first_read;
   const uint64_t smallest = input.read_page && *input.read_page >= plan.read_bytes ? *input.read_page : plan.read_bytes;
   plan.smallest_stride_is_page = input.read_page && *input.read_page >= plan.read_bytes;
   for (uint64_t s = smallest; s <= kLargestStride && s <= usable / 8; s *= 2) plan.strides.push_back(s);
   if (plan.strides.size() < 3) {
     plan.notes.push_back("the region is too small for the stride probe: parallel units and interleave not measured");
     plan.strides.clear();
-    return plan;
+    return;
   }
   plan.base_alignment = plan.strides.back();
   plan.largest_pair_stride = std::min(kLargestPairStride, usable / 2);
   const uint64_t base_on_disk = align_up(input.disk_start + input.region.offset, plan.base_alignment);
   plan.first_base = base_on_disk - input.disk_start;
   const uint64_t base_end = plan.first_base + plan.largest_pair_stride + plan.read_bytes;
-  plan.base_count = base_end <= region_end ? (region_end - base_end) / plan.base_alignment + 1 : 0;
+  plan.base_count = base_end <= plan.region_end ? (plan.region_end - base_end) / plan.base_alignment + 1 : 0;
   if (plan.base_count == 0) {
     plan.notes.push_back("the region is too small for the stride probe: parallel units and interleave not measured");
     plan.strides.clear();
   }
+}
+
+}  // namespace
+
+ParallelismPlan plan_parallelism(const ParallelismPlanInput& input) {
+  ParallelismPlan plan;
+  plan.region_end = checked_region_end(input);
+  plan.region_begin = input.region.offset;
+  // Small random reads, as IOPS are usually quoted: 4 KiB, or one logical
+  // block where that is larger.
+  plan.read_bytes = std::max<uint32_t>(4096, input.logical_block);
+  plan_depths(plan, input);
+  plan_read_slots(plan, input);
+  plan_strides(plan, input);
   return plan;
 }
 

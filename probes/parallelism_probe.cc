@@ -168,6 +168,121 @@ class Prober {
   uint64_t bytes_issued_ = 0;  // every runner's, warm-up and a failed segment included
 };
 
+// What the phases of one run share: the prober, the clock since the start,
+// the first phase's share of the budget and the byte cap.
+struct ProbeRun {
+  Device& device;
+  const ParallelismPlan& plan;
+  const ParallelismProbeOptions& options;
+  Prober& prober;
+  uint64_t start_ns = 0;
+  double first_phase_s = 0.0;
+
+  double elapsed_s() const { return static_cast<double>(device.now_ns() - start_ns) / 1e9; }
+
+  // The byte cap (writes: wear) is checked before every round and batch,
+  // whose IO counts are known before they run.
+  bool within_cap(uint64_t next_ios) const {
+    return options.max_bytes == 0 || (kWarmUpIos + prober.ios() + next_ios) * plan.read_bytes <= options.max_bytes;
+  }
+};
+
+// IOs of one round of the sweep: a segment at every depth and the stride pairs.
+uint64_t sweep_round_ios(const ParallelismPlan& plan, const ParallelismProbeOptions& options) {
+  uint64_t round_ios = 0;
+  for (uint64_t ios : plan.segment_ios) round_ios += ios;
+  if (plan.strides_possible()) round_ios += options.pairs_per_round * (2 * plan.strides.size() + 1);
+  return round_ios;
+}
+
+// One round of the sweep: a segment at every depth in shuffled order, then
+// the stride pairs. False when --budget ran out inside the first round.
+bool sweep_round(ProbeRun& run, ParallelismData& data, int round) {
+  std::vector<size_t> order(run.plan.depths.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  shuffle(order, run.prober.random());
+  // Between segments too: the first round always starts, but on a drive
+  // slow enough to spend the whole budget inside it (slow writes), it
+  // stops there rather than run past --budget.
+  for (size_t i : order) {
+    if (round == 1 && run.elapsed_s() > run.options.budget_s) {
+      data.first_round_cut = true;
+      return false;
+    }
+    data.segments.push_back(run.prober.segment(run.plan.depths[i], run.plan.segment_ios[i]));
+  }
+  if (run.plan.strides_possible()) {
+    run.prober.strides(run.prober.stride_items(data.strides, run.options.pairs_per_round), data.single_us,
+                       data.strides);
+  }
+  return true;
+}
+
+// Rounds of the sweep until options.rounds are done or the first phase's
+// share of the budget (less the refinement's room) or the byte cap is spent.
+void sweep(ProbeRun& run, ParallelismProbeResult& result) {
+  ParallelismData& data = result.data;
+  const uint64_t round_ios = sweep_round_ios(run.plan, run.options);
+  double round_s = 0.0;
+  for (int round = 1; round <= run.options.rounds; ++round) {
+    // Stop before a round that would not fit (the first always runs); past
+    // the rounds the knee needs, also keep room to refine around it with as
+    // many segments per refined depth as this round would give the others.
+    const double reserve = round > static_cast<int>(kMinDepthSegments)
+                               ? refinement_s(data.segments, refined_around_knee(run.plan, data.segments), round)
+                               : 0.0;
+    if (round > 1 && run.elapsed_s() + round_s + reserve > run.first_phase_s) break;
+    if (!run.within_cap(round_ios)) break;
+    const double round_start = run.elapsed_s();
+    if (!sweep_round(run, data, round)) break;  // rounds stays 0: no whole round ran
+    round_s = run.elapsed_s() - round_start;
+    result.rounds = round;
+  }
+}
+
+// Refinement: depths half an octave from the knee the powers of two
+// show, one segment each per round, as many rounds as the sweep had, in
+// what is left of the first phase's share. Not after fewer rounds than
+// the knee needs: it could not be resampled anyway.
+void refine_depths_around_knee(ProbeRun& run, ParallelismProbeResult& result) {
+  ParallelismData& data = result.data;
+  if (result.rounds >= static_cast<int>(kMinDepthSegments)) {
+    result.refined_depths = refined_around_knee(run.plan, data.segments);
+  }
+  double refine_round_s = refinement_s(data.segments, result.refined_depths, 1);
+  uint64_t refine_round_ios = 0;
+  for (uint32_t d : result.refined_depths) refine_round_ios += segment_ios_at(d);
+  for (int round = 1; round <= result.rounds && !result.refined_depths.empty(); ++round) {
+    if (run.elapsed_s() + refine_round_s > run.first_phase_s || !run.within_cap(refine_round_ios)) break;
+    const double round_start = run.elapsed_s();
+    std::vector<uint32_t> order = result.refined_depths;
+    shuffle(order, run.prober.random());
+    for (uint32_t d : order) data.segments.push_back(run.prober.segment(d, segment_ios_at(d)));
+    refine_round_s = run.elapsed_s() - round_start;
+    result.refinement_rounds = round;
+  }
+  if (result.refinement_rounds == 0) result.refined_depths.clear();  // planned, never timed
+}
+
+// Second phase: multiples of the interleave the first phase shows, as many
+// pairs each as every power-of-two stride got, when the budget allows.
+void time_multiples(ProbeRun& run, ParallelismData& data) {
+  const auto interleave = point_interleave(data.single_us, data.strides, data.smallest_known_interleave);
+  if (!interleave) return;
+  for (uint64_t s : interleave_multiples(run.plan, *interleave)) data.multiples.push_back({s, {}});
+  const uint32_t per_stride = static_cast<uint32_t>(data.strides.front().pair_us.size());
+  // In batches of pairs_per_round per multiple, while the budget lasts.
+  const uint64_t batch_ios = run.options.pairs_per_round * (2 * data.multiples.size() + 1);
+  for (uint32_t done = 0; done < per_stride && !data.multiples.empty(); done += run.options.pairs_per_round) {
+    if (!run.within_cap(batch_ios)) break;
+    const double batch_start = run.elapsed_s();
+    run.prober.strides(run.prober.stride_items(data.multiples, run.options.pairs_per_round), data.single_us,
+                       data.multiples);
+    const double batch_s = run.elapsed_s() - batch_start;
+    if (run.elapsed_s() + batch_s > run.options.budget_s) break;
+  }
+}
+
 }  // namespace
 
 ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPlan& plan,
@@ -188,100 +303,23 @@ ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPl
     return result;
   }
   const uint64_t start_ns = device.now_ns();
-  auto elapsed_s = [&] { return static_cast<double>(device.now_ns() - start_ns) / 1e9; };
   Prober prober(device, plan, options);
+  ProbeRun run{device, plan, options, prober, start_ns,
+               options.budget_s * (plan.strides_possible() ? kFirstPhaseShare : 1.0)};
   try {
     prober.warm_up();
     if (plan.strides_possible()) {
       for (uint64_t s : plan.strides) data.strides.push_back({s, {}});
     }
-
-    // The byte cap (writes: wear) is checked before every round and batch,
-    // whose IO counts are known before they run.
-    auto within_cap = [&](uint64_t next_ios) {
-      return options.max_bytes == 0 || (kWarmUpIos + prober.ios() + next_ios) * plan.read_bytes <= options.max_bytes;
-    };
-    uint64_t round_ios = 0;
-    for (uint64_t ios : plan.segment_ios) round_ios += ios;
-    if (plan.strides_possible()) round_ios += options.pairs_per_round * (2 * plan.strides.size() + 1);
-    const double first_phase_s = options.budget_s * (plan.strides_possible() ? kFirstPhaseShare : 1.0);
-    double round_s = 0.0;
-    for (int round = 1; round <= options.rounds; ++round) {
-      // Stop before a round that would not fit (the first always runs); past
-      // the rounds the knee needs, also keep room to refine around it with as
-      // many segments per refined depth as this round would give the others.
-      const double reserve = round > static_cast<int>(kMinDepthSegments)
-                                 ? refinement_s(data.segments, refined_around_knee(plan, data.segments), round)
-                                 : 0.0;
-      if (round > 1 && elapsed_s() + round_s + reserve > first_phase_s) break;
-      if (!within_cap(round_ios)) break;
-      const double round_start = elapsed_s();
-      std::vector<size_t> order(plan.depths.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      shuffle(order, prober.random());
-      // Between segments too: the first round always starts, but on a drive
-      // slow enough to spend the whole budget inside it (slow writes), it
-      // stops there rather than run past --budget.
-      for (size_t i : order) {
-        if (round == 1 && elapsed_s() > options.budget_s) {
-          data.first_round_cut = true;
-          break;
-        }
-        data.segments.push_back(prober.segment(plan.depths[i], plan.segment_ios[i]));
-      }
-      if (data.first_round_cut) break;  // rounds stays 0: no whole round ran
-      if (plan.strides_possible()) {
-        prober.strides(prober.stride_items(data.strides, options.pairs_per_round), data.single_us, data.strides);
-      }
-      round_s = elapsed_s() - round_start;
-      result.rounds = round;
-    }
-
-    // Refinement: depths half an octave from the knee the powers of two
-    // show, one segment each per round, as many rounds as the sweep had, in
-    // what is left of the first phase's share. Not after fewer rounds than
-    // the knee needs: it could not be resampled anyway.
-    if (result.rounds >= static_cast<int>(kMinDepthSegments)) {
-      result.refined_depths = refined_around_knee(plan, data.segments);
-    }
-    double refine_round_s = refinement_s(data.segments, result.refined_depths, 1);
-    uint64_t refine_round_ios = 0;
-    for (uint32_t d : result.refined_depths) refine_round_ios += segment_ios_at(d);
-    for (int round = 1; round <= result.rounds && !result.refined_depths.empty(); ++round) {
-      if (elapsed_s() + refine_round_s > first_phase_s || !within_cap(refine_round_ios)) break;
-      const double round_start = elapsed_s();
-      std::vector<uint32_t> order = result.refined_depths;
-      shuffle(order, prober.random());
-      for (uint32_t d : order) data.segments.push_back(prober.segment(d, segment_ios_at(d)));
-      refine_round_s = elapsed_s() - round_start;
-      result.refinement_rounds = round;
-    }
-    if (result.refinement_rounds == 0) result.refined_depths.clear();  // planned, never timed
-
-    // Second phase: multiples of the interleave the first phase shows, as many
-    // pairs each as every power-of-two stride got, when the budget allows.
-    if (plan.strides_possible()) {
-      const auto interleave = point_interleave(data.single_us, data.strides, data.smallest_known_interleave);
-      if (interleave) {
-        for (uint64_t s : interleave_multiples(plan, *interleave)) data.multiples.push_back({s, {}});
-        const uint32_t per_stride = static_cast<uint32_t>(data.strides.front().pair_us.size());
-        // In batches of pairs_per_round per multiple, while the budget lasts.
-        const uint64_t batch_ios = options.pairs_per_round * (2 * data.multiples.size() + 1);
-        for (uint32_t done = 0; done < per_stride && !data.multiples.empty(); done += options.pairs_per_round) {
-          if (!within_cap(batch_ios)) break;
-          const double batch_start = elapsed_s();
-          prober.strides(prober.stride_items(data.multiples, options.pairs_per_round), data.single_us, data.multiples);
-          const double batch_s = elapsed_s() - batch_start;
-          if (elapsed_s() + batch_s > options.budget_s) break;
-        }
-      }
-    }
+    sweep(run, result);
+    refine_depths_around_knee(run, result);
+    if (plan.strides_possible()) time_multiples(run, data);
   } catch (const IoFailed& e) {
     throw ParallelismProbeFailed(e.what(), prober.bytes_issued());
   }
   result.ios = prober.ios();
   result.bytes_issued = prober.bytes_issued();
-  result.elapsed_s = elapsed_s();
+  result.elapsed_s = run.elapsed_s();
   result.verdict = analyse_parallelism(data, options.seed);
   return result;
 }

@@ -14,7 +14,7 @@
 #include "device/sim_profile.h"
 #include "report/json_report.h"
 #include "report/sims_json.h"
-#include "safety/restore.h"
+#include "run/runs.h"
 #include "ssdprobe_revision.h"
 #include "ssdprobe_version.h"
 
@@ -74,99 +74,133 @@ int run_list_sims(const std::string& json_path) {
 }
 
 int run_restore(const Options& options) {
-  const RestoreReport report = restore_journal({options.target, options.device, options.partial});
-  print_quietly(stdout, printable(report.message, true) + "\n");
+  print_quietly(stdout, printable(restore_from_journal(options), true) + "\n");
   return 0;
 }
 
-int ssdprobe_main(int argc, char** argv) {
-  CLI::App app(kDescription, "ssdprobe");
-  app.footer(kFooter);
-  app.set_version_flag("--version", version_text());
-  RawOptions main_raw, info_raw, restore_raw, audit_raw;
-  bind_options(app, main_raw, kCharacterize);
-  app.add_option("TARGET", main_raw.target, "Device, partition, file or sim:NAME to characterize");
+namespace {
+
+// Every command's parser and the raw options it collects.
+struct CommandLine {
+  CLI::App app{kDescription, "ssdprobe"};
+  RawOptions main_raw, info_raw, restore_raw, audit_raw, plot_raw, compare_raw;
   bool list_sims = false;
-  app.add_flag("--list-sims", list_sims, "List the simulated drives and exit");
-
-  CLI::App* info = app.add_subcommand("info", "Report identity and reported geometry without timing any IO");
-  bind_options(*info, info_raw, kInfo);
-  info->add_option("TARGET", info_raw.target, "Device, partition, file or sim:NAME")->required();
-  info->footer(kFooter);
-
-  CLI::App* audit = app.add_subcommand(
-      "audit", "Check the partitions, md RAID, LVM and filesystems already on a disk against its block sizes, "
-               "without timing any IO (the main job also runs this audit, against the measured units)");
-  bind_options(*audit, audit_raw, kAudit);
-  audit->add_option("TARGET", audit_raw.target, "Disk, partition or disk image file")->required();
-  audit->footer(kFooter);
-
-  CLI::App* restore = app.add_subcommand(
-      "restore", "Put back what an interrupted --write run saved, verify it, and delete the journal");
-  bind_options(*restore, restore_raw, kRestore);
-  restore->add_option("JOURNAL", restore_raw.target, "A journal file (*.ssdpj) named by ssdprobe")->required();
-  restore->footer(kFooter);
-
-  RawOptions plot_raw;
+  CLI::App* info = nullptr;
+  CLI::App* audit = nullptr;
+  CLI::App* restore = nullptr;
+  CLI::App* plot = nullptr;
+  CLI::App* compare = nullptr;
   PlotArgs plot_args;
-  CLI::App* plot = add_plot_command(app, plot_args);
-  bind_options(*plot, plot_raw, kPlot);
-
-  RawOptions compare_raw;
   CompareArguments compare_args;
-  CLI::App* compare = app.add_subcommand(
+  GeneratedOutputs generated;
+};
+
+CLI::App* add_target_command(CLI::App& app, RawOptions& raw, OptionScope scope, const char* name, const char* help,
+                             const char* positional, const char* positional_help) {
+  CLI::App* command = app.add_subcommand(name, help);
+  bind_options(*command, raw, scope);
+  command->add_option(positional, raw.target, positional_help)->required();
+  command->footer(kFooter);
+  return command;
+}
+
+void add_compare_command(CommandLine& c) {
+  c.compare = c.app.add_subcommand(
       "compare", "Compare many result documents (a fleet's results folder): grouped by model, firmware and capacity, "
                  "how far the runs agree on each unit, key latencies, the drive-quirk table");
-  bind_options(*compare, compare_raw, kCompare);
-  bind_compare_arguments(*compare, compare_args);
-  compare->footer(
+  bind_options(*c.compare, c.compare_raw, kCompare);
+  bind_compare_arguments(*c.compare, c.compare_args);
+  c.compare->footer(
       "\nThe groups, the agreement rule and every output's shape: docs/compare.md.\n"
       "\nExit codes: 0 at least one document compared (unusable ones are skipped with a warning naming the file),\n"
       "2 bad usage, 3 no document could be used, 4 permission denied writing an output, 1 internal error.\n");
+}
 
+void build_command_line(CommandLine& c) {
+  c.app.footer(kFooter);
+  c.app.set_version_flag("--version", version_text());
+  bind_options(c.app, c.main_raw, kCharacterize);
+  c.app.add_option("TARGET", c.main_raw.target, "Device, partition, file or sim:NAME to characterize");
+  c.app.add_flag("--list-sims", c.list_sims, "List the simulated drives and exit");
+  c.info = add_target_command(c.app, c.info_raw, kInfo, "info",
+                              "Report identity and reported geometry without timing any IO", "TARGET",
+                              "Device, partition, file or sim:NAME");
+  c.audit = add_target_command(
+      c.app, c.audit_raw, kAudit, "audit",
+      "Check the partitions, md RAID, LVM and filesystems already on a disk against its block sizes, without timing "
+      "any IO (the main job also runs this audit, against the measured units)",
+      "TARGET", "Disk, partition or disk image file");
+  c.restore = add_target_command(c.app, c.restore_raw, kRestore, "restore",
+                                 "Put back what an interrupted --write run saved, verify it, and delete the journal",
+                                 "JOURNAL", "A journal file (*.ssdpj) named by ssdprobe");
+  c.plot = add_plot_command(c.app, c.plot_args);
+  bind_options(*c.plot, c.plot_raw, kPlot);
+  add_compare_command(c);
   // After every subcommand: help, man page and completion walk all of them.
-  GeneratedOutputs generated;
-  add_generated_outputs(app, generated);
-  configure_help(app, text_width_for(STDOUT_FILENO));
-
+  add_generated_outputs(c.app, c.generated);
+  configure_help(c.app, text_width_for(STDOUT_FILENO));
   // Parser errors look like every other error: "ssdprobe: error: ...".
-  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+  c.app.failure_message([](const CLI::App*, const CLI::Error& e) {
     return fmt::format("ssdprobe: error: {}\nRun with --help for more information.\n", printable(e.what(), true));
   });
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    // `ssdprobe sim:x info`: the target was taken as the main command's, so
-    // the subcommand says it has none. Say where the target belongs.
-    for (const CLI::App* sub : {info, audit, restore}) {
-      if (sub->parsed() && !main_raw.target.empty()) {
-        return print_error(Error(ErrorCategory::usage,
-                                 fmt::format("`{}` must come before its target: ssdprobe {} [OPTIONS] {}",
-                                             sub->get_name(), sub->get_name(), main_raw.target)));
-      }
+}
+
+// --help and --version exit 0; any other parse error exits 2, and
+// `ssdprobe sim:x info` (the target taken as the main command's, so the
+// subcommand says it has none) is told where the target belongs.
+int parse_failure(CommandLine& c, const CLI::ParseError& e) {
+  if (e.get_exit_code() == 0) return c.app.exit(e);
+  for (const CLI::App* sub : {c.info, c.audit, c.restore}) {
+    if (sub->parsed() && !c.main_raw.target.empty()) {
+      return print_error(Error(ErrorCategory::usage,
+                               fmt::format("`{}` must come before its target: ssdprobe {} [OPTIONS] {}",
+                                           sub->get_name(), sub->get_name(), c.main_raw.target)));
     }
-    app.exit(e);
-    return exit_code_for(ErrorCategory::usage);
   }
-  if (generated.requested()) return print_generated_output(app, generated);
+  c.app.exit(e);
+  return exit_code_for(ErrorCategory::usage);
+}
+
+// Options before a subcommand are carried into it (or refused), then the
+// parsed command runs.
+int dispatch(CommandLine& c) {
+  if (c.list_sims) return run_list_sims(resolve_options(c.main_raw, kCharacterize).json_path);
+  if (c.plot->parsed()) {
+    carry_options(c.main_raw, c.plot_raw, kPlot, "plot");  // -q; refuses the table's other options
+    return run_plot(resolve_options(c.plot_raw, kPlot), c.plot_args);
+  }
+  if (c.compare->parsed()) {
+    carry_options(c.main_raw, c.compare_raw, kCompare, "compare");
+    return run_compare(resolve_options(c.compare_raw, kCompare), c.compare_args);
+  }
+  if (c.info->parsed()) {
+    carry_options(c.main_raw, c.info_raw, kInfo, "info");
+    return run_info(resolve_options(c.info_raw, kInfo));
+  }
+  if (c.audit->parsed()) {
+    carry_options(c.main_raw, c.audit_raw, kAudit, "audit");
+    return run_audit(resolve_options(c.audit_raw, kAudit));
+  }
+  if (c.restore->parsed()) {
+    carry_options(c.main_raw, c.restore_raw, kRestore, "restore");
+    return run_restore(resolve_options(c.restore_raw, kRestore));
+  }
+  return run_characterize(resolve_options(c.main_raw, kCharacterize));
+}
+
+}  // namespace
+
+int ssdprobe_main(int argc, char** argv) {
+  CommandLine c;
+  build_command_line(c);
   try {
-    if (list_sims) return run_list_sims(resolve_options(main_raw, kCharacterize).json_path);
-    if (info->parsed()) carry_options(main_raw, info_raw, kInfo, "info");
-    if (audit->parsed()) carry_options(main_raw, audit_raw, kAudit, "audit");
-    if (restore->parsed()) carry_options(main_raw, restore_raw, kRestore, "restore");
-    if (plot->parsed()) {
-      carry_options(main_raw, plot_raw, kPlot, "plot");  // -q; refuses the table's other options
-      return run_plot(resolve_options(plot_raw, kPlot), plot_args);
-    }
-    if (compare->parsed()) {
-      carry_options(main_raw, compare_raw, kCompare, "compare");
-      return run_compare(resolve_options(compare_raw, kCompare), compare_args);
-    }
-    if (info->parsed()) return run_info(resolve_options(info_raw, kInfo));
-    if (audit->parsed()) return run_audit(resolve_options(audit_raw, kAudit));
-    if (restore->parsed()) return run_restore(resolve_options(restore_raw, kRestore));
-    return run_characterize(resolve_options(main_raw, kCharacterize));
+    c.app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return parse_failure(c, e);
+  }
+  if (c.generated.requested()) return print_generated_output(c.app, c.generated);
+  try {
+    return dispatch(c);
   } catch (const Error& e) {
     return print_error(e);
   } catch (const std::exception& e) {

@@ -15,7 +15,7 @@ int run_info(const Options& options);
 // Lists the simulated drives (as JSON with their ground truth when
 // json_path is "-" or a file).
 int run_list_sims(const std::string& json_path);
-// Audits the layout on a target without timing IO (cli/audit_run.cc has the audit itself).
+// Audits the layout on a target without timing IO (run/audit_phase.h has the audit itself).
 int run_audit(const Options& options);
 // Restores a write run's journal onto its device and verifies it.
 int run_restore(const Options& options);

@@ -12,14 +12,12 @@
 #include <vector>
 
 #include "core/units.h"
-#include "report/option_echo.h"
+#include "run/run_options.h"
 
 namespace ssdprobe {
 
 // Which commands take an option.
 enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3, kRestore = 4, kAudit = 8, kPlot = 16, kCompare = 32 };
-
-struct Options;
 
 // Where an option's value goes and how its text is read. One of these per
 // option replaces a parse-and-store function per option: the kind decides
@@ -62,33 +60,6 @@ struct OptionSpec {
 
 const std::vector<OptionSpec>& option_table();
 
-// Parsed and validated option values.
-struct Options {
-  std::string target;
-  std::string json_path;          // empty = no JSON
-  double budget_s = 60.0;
-  Region region;
-  std::string engine = "auto";
-  uint32_t queue_depth = 1;
-  uint32_t max_queue_depth = 256; // the parallelism probe's deepest queue
-  uint32_t spin_us = 200;         // poll for a completion this long before sleeping (0: sleep)
-  uint64_t seed = 1;
-  bool quiet = false;
-  bool write = false;             // write probes allowed
-  bool yes = false;               // confirmation given on the command line
-  bool preserve = true;           // journal and restore the written range
-  std::string journal_dir = "/var/lib/ssdprobe/journal";
-  std::string device;             // restore: the device, when it moved
-  bool partial = false;           // restore: put back what a damaged journal still holds
-  bool allow_ram_journal = false; // accept a journal on tmpfs/ramfs
-  std::string units_from;         // audit: a result document whose detected units to check against
-  std::string at;                 // --at: comma-separated disk offsets to audit (parse_starts)
-
-  bool region_given() const { return region.offset != 0 || region.length != 0; }
-
-  OptionEcho echo;                // every option in effect, keyed by json_key, in table order
-};
-
 // Raw strings as CLI11 collected them, one map per command.
 struct RawOptions {
   std::map<std::string, std::string> values;  // json_key -> text ("1" for a given flag)
@@ -106,9 +77,5 @@ Options resolve_options(const RawOptions& raw, OptionScope scope);
 // does not take, or one given on both sides with different values, throws
 // Error(usage) naming it and the subcommand.
 void carry_options(const RawOptions& before, RawOptions& after, OptionScope scope, const std::string& subcommand);
-
-// The offsets of --at ("63s" is not accepted: sizes as elsewhere, e.g.
-// 32256,1536,1M); throws Error(usage) naming the bad item.
-std::vector<uint64_t> parse_starts(const std::string& text);
 
 }  // namespace ssdprobe

@@ -14,7 +14,7 @@ ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && ::isatty(STDERR_F
 
 ProgressLine::~ProgressLine() { finish(); }
 
-void ProgressLine::update(const GridProbeProgress& p) {
+void ProgressLine::grid_progress(const GridProbeProgress& p) {
   std::string leading = "no level yet";
   if (p.verdict && p.verdict->leading) {
     leading = fmt::format("leading {} ({:.0f}% support)", format_size(*p.verdict->leading),

@@ -6,20 +6,20 @@
 
 #include <string>
 
-#include "probes/grid_probe.h"
+#include "run/run_observer.h"
 
 namespace ssdprobe {
 
-class ProgressLine {
+class ProgressLine final : public RunObserver {
  public:
   explicit ProgressLine(bool enabled);
-  ~ProgressLine();
-  void update(const GridProbeProgress& progress);
-  void message(const std::string& text);  // shown through printable(): no raw control characters
-  void finish() noexcept;
+  ~ProgressLine() override;
+  void grid_progress(const GridProbeProgress& progress) override;
+  void message(const std::string& text) override;  // shown through printable(): no raw control characters
+  void finish() noexcept override;
   // Ends the progress line, then prints "ssdprobe: warning: TEXT" (also when
   // progress is off: --quiet silences progress, not warnings).
-  void warn(const std::string& text) noexcept;
+  void warn(const std::string& text) noexcept override;
   bool enabled() const { return enabled_; }
 
  private:

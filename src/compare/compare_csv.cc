@@ -27,9 +27,10 @@ std::string line(const std::vector<std::string>& fields) {
   return out + "\r\n";
 }
 
-}  // namespace
+// The key cells, in column order.
+const char* const kKeys[] = {"read_aligned", "read_straddle", "write_sub_unit", "write_unit"};
 
-std::string render_csv(const FleetComparison& c) {
+std::vector<std::string> group_header() {
   std::vector<std::string> header{"model", "firmware", "capacity_bytes", "documents", "timed_runs", "info_documents",
                                   "drives", "logical_block_size", "physical_block_size", "minimum_io_size",
                                   "optimal_io_size", "firmware_geometry"};
@@ -40,49 +41,70 @@ std::string render_csv(const FleetComparison& c) {
     }
   }
   header.insert(header.end(), {"partition_alignment", "mismatches"});
-  static const char* const kKeys[] = {"read_aligned", "read_straddle", "write_sub_unit", "write_unit"};
   for (const char* key : kKeys) {
     for (const char* column : {"size_bytes", "offset_bytes", "runs", "median_us", "p10_us", "p90_us"}) {
       header.push_back(fmt::format("{}_{}", key, column));
     }
   }
   header.push_back("representative");
-  std::string out = line(header);
-  for (const FleetGroup& g : c.groups) {
-    std::vector<std::string> f{g.model, g.firmware, std::to_string(g.size_bytes), std::to_string(g.documents),
-                               std::to_string(g.timed_runs), std::to_string(g.info_documents),
-                               std::to_string(g.drives), tally_field(g.logical_block), tally_field(g.physical_block),
-                               tally_field(g.minimum_io), tally_field(g.optimal_io)};
-    std::string geometry;
-    for (const auto& [name, tally] : g.firmware_geometry) {
-      geometry += fmt::format("{}{}={}", geometry.empty() ? "" : ";", name, tally_field(tally));
-    }
-    f.push_back(geometry);
-    for (const UnitAgreement* u : {&g.read_page, &g.write_unit, &g.erase_block}) {
-      f.insert(f.end(), {number(u->agreed()), number(u->top_bytes()), std::to_string(u->top_count()),
-                         std::to_string(u->measured()), std::to_string(u->not_determined),
-                         std::to_string(u->not_measured)});
-    }
-    f.push_back(tally_field(g.partition_alignment));
-    std::string mismatches;
-    for (const auto& [field, count] : g.mismatches) {
-      mismatches += fmt::format("{}{}:{}", mismatches.empty() ? "" : ";", field, count);
-    }
-    f.push_back(mismatches);
-    for (const char* key : kKeys) {
-      const KeyCell* cell = nullptr;
-      for (const KeyCell& k : g.key_cells) {
-        if (k.key == key) cell = &k;
-      }
-      const bool has = cell && cell->spread.runs > 0;
-      f.insert(f.end(), {cell && cell->size ? std::to_string(cell->size) : "",
-                         cell && cell->size ? std::to_string(cell->offset) : "",
-                         std::to_string(cell ? cell->spread.runs : 0), latency(has ? cell->spread.median_us : 0, has),
-                         latency(has ? cell->spread.p10_us : 0, has), latency(has ? cell->spread.p90_us : 0, has)});
-    }
-    f.push_back(g.representative);
-    out += line(f);
+  return header;
+}
+
+// "nvme.npwg_bytes=16384;..." (each field's tally as tally_field writes it).
+std::string geometry_field(const FleetGroup& g) {
+  std::string geometry;
+  for (const auto& [name, tally] : g.firmware_geometry) {
+    geometry += fmt::format("{}{}={}", geometry.empty() ? "" : ";", name, tally_field(tally));
   }
+  return geometry;
+}
+
+// "physical_block_size:3;minimum_io_size:1" (field:documents).
+std::string mismatches_field(const FleetGroup& g) {
+  std::string mismatches;
+  for (const auto& [field, count] : g.mismatches) {
+    mismatches += fmt::format("{}{}:{}", mismatches.empty() ? "" : ";", field, count);
+  }
+  return mismatches;
+}
+
+// The six columns of key cell `key`; empty where the group has no such cell
+// or no run measured it.
+void add_key_cell_fields(std::vector<std::string>& f, const FleetGroup& g, const char* key) {
+  const KeyCell* cell = nullptr;
+  for (const KeyCell& k : g.key_cells) {
+    if (k.key == key) cell = &k;
+  }
+  const bool has = cell && cell->spread.runs > 0;
+  f.insert(f.end(), {cell && cell->size ? std::to_string(cell->size) : "",
+                     cell && cell->size ? std::to_string(cell->offset) : "",
+                     std::to_string(cell ? cell->spread.runs : 0), latency(has ? cell->spread.median_us : 0, has),
+                     latency(has ? cell->spread.p10_us : 0, has), latency(has ? cell->spread.p90_us : 0, has)});
+}
+
+std::vector<std::string> group_fields(const FleetGroup& g) {
+  std::vector<std::string> f{g.model, g.firmware, std::to_string(g.size_bytes), std::to_string(g.documents),
+                             std::to_string(g.timed_runs), std::to_string(g.info_documents),
+                             std::to_string(g.drives), tally_field(g.logical_block), tally_field(g.physical_block),
+                             tally_field(g.minimum_io), tally_field(g.optimal_io)};
+  f.push_back(geometry_field(g));
+  for (const UnitAgreement* u : {&g.read_page, &g.write_unit, &g.erase_block}) {
+    f.insert(f.end(), {number(u->agreed()), number(u->top_bytes()), std::to_string(u->top_count()),
+                       std::to_string(u->measured()), std::to_string(u->not_determined),
+                       std::to_string(u->not_measured)});
+  }
+  f.push_back(tally_field(g.partition_alignment));
+  f.push_back(mismatches_field(g));
+  for (const char* key : kKeys) add_key_cell_fields(f, g, key);
+  f.push_back(g.representative);
+  return f;
+}
+
+}  // namespace
+
+std::string render_csv(const FleetComparison& c) {
+  std::string out = line(group_header());
+  for (const FleetGroup& g : c.groups) out += line(group_fields(g));
   return out;
 }
 

@@ -37,9 +37,9 @@ std::string unit_cell(const UnitAgreement& u) {
   return fmt::format("<td class=\"u{}\" title=\"{}\">{}</td>", unsure ? " unsure" : "", html_text(unit_text(u)), text);
 }
 
-}  // namespace
-
-std::string render_html(const FleetComparison& c, const GroupPicture& picture) {
+// The head (the Content-Security-Policy lets nothing load or run) and the
+// opening paragraph: what was compared and the agreement rule.
+std::string page_head(const FleetComparison& c) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
          "img-src data:\">\n";
@@ -50,78 +50,109 @@ std::string render_html(const FleetComparison& c, const GroupPicture& picture) {
                      counted(c.documents, "document"), counted(c.groups.size(), "group"),
                      c.skipped.empty() ? "" : fmt::format(", {} skipped", counted(c.skipped.size(), "file")),
                      kAgreementPercent);
-  out += "<table id=\"summary\">\n<tr><th>model</th><th>firmware</th><th>capacity</th><th>drives</th><th>runs</th>"
-         "<th>info</th><th>read page</th><th>write unit</th><th>erase block</th><th>alignment</th><th>4 KiB aligned</th>"
-         "<th>straddling page</th></tr>\n";
-  for (size_t i = 0; i < c.groups.size(); ++i) {
-    const FleetGroup& g = c.groups[i];
-    const auto* align = g.partition_alignment.top();
-    out += fmt::format("<tr class=\"group\" id=\"row-{}\">", i + 1);
-    out += fmt::format("<td><a href=\"#group-{}\">{}</a></td>", i + 1, html_text(g.model.empty() ? "(no model)" : g.model));
-    out += cell(html_text(g.firmware)) + cell(format_size(g.size_bytes)) + cell(std::to_string(g.drives), true) +
-           cell(std::to_string(g.timed_runs), true) + cell(std::to_string(g.info_documents), true);
-    out += unit_cell(g.read_page) + unit_cell(g.write_unit) + unit_cell(g.erase_block);
-    out += cell(align && align->bytes ? format_size(*align->bytes) : "-");
-    for (size_t k = 0; k < 2 && k < g.key_cells.size(); ++k) {
-      const LatencySpread& s = g.key_cells[k].spread;
-      out += cell(s.runs ? fmt::format("{:.1f} µs", s.median_us) : "-", true);
-    }
-    out += "</tr>\n";
-  }
-  out += "</table>\n";
+  return out;
+}
 
-  for (size_t i = 0; i < c.groups.size(); ++i) {
-    const FleetGroup& g = c.groups[i];
-    out += fmt::format("<section class=\"group\" id=\"group-{}\">\n<h2>{}</h2>\n", i + 1,
-                       html_text(fmt::format("{}, firmware {}, {}", g.model.empty() ? "(no model)" : g.model,
-                                             g.firmware.empty() ? "(none)" : g.firmware, format_size(g.size_bytes))));
-    out += fmt::format("<p>{} ({}, {} info) from {}.</p>\n", counted(g.documents, "document"),
-                       counted(g.timed_runs, "timed run"), g.info_documents, counted(g.drives, "drive"));
-    out += "<table>\n";
-    auto row = [&](const std::string& name, const std::string& value) {
-      out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", name, value);
-    };
-    row("reported (sysfs)", html_text(fmt::format("logical {}, physical {}, minimum_io {}, optimal_io {}",
-                                                  tally_text(g.logical_block), tally_text(g.physical_block),
-                                                  tally_text(g.minimum_io), tally_text(g.optimal_io))));
-    for (const auto& [name, tally] : g.firmware_geometry) row("firmware " + html_text(name), html_text(tally_text(tally)));
-    row("read page", html_text(unit_text(g.read_page)));
-    row("write unit", html_text(unit_text(g.write_unit)));
-    row("erase block", html_text(unit_text(g.erase_block)));
-    std::string mismatches;
-    for (const auto& [field, count] : g.mismatches) {
-      mismatches += fmt::format("{}{} in {}", mismatches.empty() ? "" : ", ", field, count);
-    }
-    row("mismatches", html_text(mismatches.empty() ? "none" : mismatches));
-    row("alignment", html_text(tally_text(g.partition_alignment)));
-    out += "</table>\n<table>\n<tr><th>key cell</th><th>what</th><th>median over runs</th><th>p10</th><th>p90</th>"
-           "<th>runs</th></tr>\n";
-    for (const KeyCell& k : g.key_cells) {
-      const LatencySpread& s = k.spread;
-      out += fmt::format("<tr><td>{}</td><td>{}</td>", html_text(k.key), html_text(k.description));
-      if (s.runs) {
-        out += fmt::format("<td class=\"n\">{:.1f} µs</td><td class=\"n\">{:.1f}</td><td class=\"n\">{:.1f}</td>",
-                           s.median_us, s.p10_us, s.p90_us);
-      } else {
-        out += "<td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td>";
-      }
-      out += fmt::format("<td class=\"n\">{}</td></tr>\n", s.runs);
-    }
-    out += "</table>\n";
-    if (!g.representative.empty()) {
-      out += fmt::format("<figure>\n{}\n<figcaption class=\"note\">Read grid of a representative run ({}): median "
-                         "latency per request size and offset.</figcaption>\n</figure>\n",
-                         picture(g), html_text(g.representative));
+// One group's row of the summary table, linking to its section (`number`
+// counts groups from 1).
+std::string summary_row(const FleetGroup& g, size_t number) {
+  const auto* align = g.partition_alignment.top();
+  std::string out = fmt::format("<tr class=\"group\" id=\"row-{}\">", number);
+  out += fmt::format("<td><a href=\"#group-{}\">{}</a></td>", number,
+                     html_text(g.model.empty() ? "(no model)" : g.model));
+  out += cell(html_text(g.firmware)) + cell(format_size(g.size_bytes)) + cell(std::to_string(g.drives), true) +
+         cell(std::to_string(g.timed_runs), true) + cell(std::to_string(g.info_documents), true);
+  out += unit_cell(g.read_page) + unit_cell(g.write_unit) + unit_cell(g.erase_block);
+  out += cell(align && align->bytes ? format_size(*align->bytes) : "-");
+  for (size_t k = 0; k < 2 && k < g.key_cells.size(); ++k) {
+    const LatencySpread& s = g.key_cells[k].spread;
+    out += cell(s.runs ? fmt::format("{:.1f} µs", s.median_us) : "-", true);
+  }
+  return out + "</tr>\n";
+}
+
+std::string summary_table(const FleetComparison& c) {
+  std::string out = "<table id=\"summary\">\n<tr><th>model</th><th>firmware</th><th>capacity</th><th>drives</th>"
+                    "<th>runs</th><th>info</th><th>read page</th><th>write unit</th><th>erase block</th>"
+                    "<th>alignment</th><th>4 KiB aligned</th><th>straddling page</th></tr>\n";
+  for (size_t i = 0; i < c.groups.size(); ++i) out += summary_row(c.groups[i], i + 1);
+  return out + "</table>\n";
+}
+
+// A group's reported geometry, detected units, mismatches and alignment.
+std::string geometry_table(const FleetGroup& g) {
+  std::string out = "<table>\n";
+  auto row = [&](const std::string& name, const std::string& value) {
+    out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", name, value);
+  };
+  row("reported (sysfs)", html_text(fmt::format("logical {}, physical {}, minimum_io {}, optimal_io {}",
+                                                tally_text(g.logical_block), tally_text(g.physical_block),
+                                                tally_text(g.minimum_io), tally_text(g.optimal_io))));
+  for (const auto& [name, tally] : g.firmware_geometry) {
+    row("firmware " + html_text(name), html_text(tally_text(tally)));
+  }
+  row("read page", html_text(unit_text(g.read_page)));
+  row("write unit", html_text(unit_text(g.write_unit)));
+  row("erase block", html_text(unit_text(g.erase_block)));
+  std::string mismatches;
+  for (const auto& [field, count] : g.mismatches) {
+    mismatches += fmt::format("{}{} in {}", mismatches.empty() ? "" : ", ", field, count);
+  }
+  row("mismatches", html_text(mismatches.empty() ? "none" : mismatches));
+  row("alignment", html_text(tally_text(g.partition_alignment)));
+  return out + "</table>\n";
+}
+
+// The spread of each key latency cell over the group's runs.
+std::string key_cell_table(const FleetGroup& g) {
+  std::string out = "<table>\n<tr><th>key cell</th><th>what</th><th>median over runs</th><th>p10</th><th>p90</th>"
+                    "<th>runs</th></tr>\n";
+  for (const KeyCell& k : g.key_cells) {
+    const LatencySpread& s = k.spread;
+    out += fmt::format("<tr><td>{}</td><td>{}</td>", html_text(k.key), html_text(k.description));
+    if (s.runs) {
+      out += fmt::format("<td class=\"n\">{:.1f} µs</td><td class=\"n\">{:.1f}</td><td class=\"n\">{:.1f}</td>",
+                         s.median_us, s.p10_us, s.p90_us);
     } else {
-      out += "<p class=\"note\">No timed run in this group: no heatmap.</p>\n";
+      out += "<td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td>";
     }
-    out += "</section>\n";
+    out += fmt::format("<td class=\"n\">{}</td></tr>\n", s.runs);
   }
-  if (!c.skipped.empty()) {
-    out += "<section id=\"skipped\">\n<h2>Skipped files</h2>\n<ul>\n";
-    for (const std::string& s : c.skipped) out += "<li>" + html_text(s) + "</li>\n";
-    out += "</ul>\n</section>\n";
+  return out + "</table>\n";
+}
+
+// One group's section (`number` counts groups from 1): its tables, and the
+// heatmap of its representative run.
+std::string group_section(const FleetGroup& g, size_t number, const GroupPicture& picture) {
+  std::string out = fmt::format("<section class=\"group\" id=\"group-{}\">\n<h2>{}</h2>\n", number,
+                                html_text(fmt::format("{}, firmware {}, {}", g.model.empty() ? "(no model)" : g.model,
+                                                      g.firmware.empty() ? "(none)" : g.firmware,
+                                                      format_size(g.size_bytes))));
+  out += fmt::format("<p>{} ({}, {} info) from {}.</p>\n", counted(g.documents, "document"),
+                     counted(g.timed_runs, "timed run"), g.info_documents, counted(g.drives, "drive"));
+  out += geometry_table(g) + key_cell_table(g);
+  if (!g.representative.empty()) {
+    out += fmt::format("<figure>\n{}\n<figcaption class=\"note\">Read grid of a representative run ({}): median "
+                       "latency per request size and offset.</figcaption>\n</figure>\n",
+                       picture(g), html_text(g.representative));
+  } else {
+    out += "<p class=\"note\">No timed run in this group: no heatmap.</p>\n";
   }
+  return out + "</section>\n";
+}
+
+std::string skipped_section(const std::vector<std::string>& skipped) {
+  std::string out = "<section id=\"skipped\">\n<h2>Skipped files</h2>\n<ul>\n";
+  for (const std::string& s : skipped) out += "<li>" + html_text(s) + "</li>\n";
+  return out + "</ul>\n</section>\n";
+}
+
+}  // namespace
+
+std::string render_html(const FleetComparison& c, const GroupPicture& picture) {
+  std::string out = page_head(c) + summary_table(c);
+  for (size_t i = 0; i < c.groups.size(); ++i) out += group_section(c.groups[i], i + 1, picture);
+  if (!c.skipped.empty()) out += skipped_section(c.skipped);
   out += "</body>\n</html>\n";
   return out;
 }

@@ -95,54 +95,77 @@ std::string representative(const std::vector<const DocumentSummary*>& docs, cons
   return best ? best->file : std::string();
 }
 
-FleetGroup build_group(const GroupKey& key, const std::vector<const DocumentSummary*>& docs) {
-  FleetGroup g;
-  g.model = key.model;
-  g.firmware = key.firmware;
-  g.size_bytes = key.size_bytes;
+// What a group counts over its documents before it becomes FleetGroup
+// fields: the distinct serials, and each mismatch field's documents in
+// first-seen order.
+struct GroupCounts {
   std::set<std::string> serials;
   uint32_t without_serial = 0;
   std::map<std::string, uint32_t> mismatch_counts;
   std::vector<std::string> mismatch_order;
-  for (const DocumentSummary* d : docs) {
-    ++g.documents;
-    g.newest_schema_minor = std::max(g.newest_schema_minor, d->schema_minor);
-    if (d->serial.empty()) ++without_serial;
-    else serials.insert(d->serial);
-    g.logical_block.add(d->logical_block);
-    g.physical_block.add(d->physical_block);
-    g.minimum_io.add(d->minimum_io);
-    g.optimal_io.add(d->optimal_io);
-    // (a plain loop variable, not a structured binding: clang 14, which
-    // builds the fuzz targets, cannot capture bindings in a lambda)
-    for (const auto& field : d->firmware_geometry) {
-      auto it = std::find_if(g.firmware_geometry.begin(), g.firmware_geometry.end(),
-                             [&](const auto& entry) { return entry.first == field.first; });
-      if (it == g.firmware_geometry.end()) it = g.firmware_geometry.insert(g.firmware_geometry.end(), {field.first, {}});
-      it->second.add(field.second);
-    }
-    for (const std::string& field : d->mismatch_fields) {
-      if (mismatch_counts[field]++ == 0) mismatch_order.push_back(field);
-    }
-    if (!d->timed) {
-      ++g.info_documents;
-      continue;
-    }
-    ++g.timed_runs;
-    g.read_page.add(d->read_page);
-    g.write_unit.add(d->write_unit);
-    g.erase_block.add(d->erase_block);
-    g.partition_alignment.add(d->partition_alignment);
+};
+
+void add_firmware_geometry(FleetGroup& g, const DocumentSummary& d) {
+  // (a plain loop variable, not a structured binding: clang 14, which
+  // builds the fuzz targets, cannot capture bindings in a lambda)
+  for (const auto& field : d.firmware_geometry) {
+    auto it = std::find_if(g.firmware_geometry.begin(), g.firmware_geometry.end(),
+                           [&](const auto& entry) { return entry.first == field.first; });
+    if (it == g.firmware_geometry.end()) it = g.firmware_geometry.insert(g.firmware_geometry.end(), {field.first, {}});
+    it->second.add(field.second);
   }
-  g.drives = static_cast<uint32_t>(serials.size()) + without_serial;
+}
+
+// One document into the group's tallies; the detected units and the
+// alignment only from timed runs.
+void add_document(FleetGroup& g, GroupCounts& counts, const DocumentSummary& d) {
+  ++g.documents;
+  g.newest_schema_minor = std::max(g.newest_schema_minor, d.schema_minor);
+  if (d.serial.empty()) ++counts.without_serial;
+  else counts.serials.insert(d.serial);
+  g.logical_block.add(d.logical_block);
+  g.physical_block.add(d.physical_block);
+  g.minimum_io.add(d.minimum_io);
+  g.optimal_io.add(d.optimal_io);
+  add_firmware_geometry(g, d);
+  for (const std::string& field : d.mismatch_fields) {
+    if (counts.mismatch_counts[field]++ == 0) counts.mismatch_order.push_back(field);
+  }
+  if (!d.timed) {
+    ++g.info_documents;
+    return;
+  }
+  ++g.timed_runs;
+  g.read_page.add(d.read_page);
+  g.write_unit.add(d.write_unit);
+  g.erase_block.add(d.erase_block);
+  g.partition_alignment.add(d.partition_alignment);
+}
+
+// The drive count, the tallies sorted, and the mismatches most frequent
+// first (ties in first-seen order).
+void finish_counts(FleetGroup& g, const GroupCounts& counts) {
+  g.drives = static_cast<uint32_t>(counts.serials.size()) + counts.without_serial;
   for (SizeTally* t : {&g.logical_block, &g.physical_block, &g.minimum_io, &g.optimal_io, &g.partition_alignment,
                        &g.read_page.found, &g.write_unit.found, &g.erase_block.found}) {
     t->finish();
   }
   for (auto& [name, tally] : g.firmware_geometry) tally.finish();
-  for (const std::string& field : mismatch_order) g.mismatches.emplace_back(field, mismatch_counts[field]);
+  for (const std::string& field : counts.mismatch_order) {
+    g.mismatches.emplace_back(field, counts.mismatch_counts.at(field));
+  }
   std::stable_sort(g.mismatches.begin(), g.mismatches.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
+}
+
+FleetGroup build_group(const GroupKey& key, const std::vector<const DocumentSummary*>& docs) {
+  FleetGroup g;
+  g.model = key.model;
+  g.firmware = key.firmware;
+  g.size_bytes = key.size_bytes;
+  GroupCounts counts;
+  for (const DocumentSummary* d : docs) add_document(g, counts, *d);
+  finish_counts(g, counts);
   g.key_cells = key_cells(docs, g);
   g.representative = representative(docs, g);
   return g;

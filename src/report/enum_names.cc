@@ -36,4 +36,16 @@ const char* unit_cost_key(UnitCost cost) {
   return cost == UnitCost::per_block_touched ? "per_block_touched" : "per_partial_block";
 }
 
+const char* phase_state_name(PhaseState state) {
+  switch (state) {
+    case PhaseState::done: return "done";
+    case PhaseState::budget: return "budget";
+    case PhaseState::skipped: return "skipped";
+    case PhaseState::failed: return "failed";
+    case PhaseState::interrupted: return "interrupted";
+    case PhaseState::not_run: return "not_run";
+  }
+  return "failed";
+}
+
 }  // namespace ssdprobe

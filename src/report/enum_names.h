@@ -6,12 +6,14 @@
 #include "analysis/step_model.h"
 #include "analysis/verdicts.h"
 #include "probes/grid_probe.h"
+#include "report/result.h"
 
 namespace ssdprobe {
 
 const char* unit_state_name(UnitState state);        // "found", "absent", "undetermined", "not_measured"
 const char* severity_name(Severity severity);        // "info", "warning", "error"
 const char* stop_reason_name(GridStopReason reason);  // "settled", "budget", "byte cap", "IO cap", "round limit"
-const char* unit_cost_key(UnitCost cost);  // "per_block_touched", "per_partial_block" (step_model.h has the prose)
+const char* unit_cost_key(UnitCost cost);
+const char* phase_state_name(PhaseState state);  // "done", "budget", "skipped", "failed", "interrupted", "not_run"  // "per_block_touched", "per_partial_block" (step_model.h has the prose)
 
 }  // namespace ssdprobe

@@ -185,6 +185,17 @@ json recommendations_json(const Recommendations& r) {
           {"notes", r.notes}};
 }
 
+json phases_json(const std::vector<PhaseRecord>& phases) {
+  json out = json::array();
+  for (const auto& p : phases) {
+    out.push_back({{"name", p.name},
+                   {"state", phase_state_name(p.state)},
+                   {"reason", p.reason.empty() ? json(nullptr) : json(p.reason)},
+                   {"device_time_s", rounded(p.device_time_s)}});
+  }
+  return out;
+}
+
 }  // namespace
 
 json to_json(const ResultDocument& d) {
@@ -224,6 +235,7 @@ json to_json(const ResultDocument& d) {
   }
   add_parallelism_json(doc, d.parallelism);
   add_write_parallelism_json(doc, d.write_parallelism, d.parallelism.has_value());
+  doc["phases"] = phases_json(d.phases);
   return doc;
 }
 

@@ -93,6 +93,24 @@ struct ParallelismSection {
   std::optional<Region> window;  // the write sweep's window (writes only)
 };
 
+// How one phase of a run ended (run/pipeline.h): the document says what
+// finished and what did not, also when a run was interrupted or failed.
+enum class PhaseState {
+  done,         // ran to its end
+  budget,       // ran, and --budget ended it before it settled: its result stands on what it measured
+  skipped,      // does not apply to this run (reason says why)
+  failed,       // an error ended it (reason); the run went on or stopped, as the error decides
+  interrupted,  // a signal ended it
+  not_run,      // an earlier phase stopped the run (reason names how)
+};
+
+struct PhaseRecord {
+  std::string name;            // "read_grid", "write_grid", ... (docs/result-json.md lists them)
+  PhaseState state = PhaseState::done;
+  std::string reason;          // empty when done
+  double device_time_s = 0.0;  // device time it spent (virtual on sims)
+};
+
 struct ResultDocument {
   std::string started_at;   // ISO 8601 UTC
   double duration_s = 0.0;
@@ -112,6 +130,7 @@ struct ResultDocument {
   // The same probe with writes, inside the write window: absent unless --write.
   std::optional<ParallelismSection> write_parallelism;
   std::vector<std::string> notes;  // plan adaptations, engine fallbacks
+  std::vector<PhaseRecord> phases;  // in the order they ran (or would have)
 };
 
 }  // namespace ssdprobe

@@ -61,6 +61,42 @@ bool is_kernel_size_field(const std::string& field) {
 // One line before everything else: what was found, whether the kernel
 // under-reports it, and whether the partitioners' and mkfs' defaults (1 MiB
 // alignment, 4 KiB blocks) are right for this drive.
+// The phase that stopped the run (interrupted, or failed with later phases
+// not run), or null when every phase had its turn.
+const PhaseRecord* stopping_phase(const ResultDocument& d) {
+  const PhaseRecord* last_failure = nullptr;
+  for (const auto& p : d.phases) {
+    if (p.state == PhaseState::interrupted) return &p;
+    if (p.state == PhaseState::failed) last_failure = &p;
+    if (p.state == PhaseState::not_run) return last_failure != nullptr ? last_failure : &p;
+  }
+  return nullptr;
+}
+
+// First, before the verdict, when the run did not finish: what stopped it,
+// and that everything below comes from the phases that finished.
+std::string stopped_text(const ResultDocument& d) {
+  const PhaseRecord* stop = stopping_phase(d);
+  if (stop == nullptr) return "";
+  std::vector<std::string> finished, not_run;
+  for (const auto& p : d.phases) {
+    if (p.state == PhaseState::done || p.state == PhaseState::budget) finished.push_back(p.name);
+    if (p.state == PhaseState::not_run) not_run.push_back(p.name);
+  }
+  return fmt::format("Run stopped in the {} phase ({}): what follows is what the finished phases measured ({}); not "
+                     "run: {}", stop->name, stop->reason, finished.empty() ? "none" : fmt::format("{}", fmt::join(finished, ", ")),
+                     not_run.empty() ? "none" : fmt::format("{}", fmt::join(not_run, ", ")));
+}
+
+// Phases that failed, were interrupted or did not run, with why; nothing
+// for a run where every phase finished or did not apply.
+void unfinished_phases(std::string& out, const ResultDocument& d, size_t width) {
+  for (const auto& p : d.phases) {
+    if (p.state != PhaseState::failed && p.state != PhaseState::interrupted && p.state != PhaseState::not_run) continue;
+    out += wrapped("Phase ", fmt::format("{}: {}: {}", p.name, phase_state_name(p.state), p.reason), width, 6);
+  }
+}
+
 std::string verdict_text(const ResultDocument& d) {
   const Recommendations& r = d.recommendations;
   const bool defaults_right = r.partition_alignment_bytes == (1u << 20);
@@ -373,7 +409,9 @@ void run_summary(std::string& out, const ResultDocument& d, size_t width) {
 }  // namespace
 
 std::string render_text(const ResultDocument& d, size_t width) {
-  std::string out = wrapped("", verdict_text(d), width, 2) + "\n";
+  const std::string stopped = stopped_text(d);
+  std::string out = stopped.empty() ? "" : wrapped("", stopped, width, 2);
+  out += wrapped("", verdict_text(d), width, 2) + "\n";
   identity(out, d);
   side_by_side(out, d);
   firmware(out, d);
@@ -384,6 +422,7 @@ std::string render_text(const ResultDocument& d, size_t width) {
   mismatches(out, d, width);
   recommendation(out, d, width);
   run_summary(out, d, width);
+  unfinished_phases(out, d, width);
   return out;
 }
 

@@ -8,8 +8,10 @@
 # so that helpers also register them when called inside $(...).
 
 # Device tests from every build directory on this machine share the loop
-# devices, their partitions and the FUSE mounts: they take turns.
-if command -v flock >/dev/null 2>&1 && exec 9>>/run/lock/ssdprobe-device-tests.lock 2>/dev/null; then
+# devices, their partitions and the FUSE mounts: they take turns. (The
+# braces keep 2>/dev/null to the exec: on `exec` itself it would silence
+# the test's standard error, and with it every FAIL message, for good.)
+if command -v flock >/dev/null 2>&1 && { exec 9>>/run/lock/ssdprobe-device-tests.lock; } 2>/dev/null; then
   flock 9
 fi
 

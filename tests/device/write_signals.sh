@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tests that SIGINT, SIGTERM and SIGHUP during a --write run (read grid, journaling, write grid, stream, final restore, and a second signal while restoring) end it with exit 130, the device bit-identical and no journal left.
+# Tests that SIGINT, SIGTERM and SIGHUP during a --write run (read grid, journaling, write grid, stream, final restore, and a second signal while restoring) end it with exit 130, the device bit-identical and no journal left, and that the --json document is still written, naming the interrupted phase and the restore.
 #
 # Usage: write_signals.sh SSDPROBE EMUDRIVE
 #
@@ -51,7 +51,9 @@ signal_at() {
     log="$SCRATCH/$tag.$attempt.log"
     : > "$TRACE"
     env --default-signal=INT,TERM,HUP \
-      "$SSDPROBE" --write --yes --journal "$J" --budget 5 --region "$REGION" "$DEV" < /dev/null > "$log" 2>&1 &
+      rm -f "$SCRATCH/$tag.json"
+    "$SSDPROBE" --write --yes --journal "$J" --budget 5 --region "$REGION" --json "$SCRATCH/$tag.json" "$DEV" \
+      < /dev/null > "$log" 2>&1 &
     pid=$!
     at=""
     while kill -0 "$pid" 2>/dev/null; do
@@ -101,11 +103,33 @@ signal_at() {
     grid|stream) grep -q "write probes stopped; restored and verified $WIN_LEN bytes" "$log" ||
                    problems+=" message lacks 'write probes stopped; restored and verified $WIN_LEN bytes';" ;;
   esac
+  problems+=$(check_document "$SCRATCH/$tag.json" "$phase")
   if [ -z "$problems" ]; then
     note "ok   $tag: exit $rc, device identical, no journal: $(grep -m 1 -E 'stopped|error' "$log")"
   else
     bad "$tag:$problems output: $(tail -n 3 "$log")"
   fi
+}
+
+# check_document JSON PHASE: the partial document of an interrupted run
+# names the phase the signal landed in, and (after writes) the restore.
+check_document() {
+  local json="$1" phase="$2" name
+  case "$phase" in
+    read) name=read_grid ;; journal) name=write_session ;; grid) name=write_grid ;; stream) name=erase_stream ;;
+    restore) [ -s "$json" ] || echo " no --json document;"; return ;;
+  esac
+  [ -s "$json" ] || { echo " no --json document written for the interrupted run;"; return; }
+  [ "$(jq -r --arg n "$name" '.phases[] | select(.name == $n) | .state' "$json")" = interrupted ] ||
+    echo " phases[$name] is not 'interrupted': $(jq -c '[.phases[] | [.name, .state]]' "$json");"
+  [ "$(jq -r '[.phases[] | select(.state == "not_run")] | length' "$json")" -gt 0 ] ||
+    echo " no phase marked not_run after the interrupted one;"
+  case "$phase" in
+    grid|stream)
+      [ "$(jq -r '.phases[] | select(.name == "restore") | .state' "$json")" = done ] ||
+        echo " phases[restore] is not 'done';"
+      [ "$(jq -r '.write_probe.restored' "$json")" = true ] || echo " write_probe.restored is not true;" ;;
+  esac
 }
 
 # ---------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // IO errors while probing, injected by FaultyDevice: a read grid on a
 // simulated drive stops with Error(io) naming the failed IO (exit code 6),
 // and a write run on a regular file stops with Error(io) after putting back
-// every byte it had overwritten and deleting its journal.
+// every byte it had overwritten and deleting its journal; its document says
+// which phase failed, that the restore ran, and which phases did not.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,9 +15,6 @@
 #include <iterator>
 #include <vector>
 
-#include "cli/options.h"
-#include "cli/progress.h"
-#include "cli/write_run.h"
 #include "core/error.h"
 #include "core/random.h"
 #include "device/sim_device.h"
@@ -25,6 +23,9 @@
 #include "probes/grid_plan.h"
 #include "probes/grid_probe.h"
 #include "recording_device.h"
+#include "run/pipeline.h"
+#include "run/run_context.h"
+#include "run/runs.h"
 #include "runner/runner.h"
 #include "safety/write_session.h"
 #include "temp_tree.h"
@@ -169,6 +170,20 @@ TEST_CASE("an EIO during a read grid stops the probe with Error(io) naming the I
   }
 }
 
+namespace {
+
+// The write phases of the main job, write_session to restore, as the
+// pipeline runs them.
+std::vector<Phase> write_phases() {
+  std::vector<Phase> phases;
+  for (const Phase& phase : characterize_phases()) {
+    if (phase.needs == Needs::writes && std::string(phase.name) != "read_written") phases.push_back(phase);
+  }
+  return phases;
+}
+
+}  // namespace
+
 TEST_CASE("an IO error during write probes on a file restores every byte and deletes the journal", "[io-errors][write]") {
   // The target: a regular file full of known random bytes (O_DIRECT needs a
   // disk filesystem; the temporary directory is one on the machines we run on).
@@ -226,7 +241,8 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
   session_options.preserve = true;
   session_options.region_given = true;
   session_options.journal_dir_options.allow_ram = true;
-  WriteSession session(target, window, session_options);
+  auto session_owner = std::make_unique<WriteSession>(target, window, session_options);
+  WriteSession& session = *session_owner;
   open_engine(target, EngineChoice::psync, /*writable=*/true, 1, {}, session.device_fd());
   REQUIRE(target.device != nullptr);
   auto faulty_owner = std::make_unique<FaultyDevice>(std::move(target.device));
@@ -246,17 +262,34 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
   options.preserve = true;
   options.journal_dir = journal_dir.string();
   options.budget_s = 120;  // never reached: the fault ends the run first
-  ProgressLine progress(false);
+  SilentObserver observer;
+  RunContext run(options, target, observer, {options.budget_s, true});
+  run.write.window = window;
+  run.write.session = std::move(session_owner);
 
-  try {
-    run_write_probes(target, window, &session, options, options.budget_s, progress);
-    FAIL("the write probes finished despite the fault");
-  } catch (const Error& e) {
-    INFO(e.what());
-    CHECK(e.category() == ErrorCategory::io);
-    CHECK(exit_code_for(e.category()) == 6);
-    CHECK(std::string(e.what()).find("write of") != std::string::npos);
-  }
+  const std::optional<Error> stop = run_phases(run, write_phases());
+  REQUIRE(stop.has_value());
+  INFO(stop->what());
+  CHECK(stop->category() == ErrorCategory::io);
+  CHECK(exit_code_for(stop->category()) == 6);
+  CHECK(std::string(stop->what()).find("write of") != std::string::npos);
+  // The document: the write grid failed, the phases after it did not run,
+  // the restore ran and says so, and the units were not measured.
+  const PhaseRecord* grid = find_phase(run.doc, "write_grid");
+  const PhaseRecord* stream = find_phase(run.doc, "erase_stream");
+  const PhaseRecord* restore = find_phase(run.doc, "restore");
+  REQUIRE(grid != nullptr);
+  REQUIRE(stream != nullptr);
+  REQUIRE(restore != nullptr);
+  CHECK(grid->state == PhaseState::failed);
+  CHECK(stream->state == PhaseState::not_run);
+  CHECK(stream->reason.find("write_grid") != std::string::npos);
+  CHECK(restore->state == PhaseState::done);
+  REQUIRE(run.doc.write_probe.has_value());
+  CHECK(run.doc.write_probe->restored);
+  CHECK_FALSE(run.doc.write_unit.bytes.has_value());
+  CHECK(run.doc.erase_block.state == UnitState::not_measured);
+  CHECK(run.doc.erase_block.evidence.find("stopped") != std::string::npos);
   CHECK(faulty.faults_injected() == 1u);
   CHECK(faulty.submits() == fault.at + 1);  // the writes before the fault reached the file
 

@@ -274,11 +274,11 @@ TEST_CASE("one-sided host delays give no stride verdict where there is no signal
 
 // ---------------------------------------------------------------- writes
 // With --write the same probe times writes, inside the write window only
-// (cli/write_run.cc runs it between the window's save and its restore).
+// (run/write_phases.cc runs it between the window's save and its restore).
 
 namespace {
 
-// The write sweep as cli/write_run.cc runs it: over the default write
+// The write sweep as run/write_phases.cc runs it: over the default write
 // window, three rounds.
 ParallelismProbeResult write_probe(Device& device, const SimProfile& profile, uint64_t seed, const Region& window,
                                    uint64_t max_bytes = 384ull << 20) {

@@ -1,11 +1,10 @@
-#include "cli/firmware_section.h"
+#include "run/firmware_phase.h"
 
 #include "firmware/firmware_query.h"
 
 namespace ssdprobe {
 
 void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_unit) {
-  if (doc.kind == TargetKind::sim) return;  // a simulated drive has no firmware to ask
   const FirmwareReport fw = query_firmware(doc.path, doc.topology, measured_unit);
   doc.firmware.nvme = fw.nvme;
   doc.firmware.ata = fw.ata;
@@ -19,6 +18,17 @@ void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_
   if (!fw.firmware.empty()) doc.topology.firmware = fw.firmware;
   doc.mismatches.insert(doc.mismatches.end(), fw.mismatches.begin(), fw.mismatches.end());
   doc.notes.insert(doc.notes.end(), fw.notes.begin(), fw.notes.end());
+}
+
+std::optional<std::string> skip_firmware_if_sim(const RunContext& run) {
+  if (run.doc.kind == TargetKind::sim) return std::string("a simulated drive has no firmware to ask");
+  return std::nullopt;
+}
+
+PhaseOutcome query_firmware_phase(RunContext& run) {
+  const ResultDocument& doc = run.doc;
+  add_firmware_section(run.doc, doc.write_unit.bytes ? doc.write_unit.bytes : doc.read_page.bytes);
+  return PhaseOutcome::done();
 }
 
 }  // namespace ssdprobe

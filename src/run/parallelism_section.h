@@ -1,23 +1,18 @@
-// The parallelism probe inside a characterization: plan it over --region,
-// run it with its share of --budget, and hand the report its section.
+// The parallelism probe inside a run: plan it over --region (or, for
+// writes, the write window), run it with the budget its phase was given,
+// and hand the report its section.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
-#include "cli/options.h"
 #include "device/target.h"
 #include "report/result.h"
+#include "run/phase.h"
+#include "run/run_context.h"
+#include "run/run_options.h"
 
 namespace ssdprobe {
-
-// How one --budget is split: the parallelism probe is promised this share;
-// the grids (and with --write the stream) divide the rest as before, and the
-// probe runs last with whatever they left, but at least this share. It
-// stops after 6 rounds whatever its budget, so on a drive where the grids
-// settle early it takes well under its budget (about 1 s on a drive with
-// 60 us reads).
-constexpr double kParallelismBudgetShare = 0.10;
 
 // Reads only, over --region. `read_page` is the measured one, if any: the
 // smallest stride (two reads inside one page share it whatever the layout).
@@ -27,13 +22,9 @@ constexpr double kParallelismBudgetShare = 0.10;
 ParallelismSection run_parallelism(Target& target, const Options& options, std::optional<uint64_t> read_page,
                                    double budget_s);
 
-// With --write, inside the write probes (cli/write_run.cc), after the write
-// grid and the stream and before the restore: the same probe with writes,
-// over the write window only (the window the write session saved; nothing
-// outside it is written). It gets what the write grid and the stream left
-// of their budget, at least this share of --budget (taken beyond the
-// grids' share, like the read probe's minimum).
-constexpr double kWriteParallelismBudgetShare = 0.05;
+// With --write, after the write grid and the stream and before the restore
+// (run/write_phases.h): the same probe with writes, over the write window
+// only (the window the write session saved; nothing outside it is written).
 // Replicate rounds of the write sweep: the fewest the knee can be resampled
 // from (analysis/parallelism.h, kMinDepthSegments). Every segment writes:
 // three rounds of the sweep and its refinement, the stride pairs and their
@@ -43,5 +34,16 @@ constexpr int kWriteParallelismRounds = 3;
 constexpr uint64_t kWriteParallelismByteCap = 384ull << 20;
 ParallelismSection run_write_parallelism(Target& target, const Options& options, const Region& window,
                                          std::optional<uint64_t> read_page, double budget_s);
+
+// The read probe as a phase: last of the measuring phases, so the grids and
+// the stream run on the drive exactly as before it existed; it gets what
+// they left of --budget, at least its share (run/run_budget.h).
+PhaseOutcome run_read_parallelism(RunContext& run);
+
+// A probe that an IO error stopped is an optional step that failed: a note
+// in the document (what stopped it, and that the rest stands), a warning
+// now, and a failed phase; the run goes on. Otherwise done.
+PhaseOutcome parallelism_outcome(RunContext& run, const ParallelismSection& section, const std::string& probe,
+                                 const std::string& rest_stands);
 
 }  // namespace ssdprobe

@@ -1,4 +1,4 @@
-#include "cli/audit_run.h"
+#include "run/audit_phase.h"
 
 #include <fmt/format.h>
 
@@ -6,6 +6,8 @@
 #include "core/units.h"
 #include "layout/audit_cost.h"
 #include "layout/layout_source.h"
+#include "report/result_reader.h"
+#include "run/document.h"
 
 namespace ssdprobe {
 namespace {
@@ -58,6 +60,28 @@ void add_audit(ResultDocument& doc, const Target& target, const Options& options
     section.at.push_back(std::move(line));
   }
   doc.audit = std::move(section);
+}
+
+PhaseOutcome audit_layout_phase(RunContext& run) {
+  add_audit(run.doc, run.target, run.options);
+  if (!run.doc.audit->layout) return PhaseOutcome::skipped(run.doc.audit->unavailable_reason);
+  return PhaseOutcome::done();
+}
+
+PhaseOutcome audit_required_phase(RunContext& run) {
+  add_audit(run.doc, run.target, run.options);
+  if (!run.doc.audit->layout) throw Error(ErrorCategory::target, run.doc.audit->unavailable_reason);
+  return PhaseOutcome::done();
+}
+
+std::optional<std::string> skip_saved_units_if_none(const RunContext& run) {
+  if (run.options.units_from.empty()) return std::string("no --units-from: checked against the reported block sizes");
+  return std::nullopt;
+}
+
+PhaseOutcome take_saved_units(RunContext& run) {
+  use_saved_units(run.doc, read_measured_units(run.options.units_from), run.options.units_from);
+  return PhaseOutcome::done();
 }
 
 }  // namespace ssdprobe

@@ -1,4 +1,4 @@
-#include "cli/parallelism_run.h"
+#include "run/parallelism_section.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -105,6 +105,23 @@ ParallelismSection run_write_parallelism(Target& target, const Options& options,
                                          std::optional<uint64_t> read_page, double budget_s) {
   return run_probe(target, options, window, IoOp::write, read_page, budget_s, kWriteParallelismRounds,
                    kWriteParallelismByteCap);
+}
+
+PhaseOutcome run_read_parallelism(RunContext& run) {
+  run.doc.parallelism = run_parallelism(run.target, run.options, run.doc.read_page.bytes,
+                                        run.budget.read_parallelism_s(run.tally));
+  run.tally.last_probe_time_s = run.doc.parallelism->device_time_s;
+  return parallelism_outcome(run, *run.doc.parallelism, "the parallelism probe",
+                             "the grids' results above are complete");
+}
+
+PhaseOutcome parallelism_outcome(RunContext& run, const ParallelismSection& section, const std::string& probe,
+                                 const std::string& rest_stands) {
+  if (section.failure.empty()) return PhaseOutcome::done(section.device_time_s);
+  const std::string why = probe + " stopped early: " + section.failure;
+  run.doc.notes.push_back(why + "; " + rest_stands);
+  run.observer.warn(why);
+  return PhaseOutcome::failed(section.failure, section.device_time_s);
 }
 
 }  // namespace ssdprobe

@@ -1,0 +1,35 @@
+// Putting measured results into the result document: the document a run
+// starts from, a read grid's verdict and grid, plan notes without repeats,
+// and units taken from a saved document.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "device/target.h"
+#include "probes/grid_probe.h"
+#include "report/result.h"
+#include "report/result_reader.h"
+#include "run/run_options.h"
+
+namespace ssdprobe {
+
+// Identity, topology and options; the write unit and erase block "not
+// measured" until write phases say otherwise.
+ResultDocument base_document(const Options& options, const Target& target);
+
+// Plan notes (4 KiB sectors, capped sizes) go into the document once each:
+// the read and write grids often plan the same adaptation.
+void add_notes(ResultDocument& doc, const std::vector<std::string>& notes);
+
+// The read grid's verdict as the read page (`device_state`: where it was
+// measured, empty for the first grid), and its grid under `grid_name`.
+void record_read(ResultDocument& doc, const GridProbeResult& read, const char* grid_name, uint32_t queue_depth,
+                 const std::string& device_state);
+
+// An audit against units measured earlier: they become the document's
+// detected units, marked as read from the file, and a document about another
+// drive is said so (the audit still runs: the user may know better).
+void use_saved_units(ResultDocument& doc, const MeasuredUnits& saved, const std::string& file);
+
+}  // namespace ssdprobe

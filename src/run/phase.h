@@ -1,0 +1,58 @@
+// A phase of a run: one step with a name, what it needs, and what it adds
+// to the document. A run is an ordered list of these (run/runs.cc has the
+// lists, run/pipeline.h runs them); the document's `phases` records how each
+// one ended.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/result.h"
+
+namespace ssdprobe {
+
+struct RunContext;
+
+// How a phase that ran ended. Errors are not outcomes: a phase throws
+// ssdprobe::Error, and the pipeline records it and stops the run.
+struct PhaseOutcome {
+  PhaseState state = PhaseState::done;
+  std::string reason;          // why cut short, skipped or failed
+  double device_time_s = 0.0;  // what it spent of the device's time
+
+  static PhaseOutcome done(double device_time_s = 0.0) { return {PhaseState::done, "", device_time_s}; }
+  // Ran, but something outside it decided it does not apply after all
+  // (the window too small for a read grid, nothing saved to restore).
+  static PhaseOutcome skipped(std::string why) { return {PhaseState::skipped, std::move(why), 0.0}; }
+  // Ran and produced a result, but --budget ended it before it settled.
+  static PhaseOutcome cut_by_budget(std::string why, double device_time_s) {
+    return {PhaseState::budget, std::move(why), device_time_s};
+  }
+  // An optional step that failed without stopping the run (its section says why).
+  static PhaseOutcome failed(std::string why, double device_time_s) {
+    return {PhaseState::failed, std::move(why), device_time_s};
+  }
+};
+
+enum class Needs {
+  nothing,
+  writes,  // --write: the write window is claimed, confirmed and (unless --no-preserve) journaled
+};
+
+struct Phase {
+  const char* name;  // the document's phases[].name
+  PhaseOutcome (*run)(RunContext& run);
+  Needs needs = Needs::nothing;
+  // Why this run does not need the phase (nullopt: it runs). Checked when
+  // the phase's turn comes, so it sees what the phases before it found.
+  std::optional<std::string> (*skip_if)(const RunContext& run) = nullptr;
+  // Runs also after an earlier phase was interrupted or failed: the restore,
+  // and the steps that only compute from what was measured.
+  bool runs_after_stop = false;
+  // The units this phase measures: when it does not finish, each one still
+  // without an answer is marked "not measured" with the reason.
+  std::vector<DetectedUnit ResultDocument::*> decides = {};
+};
+
+}  // namespace ssdprobe

@@ -1,0 +1,86 @@
+#include "run/pipeline.h"
+
+#include <exception>
+#include <fmt/format.h>
+
+namespace ssdprobe {
+namespace {
+
+std::optional<std::string> missing_need(const Phase& phase, const RunContext& run) {
+  if (phase.needs == Needs::writes && !run.options.write) return "write probes were not enabled (--write)";
+  return std::nullopt;
+}
+
+// Runs one phase; an exception becomes the Error it stops the run with.
+PhaseOutcome run_one(const Phase& phase, RunContext& run, std::optional<Error>& thrown) {
+  try {
+    return phase.run(run);
+  } catch (const Error& e) {
+    thrown = e;
+  } catch (const std::exception& e) {
+    thrown = Error(ErrorCategory::internal, e.what());
+  } catch (...) {
+    thrown = Error(ErrorCategory::internal, "an exception that is not a std::exception");
+  }
+  const bool signal = thrown->category() == ErrorCategory::interrupted;
+  return {signal ? PhaseState::interrupted : PhaseState::failed, thrown->what(), 0.0};
+}
+
+// "interrupted by signal 2 during the write grid": how the run stopped, for
+// the phases after it and for the units it leaves unmeasured.
+std::string stop_text(const Error& stop, const char* phase) {
+  const bool signal = stop.category() == ErrorCategory::interrupted;
+  return fmt::format("{} during the {} phase", signal ? std::string(stop.what()) : "failed: " + std::string(stop.what()),
+                     phase);
+}
+
+void mark_unmeasured(RunContext& run, const Phase& phase, const std::string& why) {
+  for (DetectedUnit ResultDocument::*member : phase.decides) {
+    DetectedUnit& unit = run.doc.*member;
+    if (unit.bytes) continue;
+    unit = DetectedUnit{};
+    unit.evidence = "not measured: the run stopped before this was settled (" + why + ")";
+  }
+}
+
+}  // namespace
+
+std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phases) {
+  std::optional<Error> stop;
+  std::string stopped_where;  // "interrupted by signal 2 during the write_grid phase"
+  for (const Phase& phase : phases) {
+    PhaseRecord record{phase.name, PhaseState::done, "", 0.0};
+    std::optional<std::string> skip = missing_need(phase, run);
+    if (!skip && stop && !phase.runs_after_stop) {
+      record.state = PhaseState::not_run;
+      record.reason = stopped_where;
+      mark_unmeasured(run, phase, stopped_where);
+    } else if (skip || (phase.skip_if != nullptr && (skip = phase.skip_if(run)))) {
+      record.state = PhaseState::skipped;
+      record.reason = *skip;
+    } else {
+      std::optional<Error> thrown;
+      const PhaseOutcome outcome = run_one(phase, run, thrown);
+      record.state = outcome.state;
+      record.reason = outcome.reason;
+      record.device_time_s = outcome.device_time_s;
+      if (thrown) {
+        if (!stop) stopped_where = stop_text(*thrown, phase.name);
+        stop = std::move(thrown);  // a later failure (the restore's) replaces the first
+        run.stopped_by = &*stop;
+        mark_unmeasured(run, phase, stopped_where);
+      }
+    }
+    run.doc.phases.push_back(std::move(record));
+  }
+  return stop;
+}
+
+const PhaseRecord* find_phase(const ResultDocument& doc, std::string_view name) {
+  for (const auto& record : doc.phases) {
+    if (record.name == name) return &record;
+  }
+  return nullptr;
+}
+
+}  // namespace ssdprobe

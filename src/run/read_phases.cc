@@ -1,0 +1,78 @@
+#include "run/read_phases.h"
+
+#include "analysis/mismatches.h"
+#include "probes/grid_plan.h"
+#include "run/document.h"
+
+namespace ssdprobe {
+namespace {
+
+GridProbeResult read_grid(RunContext& run, const GridPlan& plan, double budget_s) {
+  GridProbeOptions probe;
+  probe.analysis = read_page_options(plan.candidates, run.options.seed);
+  probe.budget_s = budget_s;
+  probe.queue_depth = run.options.queue_depth;
+  probe.seed = run.options.seed;
+  probe.progress = [&run](const GridProbeProgress& p) { run.observer.grid_progress(p); };
+  GridProbeResult result = run_grid_probe(*run.target.device, plan, probe);
+  run.observer.finish();
+  return result;
+}
+
+PhaseOutcome grid_outcome(const GridProbeResult& grid) {
+  if (grid.stop_reason != GridStopReason::budget) return PhaseOutcome::done(grid.elapsed_s);
+  return PhaseOutcome::cut_by_budget(
+      "--budget ran out after " + std::to_string(grid.rounds) + " rounds, before the verdict settled", grid.elapsed_s);
+}
+
+}  // namespace
+
+PhaseOutcome run_read_grid(RunContext& run) {
+  const GridProbeResult read = read_grid(run, run.read_plan, run.budget.read_grid_s());
+  record_read(run.doc, read, "read", run.options.queue_depth, "");
+  run.tally.ios += read.ios;
+  run.tally.device_time_s += read.elapsed_s;
+  run.read_rounds = read.rounds;
+  run.read_stop_reason = read.stop_reason;
+  return grid_outcome(read);
+}
+
+std::optional<std::string> skip_reread_if_page_found(const RunContext& run) {
+  if (run.doc.read_page.bytes) return std::string("the first read grid found the read page");
+  return std::nullopt;
+}
+
+PhaseOutcome reread_written_window(RunContext& run) {
+  GridProbeResult again;
+  try {
+    again = read_grid(run, plan_read_grid(grid_plan_input(run.target, run.write.window)),
+                      run.budget.read_written_s(run.tally));
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::target) throw;
+    return PhaseOutcome::skipped(e.what());  // the window is too small for a read grid: keep the first answer
+  }
+  run.tally.ios += again.ios;
+  run.tally.device_time_s += again.elapsed_s;
+  if (again.verdict.bytes) {
+    record_read(run.doc, again, "read-written", run.options.queue_depth,
+                "read inside the write window after the write probes wrote it: the first read grid, over "
+                "space that may never have been written, found no page");
+  } else {
+    run.doc.grids.push_back(GridReport{"read-written", "read", run.options.queue_depth, again.grid,
+                                       again.round_shifts_us});
+  }
+  return grid_outcome(again);
+}
+
+PhaseOutcome check_kernel_values(RunContext& run) {
+  ResultDocument& doc = run.doc;
+  if (!doc.read_page.bytes && doc.read_page.state != UnitState::not_measured) {
+    doc.notes.push_back("no read page found: if the probed range was never written or was trimmed, many drives "
+                        "answer reads from the mapping table without sensing NAND; probe a range that holds data"
+                        + std::string(run.options.write ? "" : " (with --write, the written window is re-read)"));
+  }
+  doc.mismatches = find_mismatches(doc.topology, {&doc.read_page, &doc.write_unit, &doc.erase_block});
+  return PhaseOutcome::done();
+}
+
+}  // namespace ssdprobe

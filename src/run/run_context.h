@@ -1,0 +1,65 @@
+// What the phases of one run share: the options, the target, the document
+// they fill, the budget and what has been spent of it, and the write
+// phases' state from the journal to the restore.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "core/error.h"
+#include "core/output.h"
+#include "core/units.h"
+#include "device/target.h"
+#include "firmware/write_counters.h"
+#include "probes/grid_plan.h"
+#include "report/result.h"
+#include "run/run_budget.h"
+#include "run/run_observer.h"
+#include "run/run_options.h"
+#include "safety/write_session.h"
+
+namespace ssdprobe {
+
+// From the write session phase to the restore (run/write_phases.h).
+struct WriteState {
+  Region window;                         // the only bytes the write phases may write
+  std::unique_ptr<WriteSession> session; // null on simulated drives: nothing real to preserve
+  bool real_drive = false;               // a block device or partition: SMART write counters apply
+  double budget_s = 0.0;                 // the write phases' share of --budget
+  double device_time_before_s = 0.0;     // the tally before the write grid
+  SmartWriteCounters before_grid, before_stream;
+  uint64_t grid_bytes = 0;
+  double grid_elapsed_s = 0.0;
+  double stream_elapsed_s = 0.0;
+  uint64_t stream_bytes = 0;
+  // From the save to the restore, output to a closed pipe is a failed
+  // (ignored) write, not a SIGPIPE that would end the run unrestored.
+  std::unique_ptr<SigpipeIgnored> no_sigpipe;
+};
+
+struct RunContext {
+  RunContext(const Options& run_options, Target& run_target, RunObserver& run_observer, RunBudget run_budget,
+             ResultDocument start = {})
+      : options(run_options), target(run_target), observer(run_observer), budget(run_budget), doc(std::move(start)) {}
+
+  const Options& options;
+  Target& target;
+  RunObserver& observer;
+  RunBudget budget;
+  RunTally tally;
+  ResultDocument doc;
+  WriteState write;
+  // The first read grid's plan, made at set-up: a --region the grid cannot
+  // use is refused before any IO, with no document.
+  GridPlan read_plan;
+  // The first read grid, for run.rounds and run.stop_reason.
+  int read_rounds = 0;
+  GridStopReason read_stop_reason = GridStopReason::round_limit;
+  // Set by the pipeline when a phase stopped the run: the phases that run
+  // after a stop (the restore) read it to say why they run.
+  const Error* stopped_by = nullptr;
+};
+
+}  // namespace ssdprobe

@@ -1,0 +1,131 @@
+#include "run/runs.h"
+
+#include <chrono>
+#include <fmt/format.h>
+
+#include "core/interrupt.h"
+#include "device/target.h"
+#include "firmware/nvme_passthru_open.h"
+#include "run/audit_phase.h"
+#include "run/document.h"
+#include "run/firmware_phase.h"
+#include "run/parallelism_section.h"
+#include "run/pipeline.h"
+#include "probes/grid_plan.h"
+#include "run/read_phases.h"
+#include "run/verdict_phase.h"
+#include "run/write_phases.h"
+#include "safety/restore.h"
+
+namespace ssdprobe {
+namespace {
+
+using Units = std::vector<DetectedUnit ResultDocument::*>;
+
+// IO is issued in whole logical blocks, so a region must start and end on
+// one; refuse before anything is confirmed or opened rather than round.
+void check_region_alignment(const Target& target, const Region& region) {
+  const uint64_t block = target.topology.logical_block_size.value_or(512);
+  if (region.offset % block != 0 || region.length % block != 0) {
+    throw Error(ErrorCategory::usage,
+                fmt::format("--region {}:{} is not aligned to {}'s {} B logical block: give an offset and length "
+                            "that are multiples of {} (e.g. 1M:256M)",
+                            region.offset, region.length, target.path, block, block));
+  }
+}
+
+// The runs that do no timing IO (info, audit): the target classified but
+// not opened for IO, every unit "not measured" for the reason given.
+ResultDocument untimed_run(const Options& options, const std::string& why_not_measured,
+                           const std::vector<Phase>& phases) {
+  Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
+  SilentObserver observer;
+  RunContext run(options, target, observer, {options.budget_s, false}, base_document(options, target));
+  run.doc.read_page.evidence = "not measured: " + why_not_measured;
+  run.doc.write_unit.evidence = run.doc.read_page.evidence;
+  run.doc.erase_block.evidence = run.doc.read_page.evidence;
+  if (auto stop = run_phases(run, phases)) throw *stop;
+  return std::move(run.doc);
+}
+
+}  // namespace
+
+const std::vector<Phase>& characterize_phases() {
+  static const std::vector<Phase> phases = {
+      {.name = "read_grid", .run = run_read_grid, .decides = Units{&ResultDocument::read_page}},
+      {.name = "write_session", .run = open_write_session, .needs = Needs::writes},
+      {.name = "write_grid", .run = run_write_grid, .needs = Needs::writes,
+       .decides = Units{&ResultDocument::write_unit}},
+      {.name = "erase_stream", .run = run_erase_stream, .needs = Needs::writes,
+       .decides = Units{&ResultDocument::erase_block}},
+      {.name = "write_parallelism", .run = run_write_parallelism_phase, .needs = Needs::writes},
+      {.name = "restore", .run = restore_window, .needs = Needs::writes, .runs_after_stop = true},
+      {.name = "read_written", .run = reread_written_window, .needs = Needs::writes,
+       .skip_if = skip_reread_if_page_found},
+      {.name = "read_parallelism", .run = run_read_parallelism},
+      {.name = "kernel_check", .run = check_kernel_values, .runs_after_stop = true},
+      {.name = "firmware", .run = query_firmware_phase, .skip_if = skip_firmware_if_sim},
+      {.name = "audit", .run = audit_layout_phase},
+      {.name = "verdict", .run = verdict_phase, .runs_after_stop = true},
+  };
+  return phases;
+}
+
+const std::vector<Phase>& info_phases() {
+  static const std::vector<Phase> phases = {
+      {.name = "firmware", .run = query_firmware_phase, .skip_if = skip_firmware_if_sim},
+      {.name = "verdict", .run = verdict_phase},
+  };
+  return phases;
+}
+
+const std::vector<Phase>& audit_phases() {
+  static const std::vector<Phase> phases = {
+      {.name = "saved_units", .run = take_saved_units, .skip_if = skip_saved_units_if_none},
+      {.name = "audit", .run = audit_required_phase},
+      {.name = "verdict", .run = verdict_phase},
+  };
+  return phases;
+}
+
+RunResult characterize(const Options& options, RunObserver& observer) {
+  const auto started = std::chrono::steady_clock::now();
+  Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
+  check_region_alignment(target, options.region);
+  WriteState write;
+  if (options.write) {
+    write.window = write_window(target, options);
+    write.session = prepare_writes(target, write.window, options);  // claims, checks and asks before any IO
+  }
+  open_engine(target, parse_engine(options.engine), options.write, options.seed, nvme_passthru_opener(),
+              write.session ? write.session->device_fd() : -1);
+  target.device->set_completion_spin(options.spin_us);
+  GridPlan read_plan = plan_read_grid(grid_plan_input(target, options.region));
+  // From here a signal stops the run between IOs (never mid-write): the
+  // pipeline records it, the restore phase puts the window back, and the
+  // document says what finished.
+  const InterruptGuard signals;
+  RunContext run(options, target, observer, {options.budget_s, options.write}, base_document(options, target));
+  run.write = std::move(write);
+  run.read_plan = std::move(read_plan);
+  std::optional<Error> stop = run_phases(run, characterize_phases());
+  run.doc.run = RunSummary{target.device->engine_description(), run.tally.ios, run.read_rounds,
+                           run.tally.device_time_s, run.read_stop_reason};
+  run.doc.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return {std::move(run.doc), std::move(stop)};
+}
+
+ResultDocument info(const Options& options) {
+  return untimed_run(options, "info does no timing IO", info_phases());
+}
+
+std::string restore_from_journal(const Options& options) {
+  return restore_journal({options.target, options.device, options.partial}).message;
+}
+
+ResultDocument audit(const Options& options) {
+  return untimed_run(options, "audit does no timing IO (run ssdprobe on the target to check against the measured "
+                              "page and to price misalignment)", audit_phases());
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,83 @@
+#include "run/verdict_phase.h"
+
+#include <fmt/format.h>
+#include <optional>
+
+#include "analysis/recommend.h"
+#include "core/units.h"
+#include "layout/audit.h"
+
+namespace ssdprobe {
+namespace {
+
+// The md array or striped LV the target already lives in, from the audit:
+// the recommendations then keep it (chunk, stripes) instead of assuming a
+// single drive.
+StackForRecommendation existing_stack(const ResultDocument& doc) {
+  StackForRecommendation stack;
+  if (!doc.audit || !doc.audit->layout) return stack;
+  for (const auto& s : doc.audit->layout->layout.stacks) {
+    if (doc.kind == TargetKind::partition && s.start_disk_offset != doc.topology.partition_start_bytes) continue;
+    if (s.md && s.md->level >= 0 && !stack.md) {
+      stack.md = MdStripe{static_cast<unsigned>(s.md->level), static_cast<unsigned>(s.md->raid_disks),
+                          static_cast<unsigned>(s.md->data_disks()),
+                          s.md->chunk_bytes ? std::optional<uint64_t>(s.md->chunk_bytes) : std::nullopt};
+    }
+    if (s.lvm && !stack.lvm) {
+      stack.lvm = LvmStripe{1, std::nullopt, std::nullopt};
+      for (const auto& segment : s.lvm->segments) {
+        if (segment.stripes > 1) {
+          stack.lvm = LvmStripe{segment.stripes, segment.stripes, segment.stripe_bytes};
+          break;
+        }
+      }
+    }
+  }
+  return stack;
+}
+
+// "Nothing to change" when the audit found layers and every one is aligned.
+std::optional<std::string> audit_verdict(const ResultDocument& doc) {
+  if (!doc.audit || !doc.audit->layout || doc.audit->layout->lines.empty() || !doc.audit->layout->all_ok()) {
+    return std::nullopt;
+  }
+  const LayoutAudit& a = *doc.audit->layout;
+  return fmt::format("nothing to change: every layer on {} starts on a multiple of {} and its stripe settings "
+                     "match the units checked ({} checks)", a.layout.disk_path, format_size(wanted_alignment(a.units)),
+                     a.lines.size());
+}
+
+}  // namespace
+
+void fill_recommendations(ResultDocument& doc) {
+  const Topology& t = doc.topology;
+  std::string disk = doc.path, part = first_partition_path(doc.path);
+  if (doc.kind == TargetKind::partition) {
+    disk = "/dev/" + t.disk_name;
+    part = doc.path;
+  } else if (doc.kind == TargetKind::sim || doc.kind == TargetKind::file) {
+    disk = "DISK";
+    part = "PARTITION";
+  }
+  GeometryForRecommendation geometry;
+  geometry.read_page = doc.read_page.bytes;
+  geometry.write_unit = doc.write_unit.bytes;
+  geometry.erase_block = doc.erase_block.bytes;
+  geometry.logical_block = t.logical_block_size.value_or(512);
+  if (doc.parallelism) geometry.parallelism_advice = parallelism_advice(doc.parallelism->verdict);
+  if (doc.write_parallelism) {
+    for (auto& line : parallelism_advice(doc.write_parallelism->verdict)) geometry.parallelism_advice.push_back(line);
+  }
+  doc.recommendations = recommend(geometry, existing_stack(doc), disk, part, doc.kind == TargetKind::partition);
+  doc.recommendations.verdict = audit_verdict(doc);
+  if (doc.kind == TargetKind::sim || doc.kind == TargetKind::file) {
+    doc.recommendations.notes.push_back("replace DISK and PARTITION with the drive's device nodes");
+  }
+}
+
+PhaseOutcome verdict_phase(RunContext& run) {
+  fill_recommendations(run.doc);
+  return PhaseOutcome::done();
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,256 @@
+#include "run/write_phases.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "core/output.h"
+#include "core/units.h"
+#include "firmware/firmware_query.h"
+#include "probes/erase_stream_probe.h"
+#include "probes/grid_plan.h"
+#include "probes/grid_probe.h"
+#include "run/document.h"
+#include "run/parallelism_section.h"
+#include "safety/confirm.h"
+
+namespace ssdprobe {
+namespace {
+
+// At most this much is written by the write grid (the stream adds two passes
+// over the window): enough for a verdict, little wear.
+constexpr uint64_t kWriteGridByteCap = 1ull << 30;
+
+WriteProbeSummary& summary(RunContext& run) { return *run.doc.write_probe; }
+
+SmartWriteCounters counters_now(const RunContext& run) {
+  return run.write.real_drive ? read_write_counters(run.target.path) : SmartWriteCounters{};
+}
+
+GridProbeResult write_grid(RunContext& run, double budget_s) {
+  const GridPlan plan = plan_write_grid(grid_plan_input(run.target, run.write.window));
+  GridProbeOptions probe;
+  probe.op = IoOp::write;
+  probe.name = "write";
+  probe.analysis = write_unit_options(plan.candidates, run.options.seed);
+  probe.budget_s = budget_s;
+  probe.queue_depth = 1;  // a write unit shows in one write's latency, not in overlap
+  probe.max_bytes = kWriteGridByteCap;
+  probe.seed = run.options.seed;
+  probe.progress = [&run](const GridProbeProgress& p) { run.observer.grid_progress(p); };
+  return run_grid_probe(*run.target.device, plan, probe);
+}
+
+EraseStreamResult erase_stream(RunContext& run, double budget_s) {
+  EraseStreamOptions stream;
+  stream.window = run.write.window;
+  stream.budget_s = budget_s;
+  // Whole write units per write (a stream of partial units would measure
+  // read-modify-write, not the erase block), a power of two of them, at
+  // least 64 KiB: erase blocks hold a power-of-two multiple of pages far
+  // more often than not, so the chunk divides the block and every block
+  // starts on a write (a 24 KiB unit gives 96 KiB writes, not 72 KiB).
+  const uint64_t unit = run.doc.write_unit.bytes.value_or(run.target.device->limits().logical_block);
+  stream.chunk_bytes = unit;
+  while (stream.chunk_bytes < 64 * 1024) stream.chunk_bytes *= 2;
+  stream.seed = run.options.seed;
+  stream.progress = [&run](int pass, uint64_t done, uint64_t total) {
+    run.observer.message(fmt::format("sequential stream: pass {} of 2 ({}), {}/{} writes", pass,
+                                     pass == 1 ? "preconditioning" : "timed", done, total));
+  };
+  return run_erase_stream(*run.target.device, stream);
+}
+
+// The write grid's and the stream's counter deltas, from the counters read
+// before, between and after them.
+WriteAmplification write_amplification(const RunContext& run, const SmartWriteCounters& end) {
+  const WriteState& w = run.write;
+  auto grid = write_phase_counts(w.before_grid, w.before_stream, w.grid_bytes, "sub-unit and misaligned random writes");
+  auto stream = write_phase_counts(w.before_stream, end, w.stream_bytes, "aligned whole-unit sequential writes");
+  return combine_write_phases(end, std::move(grid), std::move(stream));
+}
+
+// Writes the engine could not reap (it gave up after 30 s) may still land:
+// restoring now could be overwritten by one. The journal stays; the kernel
+// finishes or cancels them when this process exits.
+PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
+  run.observer.finish();
+  const std::string journal = printable(run.write.session->journal_path().string());
+  print_quietly(stderr, fmt::format("ssdprobe: write probes stopped with {} request(s) still in flight that could not "
+                                    "be reaped; the original content was NOT written back yet: once this process has "
+                                    "exited, run: ssdprobe restore {}\n", outstanding, journal));
+  return PhaseOutcome::failed(fmt::format("{} request(s) still in flight: not written back; run ssdprobe restore {}",
+                                          outstanding, journal), 0.0);
+}
+
+// A write phase that a signal or an error stopped took its count of bytes
+// written with it: say so rather than let bytes_written look complete.
+void note_uncounted_writes(RunContext& run) {
+  const std::vector<PhaseRecord>& records = run.doc.phases;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const PhaseRecord& r = records[i];
+    const bool stopped_run = i + 1 == records.size() || records[i + 1].state == PhaseState::not_run;
+    if ((r.state != PhaseState::interrupted && r.state != PhaseState::failed) || !stopped_run) continue;
+    if (r.name == "write_grid" || r.name == "erase_stream" || r.name == "write_parallelism") {
+      run.doc.notes.push_back(fmt::format("write_probe.bytes_written counts only the write phases that finished: the "
+                                          "{} phase wrote more inside the window before it was stopped (restored "
+                                          "with the rest)", r.name));
+    }
+    return;
+  }
+}
+
+std::string nothing_saved_reason(const RunContext& run) {
+  if (!run.write.session) return "a simulated drive: nothing real was written";
+  if (!run.options.preserve) return "--no-preserve: the window was not saved";
+  return "nothing was saved before the run stopped";
+}
+
+}  // namespace
+
+Region write_window(const Target& target, const Options& options) {
+  if (options.region.offset == 0 && options.region.length == 0) return default_write_window(target.topology.size_bytes);
+  Region window = options.region;
+  if (window.length == 0 && window.offset < target.topology.size_bytes) window.length = target.topology.size_bytes - window.offset;
+  if (window.offset + window.length > target.topology.size_bytes) {
+    throw Error(ErrorCategory::usage, fmt::format("--region {}+{} runs past the end of {} ({} bytes)", window.offset,
+                                                  window.length, target.path, target.topology.size_bytes));
+  }
+  return window;
+}
+
+std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region& window, const Options& options) {
+  if (target.kind == TargetKind::sim) {
+    // Nothing real to preserve, but asked (or refused without a terminal
+    // and --yes) exactly as a real drive is: a script tested on a sim must
+    // not first stop at the question on hardware.
+    WritePlanSummary plan{target.path, target.topology.model, target.topology.serial, target.topology.size_bytes,
+                          window.offset, window.length, false, "", true};
+    confirm_write(plan, options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+    return nullptr;
+  }
+  WriteSessionOptions session_options;
+  session_options.journal_dir = options.journal_dir;
+  session_options.preserve = options.preserve;
+  session_options.region_given = options.region_given();
+  session_options.journal_dir_options.allow_ram = options.allow_ram_journal;
+  auto session = std::make_unique<WriteSession>(target, window, session_options);
+  confirm_write(session->summary(), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+  return session;
+}
+
+PhaseOutcome open_write_session(RunContext& run) {
+  WriteState& w = run.write;
+  w.budget_s = run.budget.write_phases_s(run.tally.device_time_s);
+  WriteProbeSummary started;
+  started.offset = w.window.offset;
+  started.length = w.window.length;
+  started.preserved = w.session != nullptr && run.options.preserve;
+  run.doc.write_probe = started;
+  w.no_sigpipe = std::make_unique<SigpipeIgnored>();
+  if (w.session) {
+    run.observer.message(fmt::format("saving {} of original content to {}", format_size(w.window.length),
+                                     run.options.journal_dir));
+    w.session->save();
+    summary(run).journal = w.session->journal_path().string();
+  }
+  w.real_drive = run.target.kind == TargetKind::block || run.target.kind == TargetKind::partition;
+  return PhaseOutcome::done();
+}
+
+PhaseOutcome run_write_grid(RunContext& run) {
+  WriteState& w = run.write;
+  w.before_grid = counters_now(run);
+  w.device_time_before_s = run.tally.device_time_s;
+  GridProbeResult grid = write_grid(run, run.budget.write_grid_s(w.budget_s));
+  w.before_stream = counters_now(run);
+  w.grid_bytes = grid.bytes_issued;
+  w.grid_elapsed_s = grid.elapsed_s;
+  run.tally.ios += grid.ios;
+  const UnitVerdict& v = grid.verdict;
+  run.doc.write_unit = {v.bytes, v.state, v.confidence, v.evidence, v.levels, "random writes inside the write window",
+                        {}, v.fit_dispersion};
+  run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
+  add_notes(run.doc, grid.plan.notes);
+  summary(run).bytes_written += grid.bytes_issued;
+  summary(run).grid_stop_reason = grid.stop_reason;
+  summary(run).grid_rounds = grid.rounds;
+  if (grid.stop_reason != GridStopReason::budget) return PhaseOutcome::done(grid.elapsed_s);
+  return PhaseOutcome::cut_by_budget(
+      fmt::format("--budget ran out after {} rounds, before the verdict settled", grid.rounds), grid.elapsed_s);
+}
+
+PhaseOutcome run_erase_stream(RunContext& run) {
+  WriteState& w = run.write;
+  EraseStreamResult stream = erase_stream(run, run.budget.erase_stream_s(w.budget_s, w.grid_elapsed_s));
+  w.stream_bytes = stream.bytes_written;
+  w.stream_elapsed_s = stream.elapsed_s;
+  if (w.real_drive) summary(run).write_amplification = write_amplification(run, counters_now(run));
+  run.tally.ios += stream.stream.latency_us.size() * 2;
+  // The grid and the stream are added as one sum, as they always were.
+  run.tally.device_time_s = w.device_time_before_s + (w.grid_elapsed_s + stream.elapsed_s);
+  const EraseBlockVerdict& e = stream.verdict;
+  // No stall up to the searched size is an absence within that range only;
+  // the evidence and searched_up_to_bytes say how far that is.
+  run.doc.erase_block = {e.bytes, e.bytes ? UnitState::found : UnitState::absent, e.confidence, e.evidence, {},
+                         stream.device_state, e.searched_up_to_bytes, {}};
+  WriteProbeSummary& s = summary(run);
+  s.bytes_written += stream.bytes_written;
+  s.stream_chunk_bytes = stream.stream.chunk_bytes;
+  s.streamed_bytes = stream.streamed_bytes;
+  s.stream_cut_to_budget = stream.cut_to_budget;
+  s.stream_latency_us = std::move(stream.stream.latency_us);
+  if (!stream.cut_to_budget) return PhaseOutcome::done(stream.elapsed_s);
+  return PhaseOutcome::cut_by_budget(
+      fmt::format("--budget allowed two passes over {} of the window", format_size(stream.streamed_bytes)),
+      stream.elapsed_s);
+}
+
+// After the counters were read (its writes belong to neither phase's
+// amplification) and before the restore: random writes and write pairs
+// inside the window only, the bytes the session saved.
+PhaseOutcome run_write_parallelism_phase(RunContext& run) {
+  const WriteState& w = run.write;
+  run.observer.message("parallelism probe: queue-depth sweep and stride pairs of random writes in the window");
+  ParallelismSection section =
+      run_write_parallelism(run.target, run.options, w.window, run.doc.read_page.bytes,
+                            run.budget.write_parallelism_s(w.budget_s, w.grid_elapsed_s, w.stream_elapsed_s));
+  run.tally.parallelism_time_s += section.device_time_s;
+  summary(run).bytes_written += section.bytes_issued;
+  run.doc.write_parallelism = std::move(section);
+  return parallelism_outcome(run, *run.doc.write_parallelism, "the write parallelism probe",
+                             "the other results are complete and the window was restored as usual");
+}
+
+// Restore first, print after: nothing, not even a progress line to a
+// terminal that hung up, may come between a failure and the restore.
+PhaseOutcome restore_window(RunContext& run) {
+  WriteState& w = run.write;
+  if (run.stopped_by != nullptr) note_uncounted_writes(run);
+  if (!w.session || !w.session->saved()) {
+    run.observer.finish();
+    return PhaseOutcome::skipped(nothing_saved_reason(run));
+  }
+  if (run.stopped_by != nullptr) {
+    const unsigned outstanding = run.target.device ? run.target.device->abandoned_requests() : 0;
+    if (outstanding > 0) return leave_journal_for_later(run, outstanding);
+  } else {
+    run.observer.message("restoring the original content");
+  }
+  const auto restored = w.session->restore();
+  run.observer.finish();
+  summary(run).restored = restored.has_value();
+  summary(run).restore_message = restored ? restored->message : "";
+  if (run.stopped_by != nullptr) {
+    print_quietly(stderr, fmt::format("ssdprobe: write probes stopped; {}\n",
+                                      restored ? restored->message : "nothing to restore"));
+  }
+  w.no_sigpipe.reset();
+  return PhaseOutcome::done();
+}
+
+}  // namespace ssdprobe
