@@ -16,7 +16,8 @@ struct MeasuredUnits {
 };
 
 // Throws Error(usage) naming the file and the problem: unreadable, not JSON,
-// not an ssdprobe/1 document, a unit that is not a positive integer.
+// not an ssdprobe/1 document, a unit of a shape no probe reports (named by
+// its field, with the shapes allowed).
 MeasuredUnits read_measured_units(const std::string& path);
 
 }  // namespace ssdprobe

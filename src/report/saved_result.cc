@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/unique_fd.h"
 
 namespace ssdprobe {
 namespace {
@@ -329,23 +330,39 @@ simdjson::dom::parser& thread_parser() {
   return parser;
 }
 
-// Why simdjson could not load a file (it reports only IO_ERROR): missing,
-// a directory, or what open() says.
-std::string why_unreadable(const std::string& file) {
+// Reads a document file whole, refusing before reading anything what is not
+// one: a FIFO (opened without blocking, so an absent writer cannot hang the
+// command), a device (a disk would be read whole into memory), a directory,
+// and a file larger than kMaxDocumentBytes.
+simdjson::padded_string read_document_file(const std::string& file, const DocumentReader& reader) {
+  const UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.valid()) reader.bad(std::string("cannot be read: ") + std::strerror(errno));
   struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) return std::strerror(errno);
-  if (S_ISDIR(st.st_mode)) return "it is a directory";
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return std::strerror(errno);
-  ::close(fd);
-  return S_ISREG(st.st_mode) ? "reading it failed" : "not a regular file";
+  if (::fstat(fd.get(), &st) != 0) reader.bad(std::string("cannot be read: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) reader.bad("cannot be read: it is a directory");
+  if (!S_ISREG(st.st_mode)) reader.bad("is not a regular file (a FIFO, socket or device): not read");
+  const auto size = static_cast<uint64_t>(st.st_size);
+  if (size > kMaxDocumentBytes) {
+    reader.bad(fmt::format("is {} bytes, more than the {} MiB a result document may be: not read", size,
+                           kMaxDocumentBytes >> 20));
+  }
+  simdjson::padded_string text(static_cast<size_t>(size));
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd.get(), text.data() + done, static_cast<size_t>(size) - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) reader.bad(std::string("cannot be read: ") + std::strerror(errno));
+    if (n == 0) break;  // shrank while being read: parse what is there
+    done += static_cast<size_t>(n);
+  }
+  if (done == size) return text;
+  return simdjson::padded_string(text.data(), done);
 }
 
 SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const DocumentReader& reader,
                         const std::string& name) {
   element doc;
   if (auto error = parsed.get(doc)) {
-    if (error == simdjson::IO_ERROR) reader.bad("cannot be read: " + why_unreadable(name));
     if (error == simdjson::EMPTY) reader.bad("is empty");
     reader.bad(fmt::format("is not valid JSON or is cut short ({})", simdjson::error_message(error)));
   }
@@ -359,7 +376,8 @@ SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const Documen
 
 SavedResult read_saved_result(const std::string& file, GridDetail detail) {
   const DocumentReader reader(file, detail);
-  return read_parsed(thread_parser().load(file), reader, file);
+  const simdjson::padded_string text = read_document_file(file, reader);
+  return read_parsed(thread_parser().parse(text), reader, file);
 }
 
 SavedResult parse_saved_result(std::string_view text, const std::string& name, GridDetail detail) {

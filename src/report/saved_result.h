@@ -74,9 +74,16 @@ struct SavedResult {
   std::vector<SavedGrid> grids;    // empty with GridDetail::none
 };
 
+// The largest file read as a result document. A real run's document is far
+// smaller (its grids keep per-cell statistics, not every sample; a --write
+// run on the default window is about 300 KiB), and parsing costs about ten
+// times the file's size in memory, so a larger file is refused unread.
+constexpr uint64_t kMaxDocumentBytes = 64ull << 20;
+
 // Throws Error(usage) whose message starts with the file name and says what is
-// wrong: unreadable, not JSON or cut short, not a result document, another
-// major schema version, a field of the wrong type.
+// wrong: unreadable, not a regular file (a FIFO is refused without waiting
+// for a writer), larger than kMaxDocumentBytes, not JSON or cut short, not a
+// result document, another major schema version, a field of the wrong type.
 SavedResult read_saved_result(const std::string& file, GridDetail detail);
 
 // The same from text already in memory; `name` stands for the file in

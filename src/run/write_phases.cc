@@ -104,6 +104,24 @@ void note_uncounted_writes(RunContext& run) {
   }
 }
 
+// Once the window may hold test data, every failure to put it back must say
+// where the original is and the command that restores it (issue 18: a
+// restore that ran out of memory said only "internal error").
+std::optional<RestoreReport> restore_or_name_journal(WriteSession& session) {
+  const std::string journal = printable(session.journal_path().string());
+  auto kept = [&](const std::string& what) {
+    return fmt::format("the window was NOT restored ({}); its original content is kept in the journal {}: run "
+                       "ssdprobe restore {}", what, journal, journal);
+  };
+  try {
+    return session.restore();
+  } catch (const Error& e) {
+    throw Error(e.category(), kept(e.what()));
+  } catch (const std::exception& e) {
+    throw Error(ErrorCategory::internal, kept(e.what()));
+  }
+}
+
 std::string nothing_saved_reason(const RunContext& run) {
   if (!run.write.session) return "a simulated drive: nothing real was written";
   if (!run.options.preserve) return "--no-preserve: the window was not saved";
@@ -241,7 +259,7 @@ PhaseOutcome restore_window(RunContext& run) {
   } else {
     run.observer.message("restoring the original content");
   }
-  const auto restored = w.session->restore();
+  const auto restored = restore_or_name_journal(*w.session);
   run.observer.finish();
   summary(run).restored = restored.has_value();
   summary(run).restore_message = restored ? restored->message : "";

@@ -172,6 +172,74 @@ TEST_CASE("an EIO during a read grid stops the probe with Error(io) naming the I
 
 namespace {
 
+// A regular file full of known random bytes (O_DIRECT needs a disk
+// filesystem; the temporary directory is one on the machines we run on),
+// and a journal directory on another filesystem.
+struct FileWriteBed {
+  TempTree target_tree{"ssdprobe-io-errors"};
+  fs::path file = target_tree.path("disk.img");
+  std::vector<char> original;
+  std::unique_ptr<TempTree> journal_tree;
+  fs::path journal_dir;
+
+  FileWriteBed() {
+    fill(file);
+    original = file_bytes(file);
+    REQUIRE(original.size() == kFileBytes);
+    // The journal must live on another filesystem than the target: /dev/shm
+    // (tmpfs, allowed explicitly as on a scratch machine), else the build
+    // directory.
+    fs::path journal_parent;
+    for (const fs::path& candidate : {fs::path("/dev/shm"), fs::current_path()}) {
+      std::error_code ec;
+      if (fs::is_directory(candidate, ec) && ::access(candidate.c_str(), W_OK) == 0 &&
+          device_of(candidate) != device_of(target_tree.root())) {
+        journal_parent = candidate;
+        break;
+      }
+    }
+    INFO("target in " << target_tree.root());
+    REQUIRE_FALSE(journal_parent.empty());  // no second filesystem for the journal: the test cannot run here
+    journal_tree = std::make_unique<TempTree>("ssdprobe-io-errors-journal", journal_parent);
+    journal_dir = journal_tree->path("journal");
+  }
+
+  static constexpr uint64_t kFileBytes = 48 * kMiB;
+
+  static void fill(const fs::path& path) {
+    std::vector<char> bytes(kFileBytes);
+    Random random(0x5eed);
+    for (size_t i = 0; i < bytes.size(); i += 8) {
+      const uint64_t word = random.next();
+      std::memcpy(&bytes[i], &word, 8);
+    }
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    REQUIRE(out.good());
+  }  // closed: a write session refuses a file another descriptor has open
+
+  std::unique_ptr<WriteSession> session(const Target& target, const Region& window) const {
+    WriteSessionOptions session_options;
+    session_options.journal_dir = journal_dir;
+    session_options.preserve = true;
+    session_options.region_given = true;
+    session_options.journal_dir_options.allow_ram = true;
+    return std::make_unique<WriteSession>(target, window, session_options);
+  }
+
+  Options options() const {
+    Options options;
+    options.target = file.string();
+    options.write = true;
+    options.yes = true;
+    options.quiet = true;
+    options.preserve = true;
+    options.journal_dir = journal_dir.string();
+    options.budget_s = 120;  // never reached: the fault ends the run first
+    return options;
+  }
+};
+
 // The write phases of the main job, write_session to restore, as the
 // pipeline runs them.
 std::vector<Phase> write_phases() {
@@ -187,39 +255,10 @@ std::vector<Phase> write_phases() {
 TEST_CASE("an IO error during write probes on a file restores every byte and deletes the journal", "[io-errors][write]") {
   // The target: a regular file full of known random bytes (O_DIRECT needs a
   // disk filesystem; the temporary directory is one on the machines we run on).
-  TempTree target_tree("ssdprobe-io-errors");
-  const fs::path file = target_tree.path("disk.img");
-  constexpr uint64_t kFileBytes = 48 * kMiB;
-  {
-    std::vector<char> bytes(kFileBytes);
-    Random random(0x5eed);
-    for (size_t i = 0; i < bytes.size(); i += 8) {
-      const uint64_t word = random.next();
-      std::memcpy(&bytes[i], &word, 8);
-    }
-    std::ofstream out(file, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    REQUIRE(out.good());
-  }  // closed: a write session refuses a file another descriptor has open
-  const std::vector<char> original = file_bytes(file);
-  REQUIRE(original.size() == kFileBytes);
-
-  // The journal must live on another filesystem than the target: /dev/shm
-  // (tmpfs, allowed explicitly as on a scratch machine), else the build
-  // directory.
-  fs::path journal_parent;
-  for (const fs::path& candidate : {fs::path("/dev/shm"), fs::current_path()}) {
-    std::error_code ec;
-    if (fs::is_directory(candidate, ec) && ::access(candidate.c_str(), W_OK) == 0 &&
-        device_of(candidate) != device_of(target_tree.root())) {
-      journal_parent = candidate;
-      break;
-    }
-  }
-  INFO("target in " << target_tree.root());
-  REQUIRE_FALSE(journal_parent.empty());  // no second filesystem for the journal: the test cannot run here
-  TempTree journal_tree("ssdprobe-io-errors-journal", journal_parent);
-  const fs::path journal_dir = journal_tree.path("journal");
+  const FileWriteBed bed;
+  const fs::path& file = bed.file;
+  const std::vector<char>& original = bed.original;
+  const fs::path& journal_dir = bed.journal_dir;
 
   struct Fault {
     const char* name;
@@ -236,12 +275,7 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
   Target target = open_target({.path = file.string(), .open_for_io = false, .seed = 1});
   REQUIRE(target.kind == TargetKind::file);
   const Region window{8 * kMiB, 32 * kMiB};
-  WriteSessionOptions session_options;
-  session_options.journal_dir = journal_dir;
-  session_options.preserve = true;
-  session_options.region_given = true;
-  session_options.journal_dir_options.allow_ram = true;
-  auto session_owner = std::make_unique<WriteSession>(target, window, session_options);
+  auto session_owner = bed.session(target, window);
   WriteSession& session = *session_owner;
   open_engine(target, EngineChoice::psync, /*writable=*/true, 1, {}, session.device_fd());
   REQUIRE(target.device != nullptr);
@@ -254,14 +288,7 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
   }
   target.device = std::move(faulty_owner);
 
-  Options options;
-  options.target = file.string();
-  options.write = true;
-  options.yes = true;
-  options.quiet = true;
-  options.preserve = true;
-  options.journal_dir = journal_dir.string();
-  options.budget_s = 120;  // never reached: the fault ends the run first
+  const Options options = bed.options();
   SilentObserver observer;
   RunContext run(options, target, observer, {options.budget_s, true});
   run.write.window = window;
@@ -311,4 +338,44 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
   }
   INFO("first differing byte at " << first_difference);
   CHECK(first_difference == after.size());
+}
+
+namespace {
+
+// Stands in for whatever breaks the restore (memory, the journal's disk): the
+// journal's file is cut to its first byte under the session.
+PhaseOutcome cut_journal(RunContext& run) {
+  fs::resize_file(run.write.session->journal_path(), 1);
+  return PhaseOutcome::done();
+}
+
+}  // namespace
+
+TEST_CASE("a restore that fails names the journal and the command that restores it", "[io-errors][write]") {
+  const FileWriteBed bed;
+  Target target = open_target({.path = bed.file.string(), .open_for_io = false, .seed = 1});
+  const Region window{8 * kMiB, 8 * kMiB};
+  auto session = bed.session(target, window);
+  open_engine(target, EngineChoice::psync, /*writable=*/true, 1, {}, session->device_fd());
+  const Options options = bed.options();
+  SilentObserver observer;
+  RunContext run(options, target, observer, {options.budget_s, true});
+  run.write.window = window;
+  run.write.session = std::move(session);
+  std::vector<Phase> phases;
+  for (const Phase& phase : characterize_phases()) {
+    if (std::string(phase.name) == "write_session" || std::string(phase.name) == "restore") phases.push_back(phase);
+  }
+  phases.insert(phases.begin() + 1, Phase{.name = "cut_journal", .run = cut_journal});
+
+  const std::optional<Error> stop = run_phases(run, phases);
+  REQUIRE(stop.has_value());
+  const std::string journal = run.write.session->journal_path().string();
+  const std::string message = stop->what();
+  INFO(message);
+  CHECK(message.find("the window was NOT restored") == 0);
+  CHECK(message.find("run ssdprobe restore " + journal) != std::string::npos);
+  REQUIRE(find_phase(run.doc, "restore") != nullptr);
+  CHECK(find_phase(run.doc, "restore")->state == PhaseState::failed);
+  CHECK(fs::exists(journal));  // kept for the command it names
 }

@@ -3,6 +3,8 @@
 // unknown keys in any order are read, and every way a fleet's folder can
 // hold a bad file is refused with the file's name and the reason.
 
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -171,6 +173,23 @@ TEST_CASE("bad documents are refused naming the file and the problem") {
   CHECK_THAT(refusal(dir.root() / "missing.json"), Catch::Contains("cannot be read: No such file or directory"));
   fs::create_directory(dir.root() / "folder.json");
   CHECK_THAT(refusal(dir.root() / "folder.json"), Catch::Contains("cannot be read: it is a directory"));
+}
+
+TEST_CASE("what is not a document file is refused before it is read: a FIFO, a device, a huge file") {
+  // Issue 18: a FIFO hung plot, compare and --units-from for ever (the
+  // open blocked waiting for a writer), and a block device or a 1 GB file
+  // was read whole into memory.
+  const TempTree dir("ssdprobe-saved");
+  const fs::path fifo = dir.root() / "fifo.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THAT(refusal(fifo), Catch::Contains("is not a regular file (a FIFO, socket or device)"));
+  CHECK_THAT(refusal("/dev/zero"), Catch::Contains("is not a regular file"));
+  const fs::path huge = dir.root() / "huge.json";
+  { std::ofstream(huge) << "{}"; }
+  fs::resize_file(huge, ssdprobe::kMaxDocumentBytes + 1);  // sparse: costs no disk
+  const std::string message = refusal(huge);
+  CHECK_THAT(message, Catch::Contains("more than the 64 MiB a result document may be"));
+  CHECK(message.rfind(huge.string() + ": ", 0) == 0);
 }
 
 TEST_CASE("schema versions") {
