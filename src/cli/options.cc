@@ -144,6 +144,10 @@ const std::vector<OptionSpec>& option_table() {
        "restore: put back the complete records of a journal whose end was lost (the rest of its window must come "
        "from a backup); the journal is kept",
        FlagField{&Options::partial}},
+      {"--force", "", "", "force", kRestore,
+       "restore: write back a journal that is marked restored (an earlier restore was verified but could not "
+       "delete it); whatever was written to its window since is overwritten",
+       FlagField{&Options::force}},
       {"--allow-ram-journal", "", "", "allow_ram_journal", kCharacterize,
        "Accept a --journal directory on tmpfs/ramfs, where a power loss loses the saved content (scratch machines "
        "only)",

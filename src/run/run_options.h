@@ -29,6 +29,7 @@ struct Options {
   std::string journal_dir = "/var/lib/ssdprobe/journal";
   std::string device;             // restore: the device, when it moved
   bool partial = false;           // restore: put back what a damaged journal still holds
+  bool force = false;             // restore: also a journal marked restored
   bool allow_ram_journal = false; // accept a journal on tmpfs/ramfs
   std::string units_from;         // audit: a result document whose detected units to check against
   std::string at;                 // --at: comma-separated disk offsets to audit (parse_starts)

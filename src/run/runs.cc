@@ -120,7 +120,7 @@ ResultDocument info(const Options& options) {
 }
 
 std::string restore_from_journal(const Options& options) {
-  return restore_journal({options.target, options.device, options.partial}).message;
+  return restore_journal({options.target, options.device, options.partial, options.force}).message;
 }
 
 ResultDocument audit(const Options& options) {

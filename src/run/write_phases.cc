@@ -263,6 +263,7 @@ PhaseOutcome restore_window(RunContext& run) {
   run.observer.finish();
   summary(run).restored = restored.has_value();
   summary(run).restore_message = restored ? restored->message : "";
+  if (restored && restored->journal_kept) run.observer.warn(restored->message);
   if (run.stopped_by != nullptr) {
     print_quietly(stderr, fmt::format("ssdprobe: write probes stopped; {}\n",
                                       restored ? restored->message : "nothing to restore"));

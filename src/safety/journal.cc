@@ -24,6 +24,7 @@ constexpr uint32_t kVersion1 = 1;                       // no state field (read 
 constexpr uint32_t kVersion = 2;
 constexpr uint32_t kJournaling = 0;                     // state: copying the window
 constexpr uint32_t kWritesMayHaveStarted = 0x54495257;  // state: "WRIT"
+constexpr uint32_t kRestored = 0x54534552;              // state: "REST": written back and verified
 constexpr uint64_t kStateOffset = 12;
 constexpr uint32_t kRecordMagic = 0x31434552;  // "REC1"
 constexpr uint32_t kCommitMagic = 0x31544d43;  // "CMT1"
@@ -242,7 +243,9 @@ Header read_header(JournalReader& in) {
   if (length > kMaxIdentity) throw corrupt(name, "identity length out of range");
   if (header.version == kVersion) {
     header.state = static_cast<uint32_t>(get_le(more, 4));
-    if (header.state != kJournaling && header.state != kWritesMayHaveStarted) throw corrupt(name, "unknown state");
+    if (header.state != kJournaling && header.state != kWritesMayHaveStarted && header.state != kRestored) {
+      throw corrupt(name, "unknown state");
+    }
   }
   std::vector<std::byte> rest(length + 4);
   if (!in.read(rest.data(), rest.size())) throw corrupt(name, "truncated header");
@@ -370,12 +373,27 @@ JournalIdentity read_journal_identity(int fd, const std::string& name) {
   return read_header(in).identity;
 }
 
+bool journal_marked_restored(int fd, const std::string& name) {
+  JournalReader in(fd, name);
+  return read_header(in).state == kRestored;
+}
+
+void mark_journal_restored(int fd, const std::string& name) {
+  std::vector<std::byte> state;
+  put_u32(state, kRestored);
+  if (::pwrite(fd, state.data(), state.size(), kStateOffset) != static_cast<ssize_t>(state.size())) {
+    throw os_error("marking journal " + name + " restored", errno);
+  }
+  if (::fsync(fd) != 0) throw os_error("fsync of journal " + name, errno);
+}
+
 JournalContents read_journal(int fd, const std::string& name) {
   JournalReader in(fd, name);
   JournalContents contents;
   const Header header = read_header(in);
   contents.identity = header.identity;
-  contents.writes_may_have_started = header.state == kWritesMayHaveStarted;
+  contents.writes_may_have_started = header.state == kWritesMayHaveStarted || header.state == kRestored;
+  contents.restored = header.state == kRestored;
   const JournalIdentity& id = contents.identity;
   uint64_t total = 0;
   std::vector<std::byte> data;

@@ -8,7 +8,10 @@
 //   commit  u32 'CMT1', u64 records, u64 bytes, u32 crc32c(the 20 bytes before)
 // `state` (byte 12) is kJournaling while the window is being copied, and is
 // rewritten in place to kWritesMayHaveStarted after the commit is on disk and
-// before the device is touched. So a journal without a commit is known never
+// before the device is touched, and to kRestored once the window was written
+// back and verified, before the journal is deleted: a journal that could not
+// be deleted then (append-only directory, EIO, a read-only remount) is known
+// to be done, and restoring it again would overwrite newer data. So a journal without a commit is known never
 // to have been acted on only while its state still says kJournaling: a
 // committed journal whose tail was lost (truncation, a bad copy) still says
 // the device may hold test data. Version 1 journals (no state) are read too.
@@ -61,6 +64,7 @@ struct JournalContents {
   std::vector<JournalRecord> records;
   bool committed = false;
   bool writes_may_have_started = false;  // state field; true for a version 1 journal with a commit
+  bool restored = false;                 // state field: written back and verified once; deleting it failed
   std::string incomplete_reason;         // why there is no commit (truncated where)
   uint64_t recorded_bytes() const;
 };
@@ -104,6 +108,11 @@ class JournalWriter {
 JournalContents read_journal(int fd, const std::string& name);
 // Reads only the header (cheap): for finding journals of a device.
 JournalIdentity read_journal_identity(int fd, const std::string& name);
+// Whether the header's state says the journal was already restored.
+bool journal_marked_restored(int fd, const std::string& name);
+// Rewrites the state in place to "restored" and fsyncs: after a verified
+// restore, before deleting the journal. Version 2 journals only.
+void mark_journal_restored(int fd, const std::string& name);
 // Reads `record`'s data from the journal and checks its checksum.
 std::vector<std::byte> read_record_data(int fd, const std::string& name, const JournalRecord& record);
 

@@ -133,6 +133,7 @@ std::vector<PendingJournal> pending_journals(const fs::path& dir) {
     try {
       const UniqueFd fd = open_journal_for_reading(entry.path());
       pending.identity = read_journal_identity(fd.get(), entry.path().string());
+      if (journal_marked_restored(fd.get(), entry.path().string())) continue;  // done: its deletion failed
     } catch (const Error& e) {
       pending.readable = false;  // let the user decide; never ignore it
       pending.problem = e.what();

@@ -51,7 +51,9 @@ struct PendingJournal {
 // Journals in `dir` that still hold content to restore: regular files named
 // *.ssdpj owned by the invoking user (anything else, a FIFO, a symlink, a
 // device node or another user's file, is ignored: it was not made by this
-// user's ssdprobe). Opened without following links or blocking.
+// user's ssdprobe). Opened without following links or blocking. A journal
+// marked restored (verified once, its deletion failed) holds nothing to
+// restore and is not listed.
 std::vector<PendingJournal> pending_journals(const std::filesystem::path& dir);
 
 }  // namespace ssdprobe

@@ -111,11 +111,38 @@ RestoreReport restore_records(int device_fd, int journal_fd, const std::string& 
   return report;
 }
 
+bool retire_journal(const std::filesystem::path& file, int fd, RestoreReport& report) {
+  std::string mark_error;
+  try {
+    mark_journal_restored(fd, file.string());
+  } catch (const Error& e) {
+    mark_error = e.what();
+  }
+  if (remove_journal_if_same(file, fd)) return true;
+  report.journal_kept = true;
+  if (mark_error.empty()) {
+    report.message += fmt::format("; the journal {} was not deleted (unlinking it failed, or its name now refers to "
+                                  "another file): it is marked restored, so `ssdprobe restore` refuses it without "
+                                  "--force; delete it", file.string());
+  } else {
+    report.message += fmt::format("; the journal {} could neither be marked restored ({}) nor deleted: delete it now, "
+                                  "because `ssdprobe restore` on it would write the old content over anything "
+                                  "written since", file.string(), mark_error);
+  }
+  return false;
+}
+
 RestoreReport restore_journal(const RestoreRequest& request) {
   const std::string name = request.journal.string();
   const UniqueFd journal = open_journal_for_reading(request.journal);
   check_journal_file(journal.get(), request.journal);
   const JournalContents contents = read_journal(journal.get(), name);
+  if (contents.restored && !request.force) {
+    throw Error(ErrorCategory::refused,
+                fmt::format("{} is marked restored: its window was written back and verified once, and only deleting "
+                            "it failed; the device may hold newer data there, which restoring again would overwrite. "
+                            "Delete the journal, or give --force to write its content back anyway", name));
+  }
   if (!contents.committed && !(request.partial && contents.writes_may_have_started)) {
     return handle_uncommitted(request, journal.get(), contents);
   }
@@ -139,8 +166,8 @@ RestoreReport restore_journal(const RestoreRequest& request) {
                                   "kept", path, name);
     return report;
   }
-  const bool removed = remove_journal_if_same(request.journal, journal.get());
-  report.message += fmt::format(" on {}; journal {} {}", path, name, removed ? "removed" : "left in place (it was replaced meanwhile)");
+  report.message += " on " + path;
+  if (retire_journal(request.journal, journal.get(), report)) report.message += fmt::format("; journal {} removed", name);
   return report;
 }
 

@@ -191,7 +191,7 @@ std::optional<RestoreReport> WriteSession::restore() {
                             name, differences.empty() ? "window or commit" : differences.front(), name));
   }
   RestoreReport report = restore_records(device_.get(), journal_.get(), name, contents);
-  remove_journal_if_same(journal_path_, journal_.get());
+  retire_journal(journal_path_, journal_.get(), report);
   journal_.reset();
   saved_ = false;
   return report;

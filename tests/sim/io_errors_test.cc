@@ -27,6 +27,7 @@
 #include "run/run_context.h"
 #include "run/runs.h"
 #include "runner/runner.h"
+#include "safety/restore.h"
 #include "safety/write_session.h"
 #include "temp_tree.h"
 
@@ -378,4 +379,50 @@ TEST_CASE("a restore that fails names the journal and the command that restores 
   REQUIRE(find_phase(run.doc, "restore") != nullptr);
   CHECK(find_phase(run.doc, "restore")->state == PhaseState::failed);
   CHECK(fs::exists(journal));  // kept for the command it names
+}
+
+TEST_CASE("a journal that cannot be deleted after a verified restore is marked done, not restored again",
+          "[io-errors][write]") {
+  // Issue 18: when deleting the journal failed after a verified restore, the
+  // run said "restored and verified" and left a journal that `ssdprobe
+  // restore` would later write over the user's newer data.
+  const FileWriteBed bed;
+  Target target = open_target({.path = bed.file.string(), .open_for_io = false, .seed = 1});
+  const Region window{8 * kMiB, 8 * kMiB};
+  auto session = bed.session(target, window);
+  session->save();
+  // Deleting fails: the journal's name now refers to another file (as after
+  // an unlink that failed, the journal itself stays).
+  const fs::path journal = session->journal_path();
+  const fs::path kept = bed.journal_dir / "kept.ssdpj";
+  fs::rename(journal, kept);
+  std::ofstream(journal) << "not the journal";
+
+  const auto report = session->restore();
+  REQUIRE(report.has_value());
+  INFO(report->message);
+  CHECK(report->journal_kept);
+  CHECK(report->message.find("restored and verified") == 0);
+  CHECK(report->message.find("marked restored") != std::string::npos);
+  CHECK(bed.original == file_bytes(bed.file));
+  session.reset();  // the claim on the file goes with it
+  fs::remove(journal);  // the stand-in at the journal's name (itself an unreadable journal to the next run)
+
+  // The journal left behind holds nothing to restore: a new write run on the
+  // same window is not blocked by it, and restore refuses it...
+  CHECK_NOTHROW(bed.session(target, window));
+  try {
+    restore_journal({kept, "", false, false});
+    FAIL("a journal marked restored was restored again");
+  } catch (const Error& e) {
+    CHECK(e.category() == ErrorCategory::refused);
+    CHECK(std::string(e.what()).find("is marked restored") != std::string::npos);
+    CHECK(std::string(e.what()).find("--force") != std::string::npos);
+  }
+  CHECK(fs::exists(kept));
+  // ...unless told to, which puts the saved content back and deletes it.
+  const RestoreReport forced = restore_journal({kept, "", false, true});
+  CHECK(forced.message.find("journal " + kept.string() + " removed") != std::string::npos);
+  CHECK_FALSE(fs::exists(kept));
+  CHECK(bed.original == file_bytes(bed.file));
 }
