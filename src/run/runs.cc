@@ -15,6 +15,7 @@
 #include "run/read_phases.h"
 #include "run/verdict_phase.h"
 #include "run/write_phases.h"
+#include "run/write_setup.h"
 #include "safety/restore.h"
 
 namespace ssdprobe {

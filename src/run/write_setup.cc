@@ -1,0 +1,43 @@
+#include "run/write_setup.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "safety/confirm.h"
+
+namespace ssdprobe {
+
+Region write_window(const Target& target, const Options& options) {
+  if (options.region.offset == 0 && options.region.length == 0) return default_write_window(target.topology.size_bytes);
+  Region window = options.region;
+  if (window.length == 0 && window.offset < target.topology.size_bytes) window.length = target.topology.size_bytes - window.offset;
+  if (window.offset + window.length > target.topology.size_bytes) {
+    throw Error(ErrorCategory::usage, fmt::format("--region {}+{} runs past the end of {} ({} bytes)", window.offset,
+                                                  window.length, target.path, target.topology.size_bytes));
+  }
+  return window;
+}
+
+std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region& window, const Options& options) {
+  if (target.kind == TargetKind::sim) {
+    // Nothing real to preserve, but asked (or refused without a terminal
+    // and --yes) exactly as a real drive is: a script tested on a sim must
+    // not first stop at the question on hardware.
+    WritePlanSummary plan{target.path, target.topology.model, target.topology.serial, target.topology.size_bytes,
+                          window.offset, window.length, false, "", true};
+    confirm_write(plan, options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+    return nullptr;
+  }
+  WriteSessionOptions session_options;
+  session_options.journal_dir = options.journal_dir;
+  session_options.preserve = options.preserve;
+  session_options.region_given = options.region_given();
+  session_options.journal_dir_options.allow_ram = options.allow_ram_journal;
+  auto session = std::make_unique<WriteSession>(target, window, session_options);
+  confirm_write(session->summary(), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+  return session;
+}
+
+}  // namespace ssdprobe
