@@ -3,13 +3,12 @@
 #include <fmt/format.h>
 #include <string_view>
 
+#include "core/block_math.h"
 #include "core/error.h"
 #include "report/saved_result.h"
 
 namespace ssdprobe {
 namespace {
-
-bool power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 // A read page or write unit is one of the shapes the grid probes test: a
 // power of two, or three times one (12, 24, 48, 96 KiB), a whole number of
@@ -18,7 +17,7 @@ bool power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 // 64 GiB. Anything else (1 B, 3 B, 2^64 - 1) did not come from a probe, and
 // an audit built on it would tell the user to align to nonsense.
 bool grid_unit_shape(uint64_t v) {
-  return v >= 512 && v <= (64ull << 20) && v % 512 == 0 && (power_of_two(v) || (v % 3 == 0 && power_of_two(v / 3)));
+  return v >= 512 && v <= (64ull << 20) && v % 512 == 0 && (is_power_of_two(v) || (v % 3 == 0 && is_power_of_two(v / 3)));
 }
 bool erase_block_shape(uint64_t v) { return v >= 4096 && v <= (64ull << 30) && v % 512 == 0; }
 

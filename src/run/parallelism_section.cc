@@ -110,7 +110,6 @@ ParallelismSection run_write_parallelism(Target& target, const Options& options,
 PhaseOutcome run_read_parallelism(RunContext& run) {
   run.doc.parallelism = run_parallelism(run.target, run.options, run.doc.read_page.bytes,
                                         run.budget.read_parallelism_s(run.tally));
-  run.tally.last_probe_time_s = run.doc.parallelism->device_time_s;
   return parallelism_outcome(run, *run.doc.parallelism, "the parallelism probe",
                              "the grids' results above are complete");
 }

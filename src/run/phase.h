@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "probes/grid_probe.h"
 #include "report/result.h"
 
 namespace ssdprobe {
@@ -28,6 +29,12 @@ struct PhaseOutcome {
   // Ran and produced a result, but --budget ended it before it settled.
   static PhaseOutcome cut_by_budget(std::string why, double device_time_s) {
     return {PhaseState::budget, std::move(why), device_time_s};
+  }
+  // A grid probe's phase: cut by --budget when that is why it stopped.
+  static PhaseOutcome of_grid(const GridProbeResult& grid) {
+    if (grid.stop_reason != GridStopReason::budget) return done(grid.elapsed_s);
+    return cut_by_budget("--budget ran out after " + std::to_string(grid.rounds) + " rounds, before the verdict settled",
+                         grid.elapsed_s);
   }
   // An optional step that failed without stopping the run (its section says why).
   static PhaseOutcome failed(std::string why, double device_time_s) {

@@ -65,7 +65,10 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
       record.reason = outcome.reason;
       record.device_time_s = outcome.device_time_s;
       if (thrown) {
-        if (!stop) stopped_where = stop_text(*thrown, phase.name);
+        if (!stop) {
+          stopped_where = stop_text(*thrown, phase.name);
+          run.stopped_in = phase.name;
+        }
         stop = std::move(thrown);  // a later failure (the restore's) replaces the first
         run.stopped_by = &*stop;
         mark_unmeasured(run, phase, stopped_where);

@@ -19,12 +19,6 @@ GridProbeResult read_grid(RunContext& run, const GridPlan& plan, double budget_s
   return result;
 }
 
-PhaseOutcome grid_outcome(const GridProbeResult& grid) {
-  if (grid.stop_reason != GridStopReason::budget) return PhaseOutcome::done(grid.elapsed_s);
-  return PhaseOutcome::cut_by_budget(
-      "--budget ran out after " + std::to_string(grid.rounds) + " rounds, before the verdict settled", grid.elapsed_s);
-}
-
 }  // namespace
 
 PhaseOutcome run_read_grid(RunContext& run) {
@@ -34,7 +28,7 @@ PhaseOutcome run_read_grid(RunContext& run) {
   run.tally.device_time_s += read.elapsed_s;
   run.read_rounds = read.rounds;
   run.read_stop_reason = read.stop_reason;
-  return grid_outcome(read);
+  return PhaseOutcome::of_grid(read);
 }
 
 std::optional<std::string> skip_reread_if_page_found(const RunContext& run) {
@@ -61,7 +55,7 @@ PhaseOutcome reread_written_window(RunContext& run) {
     run.doc.grids.push_back(GridReport{"read-written", "read", run.options.queue_depth, again.grid,
                                        again.round_shifts_us});
   }
-  return grid_outcome(again);
+  return PhaseOutcome::of_grid(again);
 }
 
 PhaseOutcome check_kernel_values(RunContext& run) {

@@ -27,13 +27,12 @@ constexpr double kWriteParallelismBudgetShare = 0.05;
 // and the erase stream's time is `device_time_s` (the document's
 // run.device_time_s); the write parallelism probe's is kept apart (it is not
 // in run.device_time_s, but what follows gets what is left after it), and
-// the read parallelism probe's, last, is in neither.
+// the read parallelism probe's, last, is in neither (nothing after it needs
+// a budget; its phase record and section keep its time).
 struct RunTally {
   uint64_t ios = 0;  // timed IOs of the grids and the stream
   double device_time_s = 0.0;
   double parallelism_time_s = 0.0;
-  double last_probe_time_s = 0.0;  // the read parallelism probe's
-  double spent_s() const { return device_time_s + parallelism_time_s + last_probe_time_s; }
 };
 
 struct RunBudget {

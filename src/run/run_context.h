@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "core/error.h"
@@ -26,7 +27,6 @@ namespace ssdprobe {
 struct WriteState {
   Region window;                         // the only bytes the write phases may write
   std::unique_ptr<WriteSession> session; // null on simulated drives: nothing real to preserve
-  bool real_drive = false;               // a block device or partition: SMART write counters apply
   double budget_s = 0.0;                 // the write phases' share of --budget
   double device_time_before_s = 0.0;     // the tally before the write grid
   SmartWriteCounters before_grid, before_stream;
@@ -58,8 +58,9 @@ struct RunContext {
   int read_rounds = 0;
   GridStopReason read_stop_reason = GridStopReason::round_limit;
   // Set by the pipeline when a phase stopped the run: the phases that run
-  // after a stop (the restore) read it to say why they run.
+  // after a stop (the restore) read them to say why they run.
   const Error* stopped_by = nullptr;
+  std::string stopped_in;  // the name of the phase that stopped it
 };
 
 }  // namespace ssdprobe

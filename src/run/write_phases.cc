@@ -24,8 +24,13 @@ constexpr uint64_t kWriteGridByteCap = 1ull << 30;
 
 WriteProbeSummary& summary(RunContext& run) { return *run.doc.write_probe; }
 
+// A block device or partition: SMART write counters apply.
+bool real_drive(const RunContext& run) {
+  return run.target.kind == TargetKind::block || run.target.kind == TargetKind::partition;
+}
+
 SmartWriteCounters counters_now(const RunContext& run) {
-  return run.write.real_drive ? read_write_counters(run.target.path) : SmartWriteCounters{};
+  return real_drive(run) ? read_write_counters(run.target.path) : SmartWriteCounters{};
 }
 
 GridProbeResult write_grid(RunContext& run, double budget_s) {
@@ -87,18 +92,11 @@ PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
 // A write phase that a signal or an error stopped took its count of bytes
 // written with it: say so rather than let bytes_written look complete.
 void note_uncounted_writes(RunContext& run) {
-  const std::vector<PhaseRecord>& records = run.doc.phases;
-  for (size_t i = 0; i < records.size(); ++i) {
-    const PhaseRecord& r = records[i];
-    const bool stopped_run = i + 1 == records.size() || records[i + 1].state == PhaseState::not_run;
-    if ((r.state != PhaseState::interrupted && r.state != PhaseState::failed) || !stopped_run) continue;
-    if (r.name == "write_grid" || r.name == "erase_stream" || r.name == "write_parallelism") {
-      run.doc.notes.push_back(fmt::format("write_probe.bytes_written counts only the write phases that finished: the "
-                                          "{} phase wrote more inside the window before it was stopped (restored "
-                                          "with the rest)", r.name));
-    }
-    return;
-  }
+  const std::string& phase = run.stopped_in;
+  if (phase != "write_grid" && phase != "erase_stream" && phase != "write_parallelism") return;
+  run.doc.notes.push_back(fmt::format("write_probe.bytes_written counts only the write phases that finished: the {} "
+                                      "phase wrote more inside the window before it was stopped (restored with the "
+                                      "rest)", phase));
 }
 
 // Once the window may hold test data, every failure to put it back must say
@@ -142,7 +140,6 @@ PhaseOutcome open_write_session(RunContext& run) {
     w.session->save();
     summary(run).journal = w.session->journal_path().string();
   }
-  w.real_drive = run.target.kind == TargetKind::block || run.target.kind == TargetKind::partition;
   return PhaseOutcome::done();
 }
 
@@ -163,9 +160,7 @@ PhaseOutcome run_write_grid(RunContext& run) {
   summary(run).bytes_written += grid.bytes_issued;
   summary(run).grid_stop_reason = grid.stop_reason;
   summary(run).grid_rounds = grid.rounds;
-  if (grid.stop_reason != GridStopReason::budget) return PhaseOutcome::done(grid.elapsed_s);
-  return PhaseOutcome::cut_by_budget(
-      fmt::format("--budget ran out after {} rounds, before the verdict settled", grid.rounds), grid.elapsed_s);
+  return PhaseOutcome::of_grid(grid);
 }
 
 PhaseOutcome run_erase_stream(RunContext& run) {
@@ -173,7 +168,7 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   EraseStreamResult stream = erase_stream(run, run.budget.erase_stream_s(w.budget_s, w.grid_elapsed_s));
   w.stream_bytes = stream.bytes_written;
   w.stream_elapsed_s = stream.elapsed_s;
-  if (w.real_drive) summary(run).write_amplification = write_amplification(run, counters_now(run));
+  if (real_drive(run)) summary(run).write_amplification = write_amplification(run, counters_now(run));
   run.tally.ios += stream.stream.latency_us.size() * 2;
   // The grid and the stream are added as one sum, as they always were.
   run.tally.device_time_s = w.device_time_before_s + (w.grid_elapsed_s + stream.elapsed_s);

@@ -358,33 +358,40 @@ void JournalWriter::commit() {
   committed_ = true;
 }
 
+namespace {
+
+// Rewrites a version 2 journal's state in place and fsyncs it.
+void write_state(int fd, uint32_t value, const std::string& what) {
+  std::vector<std::byte> state;
+  put_u32(state, value);
+  if (::pwrite(fd, state.data(), state.size(), kStateOffset) != static_cast<ssize_t>(state.size())) {
+    throw os_error("marking " + what, errno);
+  }
+  if (::fsync(fd) != 0) throw os_error("fsync of " + what, errno);
+}
+
+}  // namespace
+
 void JournalWriter::mark_writes_started() {
   if (!committed_) throw Error(ErrorCategory::internal, "journal marked written before its commit");
-  std::vector<std::byte> state;
-  put_u32(state, kWritesMayHaveStarted);
-  if (::pwrite(fd_.get(), state.data(), state.size(), kStateOffset) != static_cast<ssize_t>(state.size())) {
-    throw os_error("marking journal " + path_.string(), errno);
-  }
-  if (::fsync(fd_.get()) != 0) throw os_error("fsync of journal " + path_.string(), errno);
+  write_state(fd_.get(), kWritesMayHaveStarted, "journal " + path_.string());
 }
 
-JournalIdentity read_journal_identity(int fd, const std::string& name) {
+JournalHead read_journal_head(int fd, const std::string& name) {
   JournalReader in(fd, name);
-  return read_header(in).identity;
+  const Header header = read_header(in);
+  return {header.identity, header.state == kRestored};
 }
 
-bool journal_marked_restored(int fd, const std::string& name) {
-  JournalReader in(fd, name);
-  return read_header(in).state == kRestored;
-}
+JournalIdentity read_journal_identity(int fd, const std::string& name) { return read_journal_head(fd, name).identity; }
 
 void mark_journal_restored(int fd, const std::string& name) {
-  std::vector<std::byte> state;
-  put_u32(state, kRestored);
-  if (::pwrite(fd, state.data(), state.size(), kStateOffset) != static_cast<ssize_t>(state.size())) {
-    throw os_error("marking journal " + name + " restored", errno);
+  // A version 1 journal has no state field: byte 12 is its identity length.
+  JournalReader in(fd, name);
+  if (read_header(in).version != kVersion) {
+    throw Error(ErrorCategory::target, fmt::format("{} is a version 1 journal, which has no state to mark", name));
   }
-  if (::fsync(fd) != 0) throw os_error("fsync of journal " + name, errno);
+  write_state(fd, kRestored, "journal " + name + " restored");
 }
 
 JournalContents read_journal(int fd, const std::string& name) {

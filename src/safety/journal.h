@@ -106,12 +106,17 @@ class JournalWriter {
 // stops (crash while journaling, or a lost tail) is returned with
 // committed == false.
 JournalContents read_journal(int fd, const std::string& name);
-// Reads only the header (cheap): for finding journals of a device.
+// Reads only the header (cheap): for finding journals of a device, and
+// whether it is marked restored (done; only its deletion failed).
+struct JournalHead {
+  JournalIdentity identity;
+  bool restored = false;
+};
+JournalHead read_journal_head(int fd, const std::string& name);
 JournalIdentity read_journal_identity(int fd, const std::string& name);
-// Whether the header's state says the journal was already restored.
-bool journal_marked_restored(int fd, const std::string& name);
 // Rewrites the state in place to "restored" and fsyncs: after a verified
-// restore, before deleting the journal. Version 2 journals only.
+// restore, before deleting the journal. Throws for a version 1 journal (no
+// state field) and when the write or fsync fails.
 void mark_journal_restored(int fd, const std::string& name);
 // Reads `record`'s data from the journal and checks its checksum.
 std::vector<std::byte> read_record_data(int fd, const std::string& name, const JournalRecord& record);

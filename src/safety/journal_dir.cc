@@ -132,8 +132,9 @@ std::vector<PendingJournal> pending_journals(const fs::path& dir) {
     PendingJournal pending{entry.path(), {}, true, ""};
     try {
       const UniqueFd fd = open_journal_for_reading(entry.path());
-      pending.identity = read_journal_identity(fd.get(), entry.path().string());
-      if (journal_marked_restored(fd.get(), entry.path().string())) continue;  // done: its deletion failed
+      JournalHead head = read_journal_head(fd.get(), entry.path().string());
+      if (head.restored) continue;  // done: only its deletion failed
+      pending.identity = std::move(head.identity);
     } catch (const Error& e) {
       pending.readable = false;  // let the user decide; never ignore it
       pending.problem = e.what();
