@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <new>
 
 #include "cli/compare_run.h"
 #include "cli/help_output.h"
@@ -203,6 +204,8 @@ int ssdprobe_main(int argc, char** argv) {
     return dispatch(c);
   } catch (const Error& e) {
     return print_error(e);
+  } catch (const std::bad_alloc&) {
+    return print_error(Error(ErrorCategory::internal, "out of memory (std::bad_alloc)"));
   } catch (const std::exception& e) {
     return print_error(Error(ErrorCategory::internal, e.what()));
   }

@@ -130,7 +130,8 @@ const std::vector<OptionSpec>& option_table() {
        "middle of the device, never its first or last MiB); the range is saved to a journal first and restored "
        "after, and a drive in use is refused",
        FlagField{&Options::write}},
-      {"--yes", "", "", "yes", kCharacterize, "Confirm --write without asking (for scripts)", FlagField{&Options::yes}},
+      {"--yes", "", "", "yes", kCharacterize | kRestore,
+       "Confirm --write (or restore: writing the journal back) without asking (for scripts)", FlagField{&Options::yes}},
       {"--journal", "DIR", "/var/lib/ssdprobe/journal", "journal_dir", kCharacterize,
        "Where --write saves the original content; must be on another filesystem than the target", TextField{&Options::journal_dir}},
       {"--no-preserve", "", "", "no_preserve", kCharacterize,
@@ -146,7 +147,8 @@ const std::vector<OptionSpec>& option_table() {
        FlagField{&Options::partial}},
       {"--force", "", "", "force", kRestore,
        "restore: write back a journal that is marked restored (an earlier restore was verified but could not "
-       "delete it); whatever was written to its window since is overwritten",
+       "delete it), or onto a window holding bytes that are neither the saved content nor ssdprobe's test data "
+       "(written since the run); whatever was written to the window since is overwritten",
        FlagField{&Options::force}},
       {"--allow-ram-journal", "", "", "allow_ram_journal", kCharacterize,
        "Accept a --journal directory on tmpfs/ramfs, where a power loss loses the saved content (scratch machines "

@@ -1,5 +1,7 @@
 #include "run/runs.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <fmt/format.h>
 
@@ -9,6 +11,7 @@
 #include "run/audit_phase.h"
 #include "run/document.h"
 #include "run/firmware_phase.h"
+#include "run/journal_check.h"
 #include "run/parallelism_section.h"
 #include "run/pipeline.h"
 #include "probes/grid_plan.h"
@@ -53,6 +56,7 @@ ResultDocument untimed_run(const Options& options, const std::string& why_not_me
 
 const std::vector<Phase>& characterize_phases() {
   static const std::vector<Phase> phases = {
+      {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
       {.name = "read_grid", .run = run_read_grid, .decides = Units{&ResultDocument::read_page}},
       {.name = "write_session", .run = open_write_session, .needs = Needs::writes},
       {.name = "write_grid", .run = run_write_grid, .needs = Needs::writes,
@@ -74,6 +78,7 @@ const std::vector<Phase>& characterize_phases() {
 
 const std::vector<Phase>& info_phases() {
   static const std::vector<Phase> phases = {
+      {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
       {.name = "firmware", .run = query_firmware_phase, .skip_if = skip_firmware_if_sim},
       {.name = "verdict", .run = verdict_phase},
   };
@@ -82,6 +87,7 @@ const std::vector<Phase>& info_phases() {
 
 const std::vector<Phase>& audit_phases() {
   static const std::vector<Phase> phases = {
+      {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
       {.name = "saved_units", .run = take_saved_units, .skip_if = skip_saved_units_if_none},
       {.name = "audit", .run = audit_required_phase},
       {.name = "verdict", .run = verdict_phase},
@@ -121,7 +127,8 @@ ResultDocument info(const Options& options) {
 }
 
 std::string restore_from_journal(const Options& options) {
-  return restore_journal({options.target, options.device, options.partial, options.force}).message;
+  const Confirmation confirmation{options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr};
+  return restore_journal({options.target, options.device, options.partial, options.force, confirmation}).message;
 }
 
 ResultDocument audit(const Options& options) {

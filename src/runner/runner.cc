@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/probe_data.h"
 #include "core/random.h"
 #include "core/interrupt.h"
 
@@ -23,6 +24,7 @@ void ProbeRunner::fill_buffers(uint64_t seed) {
   for (auto& buffer : buffers_) {
     auto* words = reinterpret_cast<uint64_t*>(buffer.data());
     for (size_t i = 0; i < buffer.size() / sizeof(uint64_t); ++i) words[i] = random.next();
+    stamp_probe_tag(std::span(buffer.data(), buffer.size()));
   }
 }
 

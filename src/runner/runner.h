@@ -52,7 +52,8 @@ class ProbeRunner {
   // same order: throughput probes need when IOs ended, not only how long.
   std::vector<double> run(std::span<const PlannedIo> ios, std::vector<uint64_t>* finished_ns = nullptr);
 
-  // Fills every buffer with pseudo-random bytes from `seed` (write payloads).
+  // Fills every buffer with pseudo-random bytes from `seed` (write payloads),
+  // each 512-byte sector tagged as test data (core/probe_data.h).
   void fill_buffers(uint64_t seed);
 
   uint64_t now_ns() { return device_.now_ns(); }

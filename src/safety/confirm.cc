@@ -29,22 +29,26 @@ std::string describe_write_plan(const WritePlanSummary& plan) {
   return text;
 }
 
-void confirm_write(const WritePlanSummary& plan, bool assume_yes, bool interactive, std::FILE* input,
-                   std::FILE* output) {
-  print_quietly(output, describe_write_plan(plan));
-  if (assume_yes) {
-    print_quietly(output, "  confirmed by --yes\n");
+void confirm_action(const std::string& description, const std::string& action, const Confirmation& how) {
+  print_quietly(how.output, description);
+  if (how.assume_yes) {
+    print_quietly(how.output, "  confirmed by --yes\n");
     return;
   }
-  if (!interactive) {
-    throw Error(ErrorCategory::refused, "refusing to write without confirmation: no terminal to ask on; pass --yes "
-                                        "to confirm in scripts");
+  if (!how.interactive || how.input == nullptr) {
+    throw Error(ErrorCategory::refused, fmt::format("refusing to {} without confirmation: no terminal to ask on; pass "
+                                                    "--yes to confirm in scripts", action));
   }
-  print_quietly(output, fmt::format("Type 'yes' to write to {}: ", printable(plan.path)));
+  print_quietly(how.output, fmt::format("Type 'yes' to {}: ", action));
   char line[64] = {};
-  if (std::fgets(line, sizeof line, input) == nullptr || std::string(line) != "yes\n") {
+  if (std::fgets(line, sizeof line, how.input) == nullptr || std::string(line) != "yes\n") {
     throw Error(ErrorCategory::refused, "not confirmed: nothing was written");
   }
+}
+
+void confirm_write(const WritePlanSummary& plan, bool assume_yes, bool interactive, std::FILE* input,
+                   std::FILE* output) {
+  confirm_action(describe_write_plan(plan), "write to " + printable(plan.path), {assume_yes, interactive, input, output});
 }
 
 }  // namespace ssdprobe

@@ -22,6 +22,18 @@ struct WritePlanSummary {
 
 std::string describe_write_plan(const WritePlanSummary& plan);
 
+// How a question is answered: --yes, or "yes" typed on a terminal.
+struct Confirmation {
+  bool assume_yes = false;
+  bool interactive = false;  // input is a terminal
+  std::FILE* input = nullptr;
+  std::FILE* output = nullptr;
+};
+
+// Shows `description`, then proceeds only on --yes or a typed "yes" to
+// "Type 'yes' to ACTION". Throws Error(refused) otherwise, naming `action`.
+void confirm_action(const std::string& description, const std::string& action, const Confirmation& how);
+
 // Returns normally when confirmed; throws Error(refused) otherwise.
 // `input`/`output` are the terminal in production, pipes in tests.
 void confirm_write(const WritePlanSummary& plan, bool assume_yes, bool interactive, std::FILE* input,

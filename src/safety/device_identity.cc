@@ -84,6 +84,7 @@ JournalIdentity identity_of(const Target& target, int device_fd, const Region& w
     if (t.transport == "loop" && ::ioctl(device_fd, LOOP_GET_STATUS64, &loop) == 0) {
       id.backing_dev = loop.lo_device;
       id.backing_ino = loop.lo_inode;
+      id.backing_offset = loop.lo_offset;
     }
   } else {
     id.backing_dev = st.st_dev;
@@ -111,23 +112,39 @@ std::vector<std::string> identity_differences(const JournalIdentity& journaled, 
   compare(out, "partition_start", journaled.partition_start, now.partition_start);
   compare(out, "backing_dev", journaled.backing_dev, now.backing_dev);
   compare(out, "backing_ino", journaled.backing_ino, now.backing_ino);
+  compare(out, "backing_offset", journaled.backing_offset, now.backing_offset);
   return out;
 }
 
-bool same_disk(const JournalIdentity& journal, const JournalIdentity& device) {
-  if (journal.disk_rdev != 0 && journal.disk_rdev == device.disk_rdev) return true;
-  if (journal.rdev != 0 && journal.rdev == device.rdev) return true;
-  if (journal.backing_ino != 0 && journal.backing_dev == device.backing_dev &&
-      journal.backing_ino == device.backing_ino && journal.rdev == 0 && device.rdev == 0) {
-    return true;  // the same regular file
-  }
-  // A version 1 journal knows only its path.
-  return journal.canonical_path.empty() && journal.path == device.path;
+namespace {
+
+bool ranges_overlap(uint64_t a_start, uint64_t a_length, uint64_t b_start, uint64_t b_length) {
+  return a_start < b_start + b_length && b_start < a_start + a_length;
 }
 
-bool windows_overlap(const JournalIdentity& a, const JournalIdentity& b) {
-  const uint64_t a_start = a.partition_start + a.window_offset, b_start = b.partition_start + b.window_offset;
-  return a_start < b_start + b.window_length && b_start < a_start + a.window_length;
+bool same_disk(const JournalIdentity& a, const JournalIdentity& b) {
+  if (a.disk_rdev != 0 && a.disk_rdev == b.disk_rdev) return true;
+  if (a.rdev != 0 && a.rdev == b.rdev) return true;
+  // A version 1 journal knows only its path.
+  return (a.canonical_path.empty() || b.canonical_path.empty()) && a.path == b.path;
+}
+
+bool same_backing_file(const JournalIdentity& a, const JournalIdentity& b) {
+  return a.backing_ino != 0 && a.backing_dev == b.backing_dev && a.backing_ino == b.backing_ino;
+}
+
+}  // namespace
+
+bool windows_share_storage(const JournalIdentity& a, const JournalIdentity& b) {
+  // Validated identities: these sums do not overflow (journal.cc).
+  if (same_disk(a, b) && ranges_overlap(a.partition_start + a.window_offset, a.window_length,
+                                        b.partition_start + b.window_offset, b.window_length)) {
+    return true;
+  }
+  // A partition of a loop device sits at its partition start in the loop.
+  return same_backing_file(a, b) &&
+         ranges_overlap(a.backing_offset + a.partition_start + a.window_offset, a.window_length,
+                        b.backing_offset + b.partition_start + b.window_offset, b.window_length);
 }
 
 }  // namespace ssdprobe

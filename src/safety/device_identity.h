@@ -29,11 +29,11 @@ JournalIdentity identity_of(const Target& target, int device_fd, const Region& w
 std::vector<std::string> identity_differences(const JournalIdentity& journaled, const JournalIdentity& now,
                                               bool device_named);
 
-// Do two windows, in disk coordinates, share a byte? Journals of a partition
-// and of its whole disk are compared this way.
-bool windows_overlap(const JournalIdentity& a, const JournalIdentity& b);
-
-// Is `journal` for the same disk (or file) as `device`?
-bool same_disk(const JournalIdentity& journal, const JournalIdentity& device);
+// Do the write windows of two identities share a byte of storage? They do
+// when they overlap in disk coordinates on one disk (a partition's window
+// against its disk's), or in the coordinates of one backing file: a file
+// target, and loop devices over that file at their offsets, are the same
+// bytes under several names.
+bool windows_share_storage(const JournalIdentity& a, const JournalIdentity& b);
 
 }  // namespace ssdprobe

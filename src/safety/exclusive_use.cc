@@ -5,6 +5,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include "core/error.h"
 #include "core/interrupt.h"
 #include "device/sysfs_text.h"
+#include "safety/stacked_storage.h"
 
 namespace ssdprobe {
 namespace {
@@ -69,10 +71,22 @@ void add_swaps(const std::string& swaps, const std::map<std::string, std::string
   }
 }
 
-}  // namespace
+// Loop devices do not register as holders (stacked_storage.h): a loop over
+// the disk or one of its partitions is a user like any other.
+void add_loops_over(const std::map<std::string, std::string>& numbers, const std::vector<AttachedLoop>& loops,
+                    std::vector<DeviceUser>& users) {
+  for (const auto& loop : loops) {
+    if (!loop.backing_is_block) continue;
+    const auto found = numbers.find(fmt::format("{}:{}", major(loop.backing_rdev), minor(loop.backing_rdev)));
+    if (found != numbers.end()) {
+      users.push_back({found->second, fmt::format("backs loop device /dev/{} (from byte {})", loop.name, loop.offset)});
+    }
+  }
+}
 
-std::vector<DeviceUser> find_device_users(const std::string& disk_name, const std::string& sysfs_root,
-                                          const std::string& mountinfo, const std::string& swaps) {
+std::vector<DeviceUser> direct_users(const std::string& disk_name, const std::string& sysfs_root,
+                                     const std::string& mountinfo, const std::string& swaps,
+                                     const std::vector<AttachedLoop>& loops) {
   const fs::path disk_dir = fs::path(sysfs_root) / "block" / disk_name;
   std::vector<DeviceUser> users;
   const auto numbers = block_numbers(disk_dir);
@@ -83,6 +97,41 @@ std::vector<DeviceUser> find_device_users(const std::string& disk_name, const st
   }
   add_mounts(mountinfo, numbers, users);
   add_swaps(swaps, numbers, users);
+  add_loops_over(numbers, loops, users);
+  return users;
+}
+
+bool same_backing(const AttachedLoop& a, const AttachedLoop& b) {
+  if (!a.backing_found || !b.backing_found || a.backing_is_block != b.backing_is_block) return false;
+  return a.backing_is_block ? a.backing_rdev == b.backing_rdev
+                            : a.backing_dev == b.backing_dev && a.backing_ino == b.backing_ino;
+}
+
+// Two loop devices over one backing file are two names for the same bytes
+// where their ranges meet: the other one's users (a mount, swap, a holder)
+// use this loop's storage too.
+void add_sibling_loop_users(const std::string& disk_name, const std::string& sysfs_root, const std::string& mountinfo,
+                            const std::string& swaps, const std::vector<AttachedLoop>& loops,
+                            std::vector<DeviceUser>& users) {
+  const auto self = std::find_if(loops.begin(), loops.end(), [&](const AttachedLoop& l) { return l.name == disk_name; });
+  if (self == loops.end()) return;
+  for (const auto& other : loops) {
+    if (other.name == self->name || !same_backing(*self, other)) continue;
+    if (other.offset >= self->offset + self->size || self->offset >= other.offset + other.size) continue;
+    for (const auto& user : direct_users(other.name, sysfs_root, mountinfo, swaps, loops)) {
+      users.push_back({disk_name, fmt::format("shares its backing file {} with /dev/{}, whose {} is {}",
+                                              self->backing_path, other.name, user.device, user.how)});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<DeviceUser> find_device_users(const std::string& disk_name, const std::string& sysfs_root,
+                                          const std::string& mountinfo, const std::string& swaps) {
+  const auto loops = attached_loops(sysfs_root);
+  auto users = direct_users(disk_name, sysfs_root, mountinfo, swaps, loops);
+  add_sibling_loop_users(disk_name, sysfs_root, mountinfo, swaps, loops, users);
   return users;
 }
 
@@ -112,20 +161,16 @@ namespace {
 // backing file by the path it had when attached (" (deleted)" appended when
 // unlinked), so each is compared by device and inode.
 std::vector<std::string> loops_backed_by(int fd, const std::string& sysfs_root) {
-  std::vector<std::string> loops;
+  std::vector<std::string> names;
   struct stat file {};
-  if (::fstat(fd, &file) != 0) return loops;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(fs::path(sysfs_root) / "block", ec)) {
-    std::ifstream in(entry.path() / "loop" / "backing_file");
-    std::string backing;
-    if (!std::getline(in, backing) || backing.empty()) continue;
-    struct stat st {};
-    if (::stat(backing.c_str(), &st) == 0 && st.st_dev == file.st_dev && st.st_ino == file.st_ino) {
-      loops.push_back(entry.path().filename().string());
+  if (::fstat(fd, &file) != 0) return names;
+  for (const auto& loop : attached_loops(sysfs_root)) {
+    if (!loop.backing_is_block && loop.backing_found && loop.backing_dev == file.st_dev &&
+        loop.backing_ino == file.st_ino) {
+      names.push_back(loop.name);
     }
   }
-  return loops;
+  return names;
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // refuses when a whole-disk target or any partition of it, or a partition
 // target itself or its parent disk as a whole, is mounted, used as swap, or
 // held by another block device
-// (device-mapper, md, bcache: sysfs holders/). The final word is the kernel's
+// (device-mapper, md, bcache: sysfs holders/), or backs a loop device, or
+// shares its backing file with a loop device that is in use
+// (stacked_storage.h). The final word is the kernel's
 // O_EXCL open (WriteSession takes it), which also catches users this scan
 // cannot see.
 #pragma once

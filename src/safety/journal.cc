@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -104,6 +105,7 @@ nlohmann::json identity_json(const JournalIdentity& id) {
           {"partition_start", id.partition_start},
           {"backing_dev", id.backing_dev},
           {"backing_ino", id.backing_ino},
+          {"backing_offset", id.backing_offset},
           {"window_offset", id.window_offset},
           {"window_length", id.window_length},
           {"region_given", id.region_given},
@@ -158,6 +160,7 @@ JournalIdentity identity_from(const nlohmann::json& j) {
   id.partition_start = unsigned_field(j, "partition_start", 0);
   id.backing_dev = unsigned_field(j, "backing_dev", 0);
   id.backing_ino = unsigned_field(j, "backing_ino", 0);
+  id.backing_offset = unsigned_field(j, "backing_offset", 0);
   id.window_offset = unsigned_field(j, "window_offset");
   id.window_length = unsigned_field(j, "window_length");
   id.region_given = bool_field(j, "region_given");
@@ -179,6 +182,11 @@ void validate_identity(const JournalIdentity& id, const std::string& name) {
   if (id.window_offset > id.size_bytes || id.window_length > id.size_bytes - id.window_offset) {
     throw corrupt(name, fmt::format("window {}+{} runs past the device's {} bytes", id.window_offset, id.window_length,
                                     id.size_bytes));
+  }
+  // Overlap checks add these to window offsets (device_identity.h).
+  if (id.partition_start > UINT64_MAX - id.size_bytes || id.backing_offset > UINT64_MAX - id.size_bytes - id.partition_start) {
+    throw corrupt(name, fmt::format("backing offset {} or partition start {} puts the device past 2^64 bytes",
+                                    id.backing_offset, id.partition_start));
   }
   const bool touches_edges = id.window_offset < kProtectedEdgeBytes ||
                              id.size_bytes - id.window_offset - id.window_length < kProtectedEdgeBytes;
@@ -443,19 +451,29 @@ JournalContents read_journal(int fd, const std::string& name) {
   }
 }
 
+void for_each_record_piece(int fd, const std::string& name, const JournalRecord& record, std::span<std::byte> buffer,
+                           const RecordPieceFn& take) {
+  uint32_t crc = 0;
+  for (uint64_t done = 0; done < record.length;) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(buffer.size(), record.length - done));
+    size_t got = 0;
+    while (got < want) {
+      const ssize_t n = ::pread(fd, buffer.data() + got, want - got, static_cast<off_t>(record.file_position + done + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw corrupt(name, fmt::format("record for offset {} is shorter than when it was validated", record.offset));
+      got += static_cast<size_t>(n);
+    }
+    const std::span<const std::byte> piece(buffer.data(), want);
+    crc = crc32c(piece, crc);
+    take(record.offset + done, piece);
+    done += want;
+  }
+  if (crc != record.crc) throw corrupt(name, fmt::format("record for offset {} changed since it was validated", record.offset));
+}
+
 std::vector<std::byte> read_record_data(int fd, const std::string& name, const JournalRecord& record) {
   std::vector<std::byte> data(record.length);
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::pread(fd, data.data() + done, data.size() - done,
-                              static_cast<off_t>(record.file_position + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<size_t>(n);
-  }
-  if (done != data.size() || crc32c(data) != record.crc) {
-    throw corrupt(name, fmt::format("record for offset {} changed since it was validated", record.offset));
-  }
+  for_each_record_piece(fd, name, record, data, [](uint64_t, std::span<const std::byte>) {});
   return data;
 }
 

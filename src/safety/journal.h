@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +48,7 @@ struct JournalIdentity {
   uint64_t partition_start = 0;  // the target's first byte on its disk
   uint64_t backing_dev = 0;      // file targets: the file; loop devices: the backing file
   uint64_t backing_ino = 0;
+  uint64_t backing_offset = 0;   // loop devices: where the loop starts in its backing file (0 for files)
   uint64_t window_offset = 0, window_length = 0;
   bool region_given = false;     // --region chose the window: it may touch the first and last MiB
   std::string created_at;
@@ -118,7 +120,16 @@ JournalIdentity read_journal_identity(int fd, const std::string& name);
 // restore, before deleting the journal. Throws for a version 1 journal (no
 // state field) and when the write or fsync fails.
 void mark_journal_restored(int fd, const std::string& name);
-// Reads `record`'s data from the journal and checks its checksum.
+// Reads `record`'s data from the journal through `buffer`, a piece of at
+// most buffer.size() bytes at a time, handing each to `take` with the device
+// offset it belongs at, and checks the record's checksum at the end: a
+// restore needs no more memory than its buffer however large the record.
+// Throws Error(target) when the data is shorter or differs from what was
+// validated (the pieces already taken are the caller's to account for).
+using RecordPieceFn = std::function<void(uint64_t device_offset, std::span<const std::byte> piece)>;
+void for_each_record_piece(int fd, const std::string& name, const JournalRecord& record, std::span<std::byte> buffer,
+                           const RecordPieceFn& take);
+// Reads `record`'s data whole and checks its checksum.
 std::vector<std::byte> read_record_data(int fd, const std::string& name, const JournalRecord& record);
 
 // The same by path, for tools and tests: opened read-only, never through a

@@ -14,19 +14,20 @@
 #include "core/unique_fd.h"
 
 namespace ssdprobe {
-namespace {
 
 namespace fs = std::filesystem;
-
-constexpr uint64_t kSpaceMargin = 16u << 20;  // headers, and room for whatever else shares the filesystem
-
-Error refused(const std::string& message) { return Error(ErrorCategory::refused, message); }
 
 void fsync_dir(const fs::path& dir) {
   UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!fd.valid()) throw os_error("opening " + dir.string() + " to fsync it", errno);
   if (::fsync(fd.get()) != 0) throw os_error("fsync of " + dir.string(), errno);
 }
+
+namespace {
+
+constexpr uint64_t kSpaceMargin = 16u << 20;  // headers, and room for whatever else shares the filesystem
+
+Error refused(const std::string& message) { return Error(ErrorCategory::refused, message); }
 
 bool trusted_owner(uid_t owner) { return owner == ::geteuid() || owner == 0; }
 
@@ -122,24 +123,28 @@ bool remove_journal_if_same(const fs::path& file, int fd) {
   return true;
 }
 
+std::optional<PendingJournal> read_pending_journal(const fs::path& file) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) return std::nullopt;
+  PendingJournal pending{file, {}, true, ""};
+  try {
+    const UniqueFd fd = open_journal_for_reading(file);
+    JournalHead head = read_journal_head(fd.get(), file.string());
+    if (head.restored) return std::nullopt;  // done: only its deletion failed
+    pending.identity = std::move(head.identity);
+  } catch (const Error& e) {
+    pending.readable = false;  // let the user decide; never ignore it
+    pending.problem = e.what();
+  }
+  return pending;
+}
+
 std::vector<PendingJournal> pending_journals(const fs::path& dir) {
   std::vector<PendingJournal> found;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (entry.path().extension() != ".ssdpj") continue;
-    struct stat st {};
-    if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) continue;
-    PendingJournal pending{entry.path(), {}, true, ""};
-    try {
-      const UniqueFd fd = open_journal_for_reading(entry.path());
-      JournalHead head = read_journal_head(fd.get(), entry.path().string());
-      if (head.restored) continue;  // done: only its deletion failed
-      pending.identity = std::move(head.identity);
-    } catch (const Error& e) {
-      pending.readable = false;  // let the user decide; never ignore it
-      pending.problem = e.what();
-    }
-    found.push_back(std::move(pending));
+    if (auto pending = read_pending_journal(entry.path())) found.push_back(std::move(*pending));
   }
   return found;
 }

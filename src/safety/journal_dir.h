@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,13 @@ struct PendingJournal {
 // marked restored (verified once, its deletion failed) holds nothing to
 // restore and is not listed.
 std::vector<PendingJournal> pending_journals(const std::filesystem::path& dir);
+
+// One journal file, by the same rules (nullopt: not this user's regular
+// file, or marked restored).
+std::optional<PendingJournal> read_pending_journal(const std::filesystem::path& file);
+
+// fsync of a directory, so an entry created or removed in it survives a
+// power loss. Throws Error(os) when it cannot be opened or synced.
+void fsync_dir(const std::filesystem::path& dir);
 
 }  // namespace ssdprobe

@@ -4,18 +4,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
 
 #include "core/aligned_buffer.h"
 #include "core/crc32c.h"
+#include "core/probe_data.h"
 #include "core/error.h"
 #include "core/unique_fd.h"
 #include "device/target.h"
+#include "core/output.h"
+#include "core/units.h"
+#include "safety/confirm.h"
 #include "safety/device_identity.h"
 #include "safety/exclusive_use.h"
 #include "safety/journal_dir.h"
+#include "safety/journal_index.h"
 
 namespace ssdprobe {
 namespace {
@@ -30,12 +36,12 @@ void pwrite_all(int fd, const std::byte* data, size_t length, uint64_t offset) {
   }
 }
 
-void pread_all(int fd, std::byte* data, size_t length, uint64_t offset) {
+void pread_all(int fd, std::byte* data, size_t length, uint64_t offset, const char* doing) {
   size_t done = 0;
   while (done < length) {
     const ssize_t n = ::pread(fd, data + done, length - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw os_error(fmt::format("verifying {} bytes at offset {}", length, offset), n < 0 ? errno : EIO);
+    if (n <= 0) throw os_error(fmt::format("{} {} bytes at offset {}", doing, length, offset), n < 0 ? errno : EIO);
     done += static_cast<size_t>(n);
   }
 }
@@ -48,6 +54,7 @@ RestoreReport handle_uncommitted(const RestoreRequest& request, int journal_fd, 
     RestoreReport report;
     report.nothing_to_restore = true;
     const bool removed = remove_journal_if_same(request.journal, journal_fd);
+    if (removed) unregister_journal(default_journal_index(), request.journal);
     report.message = fmt::format("{}: the journal was never committed ({}), so ssdprobe had not written to {}; "
                                  "nothing to restore{}",
                                  name, contents.incomplete_reason, contents.identity.path,
@@ -68,6 +75,7 @@ RestoreReport handle_uncommitted(const RestoreRequest& request, int journal_fd, 
 // path named when it was classified (no swap in between).
 UniqueFd open_device_checked(const Target& target) {
   const bool block = target.kind == TargetKind::block || target.kind == TargetKind::partition;
+  if (block) refuse_if_in_use(target.topology);
   UniqueFd fd(open_device_for_writing(target.path, block));
   if (!fd.valid()) throw os_error("cannot open " + target.path + " for restoring (is it mounted or in use?)", errno);
   struct stat st {};
@@ -75,6 +83,7 @@ UniqueFd open_device_checked(const Target& target) {
   const bool same = block ? st.st_rdev == target.node.rdev
                           : st.st_dev == target.node.dev && st.st_ino == target.node.ino;
   if (!same) throw Error(ErrorCategory::refused, target.path + " changed while it was being opened; try again");
+  if (!block) refuse_file_in_use(target.path, fd.get());
   return fd;
 }
 
@@ -85,23 +94,89 @@ std::string device_path_for(const RestoreRequest& request, const JournalIdentity
   return id.canonical_path.empty() ? id.path : id.canonical_path;
 }
 
+// Bytes that are neither the journal's nor ssdprobe's test data were
+// written by someone else after the run: the disk was reused, and the old
+// content would overwrite newer data.
+void refuse_foreign_content(const RestoreRequest& request, const WindowCensus& census,
+                            const std::string& path) {
+  if (census.foreign_bytes == 0 || request.force) return;
+  throw Error(ErrorCategory::refused,
+              fmt::format("refusing to restore {} onto {}: {} bytes of its window (the first at offset {}) are "
+                          "neither the content the journal saved nor ssdprobe's test data, so the device was written "
+                          "since the run (was the disk reused?). Restoring would overwrite them with the old content; "
+                          "give --force if that is what you want",
+                          request.journal.string(), path, census.foreign_bytes, census.first_foreign_offset));
+}
+
+std::string describe_restore(const JournalContents& contents, const WindowCensus& census, const std::string& path,
+                             const std::string& journal) {
+  const JournalIdentity& id = contents.identity;
+  std::string text = fmt::format("ssdprobe will WRITE the content saved in {} back to {}\n", printable(journal),
+                                 printable(path));
+  text += fmt::format("  model {}  serial {}  size {} ({} bytes)\n", id.model.empty() ? "-" : printable(id.model),
+                      id.serial.empty() ? "-" : printable(id.serial), format_size(id.size_bytes), id.size_bytes);
+  text += fmt::format("  byte range {} to {} ({} bytes), saved at {}\n", id.window_offset,
+                      id.window_offset + contents.recorded_bytes(), contents.recorded_bytes(), id.created_at);
+  text += fmt::format("  the range holds now: {} bytes of ssdprobe test data, {} bytes already as saved", census.test_bytes,
+                      census.saved_bytes);
+  if (census.foreign_bytes > 0) text += fmt::format(", {} bytes written by someone else (--force)", census.foreign_bytes);
+  return text + "\n";
+}
+
+void retire_and_unregister(const std::filesystem::path& journal, int fd, RestoreReport& report) {
+  if (!retire_journal(journal, fd, report)) return;
+  unregister_journal(default_journal_index(), journal);
+  report.message += fmt::format("; journal {} removed", journal.string());
+}
+
 }  // namespace
 
-RestoreReport restore_records(int device_fd, int journal_fd, const std::string& journal_name,
-                              const JournalContents& contents) {
-  RestoreReport report;
-  AlignedBuffer buffer(kJournalMaxRecord);
+WindowCensus survey_window(int device_fd, int journal_fd, const std::string& journal_name,
+                           const JournalContents& contents, RestoreBuffers& buffers) {
+  WindowCensus census;
   for (const auto& record : contents.records) {
-    const std::vector<std::byte> data = read_record_data(journal_fd, journal_name, record);
-    std::memcpy(buffer.data(), data.data(), data.size());
-    pwrite_all(device_fd, buffer.data(), data.size(), record.offset);
+    for_each_record_piece(journal_fd, journal_name, record, buffers.journal(),
+                          [&](uint64_t offset, std::span<const std::byte> saved) {
+      pread_all(device_fd, buffers.device().data(), saved.size(), offset, "reading");
+      for (size_t at = 0; at < saved.size(); at += kProbeSectorBytes) {
+        const size_t length = std::min(kProbeSectorBytes, saved.size() - at);
+        const std::span<const std::byte> now(buffers.device().data() + at, length);
+        if (std::memcmp(now.data(), saved.data() + at, length) == 0) {
+          census.saved_bytes += length;
+        } else if (has_probe_tag(now)) {
+          census.test_bytes += length;
+        } else {
+          if (census.foreign_bytes == 0) census.first_foreign_offset = offset + at;
+          census.foreign_bytes += length;
+        }
+      }
+    });
+  }
+  return census;
+}
+
+RestoreReport restore_records(int device_fd, int journal_fd, const std::string& journal_name,
+                              const JournalContents& contents, RestoreBuffers& buffers) {
+  RestoreReport report;
+  for (const auto& record : contents.records) {
+    for_each_record_piece(journal_fd, journal_name, record, buffers.journal(),
+                          [&](uint64_t offset, std::span<const std::byte> saved) {
+      // O_DIRECT needs an aligned source: the device buffer is one.
+      std::memcpy(buffers.device().data(), saved.data(), saved.size());
+      pwrite_all(device_fd, buffers.device().data(), saved.size(), offset);
+    });
     ++report.records;
     report.bytes += record.length;
   }
   if (::fsync(device_fd) != 0) throw os_error("flushing the restored device", errno);
   for (const auto& record : contents.records) {
-    pread_all(device_fd, buffer.data(), record.length, record.offset);
-    if (crc32c(std::span(buffer.data(), record.length)) != record.crc) {
+    uint32_t crc = 0;
+    for (uint64_t done = 0; done < record.length; done += RestoreBuffers::kPieceBytes) {
+      const size_t length = std::min<uint64_t>(RestoreBuffers::kPieceBytes, record.length - done);
+      pread_all(device_fd, buffers.device().data(), length, record.offset + done, "verifying");
+      crc = crc32c(std::span(buffers.device().data(), length), crc);
+    }
+    if (crc != record.crc) {
       throw Error(ErrorCategory::io, fmt::format("verification failed: {} bytes at offset {} do not read back as "
                                                  "journaled; the journal {} is kept",
                                                  record.length, record.offset, journal_name));
@@ -160,14 +235,26 @@ RestoreReport restore_journal(const RestoreRequest& request) {
                             "name it with --device PATH (its path and device numbers are then not compared)",
                             name, path, why));
   }
-  RestoreReport report = restore_records(device.get(), journal.get(), name, contents);
+  RestoreBuffers buffers;
+  const WindowCensus census = survey_window(device.get(), journal.get(), name, contents, buffers);
+  refuse_foreign_content(request, census, path);
+  if (census.test_bytes == 0 && census.foreign_bytes == 0 && contents.committed) {
+    RestoreReport report;
+    report.message = fmt::format("nothing to write: the window of {} already holds the journal's saved content "
+                                 "(compared byte for byte)", path);
+    retire_and_unregister(request.journal, journal.get(), report);
+    return report;
+  }
+  confirm_action(describe_restore(contents, census, path, name), "write it back to " + printable(path),
+                 request.confirmation);
+  RestoreReport report = restore_records(device.get(), journal.get(), name, contents, buffers);
   if (!contents.committed) {
     report.message += fmt::format(" on {} (--partial: the rest of the window was not in the journal); journal {} "
                                   "kept", path, name);
     return report;
   }
   report.message += " on " + path;
-  if (retire_journal(request.journal, journal.get(), report)) report.message += fmt::format("; journal {} removed", name);
+  retire_and_unregister(request.journal, journal.get(), report);
   return report;
 }
 

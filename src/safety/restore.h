@@ -2,10 +2,14 @@
 // range is written, flushed, read back and checksummed against the journal.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <filesystem>
 #include <string>
 
+#include "core/aligned_buffer.h"
+#include "safety/confirm.h"
 #include "safety/journal.h"
 
 namespace ssdprobe {
@@ -18,12 +22,38 @@ struct RestoreReport {
   std::string message;
 };
 
+// The memory a restore needs, allocated up front: a write run makes it
+// before its first write, so putting the window back never fails for want of
+// memory the probes did not need (a run under `ulimit -v` used to fail there
+// and leave the window written). Records are streamed through it.
+class RestoreBuffers {
+ public:
+  static constexpr size_t kPieceBytes = 1u << 20;
+  RestoreBuffers() : journal_(kPieceBytes), device_(kPieceBytes) {}
+  std::span<std::byte> journal() { return {journal_.data(), journal_.size()}; }
+  std::span<std::byte> device() { return {device_.data(), device_.size()}; }
+
+ private:
+  AlignedBuffer journal_, device_;
+};
+
+// What the device holds in a journal's window before a restore, sector by
+// sector: the journal's saved content, ssdprobe's test data (core/
+// probe_data.h), or neither (someone wrote there since).
+struct WindowCensus {
+  uint64_t saved_bytes = 0, test_bytes = 0, foreign_bytes = 0;
+  uint64_t first_foreign_offset = 0;  // meaningful when foreign_bytes > 0
+};
+WindowCensus survey_window(int device_fd, int journal_fd, const std::string& journal_name,
+                           const JournalContents& contents, RestoreBuffers& buffers);
+
 // Restores `contents` (already validated) from the journal open at
 // `journal_fd` through `device_fd`, an O_DIRECT descriptor open for writing
-// on the journal's device. Throws Error(io) if a range cannot be written or
-// does not read back identically.
+// on the journal's device: every record written, the device flushed, every
+// record read back and checksummed. Throws Error(io) if a range cannot be
+// written or does not read back identically.
 RestoreReport restore_records(int device_fd, int journal_fd, const std::string& journal_name,
-                              const JournalContents& contents);
+                              const JournalContents& contents, RestoreBuffers& buffers);
 
 // After a verified restore: marks the journal open at `fd` restored, then
 // deletes it if `file` still names it. Neither failing undoes the restore:
@@ -35,15 +65,20 @@ struct RestoreRequest {
   std::filesystem::path journal;
   std::string device;    // --device: where the drive is now (path and device numbers are then not compared)
   bool partial = false;  // --partial: restore the complete records of a journal whose end was lost
-  bool force = false;    // --force: also a journal marked restored (an earlier restore could not delete it)
+  bool force = false;    // --force: also a journal marked restored (an earlier restore could not delete it),
+                         // and a window someone wrote to since the run
+  Confirmation confirmation;  // --yes, or the terminal to ask on
 };
 
-// `ssdprobe restore JOURNAL [--device PATH] [--partial]`: checks the journal
+// `ssdprobe restore JOURNAL [--device PATH] [--partial] [--force] [--yes]`: checks the journal
 // may be trusted (owner, directory), validates all of it, checks that the
-// device is the journaled one field by field, restores, verifies, and
-// deletes the journal once verified. Throws Error(refused) naming what
-// differs or why the journal cannot be used, and for a journal marked
-// restored without --force (the disk may hold newer data in its window).
+// device is the journaled one field by field and not in use, reads the
+// window (survey_window), shows what will be written and asks (unless
+// --yes), restores, verifies, and deletes the journal once verified. A
+// window that already holds the saved content is not written again. Throws
+// Error(refused) naming what differs or why the journal cannot be used, and
+// without --force for a journal marked restored or a window holding bytes
+// that are neither saved nor test data (the disk may hold newer data there).
 RestoreReport restore_journal(const RestoreRequest& request);
 
 }  // namespace ssdprobe

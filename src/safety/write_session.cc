@@ -5,6 +5,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <fmt/format.h>
@@ -17,6 +18,8 @@
 #include "core/interrupt.h"
 #include "safety/device_identity.h"
 #include "safety/exclusive_use.h"
+#include "safety/journal_index.h"
+#include "safety/stacked_storage.h"
 
 namespace ssdprobe {
 namespace {
@@ -93,22 +96,71 @@ void WriteSession::claim(const Target& target) {
                                                     path_, block ? "device" : "file"));
   }
   if (!block) refuse_file_in_use(path_, fd);
+  lock_storage(target);
+}
+
+// Two write runs on one backing file through two names (two loop devices
+// over it, or a file and a hard link to it) would each save the other's test
+// data as "original". The O_EXCL claim is per device node, so the bytes
+// themselves are locked: an open-file-description write lock on the window's
+// range of the backing file (or device) of a loop target, or of the file
+// itself, held for the whole run. Runs on ranges that do not meet proceed.
+void WriteSession::lock_storage(const Target& target) {
+  int lock_fd = device_.get();
+  uint64_t start = window_.offset;
+  std::string what = path_;
+  if (target.topology.transport == "loop") {
+    const auto loops = attached_loops();
+    const auto self = std::find_if(loops.begin(), loops.end(),
+                                   [&](const AttachedLoop& l) { return l.name == target.topology.disk_name; });
+    if (self == loops.end() || !self->backing_found) return;  // detached meanwhile: O_EXCL still holds
+    storage_lock_ = UniqueFd(::open(self->backing_path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK));
+    struct stat st {};
+    if (!storage_lock_.valid() || ::fstat(storage_lock_.get(), &st) != 0) return;
+    const bool same = self->backing_is_block ? st.st_rdev == self->backing_rdev
+                                             : st.st_dev == self->backing_dev && st.st_ino == self->backing_ino;
+    if (!same) return;
+    lock_fd = storage_lock_.get();
+    start += self->offset + target.topology.partition_start_bytes;
+    what = self->backing_path;
+  } else if (target.kind != TargetKind::file) {
+    return;  // a disk or partition: O_EXCL on it is the lock
+  }
+  struct flock range {};
+  range.l_type = F_WRLCK;
+  range.l_whence = SEEK_SET;
+  range.l_start = static_cast<off_t>(start);
+  range.l_len = static_cast<off_t>(window_.length);
+  if (::fcntl(lock_fd, F_OFD_SETLK, &range) != 0 && (errno == EAGAIN || errno == EACCES)) {
+    throw Error(ErrorCategory::refused,
+                fmt::format("refusing to write to {}: another ssdprobe write run is writing bytes {} to {} of {} "
+                            "(through another name for the same bytes: a second loop device over it, or a link); "
+                            "wait for it to finish",
+                            path_, start, start + window_.length, what));
+  }
 }
 
 void WriteSession::check_journal_location(const Target& target) const {
   struct stat journal {};
   if (::stat(options_.journal_dir.c_str(), &journal) != 0) throw os_error(options_.journal_dir.string(), errno);
-  bool on_target = false;
+  const StorageChain beneath = storage_beneath(journal.st_dev);
+  const auto on_device = [&](dev_t number) {
+    return std::find(beneath.devices.begin(), beneath.devices.end(), number) != beneath.devices.end();
+  };
+  const auto on_file = [&](uint64_t dev, uint64_t ino) {
+    return ino != 0 && std::find(beneath.backing_files.begin(), beneath.backing_files.end(),
+                                 std::pair<dev_t, ino_t>(dev, ino)) != beneath.backing_files.end();
+  };
+  bool on_target = on_file(identity_.backing_dev, identity_.backing_ino);
   if (target.kind == TargetKind::file) {
-    struct stat file {};
-    on_target = ::fstat(device_.get(), &file) == 0 && file.st_dev == journal.st_dev;
+    on_target |= identity_.backing_dev == journal.st_dev;
   } else {
-    for (dev_t number : disk_device_numbers(topology_)) on_target |= number == journal.st_dev;
+    for (dev_t number : disk_device_numbers(topology_)) on_target |= on_device(number);
   }
   if (on_target) {
     throw Error(ErrorCategory::refused,
-                fmt::format("the journal directory {} is on the device being written; choose one on another "
-                            "filesystem with --journal DIR",
+                fmt::format("the journal directory {} is on the device being written (or on storage stacked on it); "
+                            "choose one on another filesystem with --journal DIR",
                             options_.journal_dir.string()));
   }
 }
@@ -117,14 +169,14 @@ void WriteSession::check_journal_location(const Target& target) const {
 // partition blocks a run on its whole disk where their windows overlap, and
 // the reverse.
 void WriteSession::refuse_pending_journals() const {
-  for (const auto& pending : pending_journals(options_.journal_dir)) {
+  for (const auto& pending : all_pending_journals(options_.journal_dir, options_.journal_index)) {
     if (!pending.readable) {
       throw Error(ErrorCategory::refused,
                   fmt::format("{} cannot be read ({}); it may hold the only copy of a drive's content, so no write run "
                               "starts until it is restored with `ssdprobe restore {}` or moved away",
                               pending.file.string(), pending.problem, pending.file.string()));
     }
-    if (!same_disk(pending.identity, identity_) || !windows_overlap(pending.identity, identity_)) continue;
+    if (!windows_share_storage(pending.identity, identity_)) continue;
     throw Error(ErrorCategory::refused,
                 fmt::format("{} has an unrestored journal from an earlier write run whose window overlaps this one "
                             "(journal of {}); restore it first with: ssdprobe restore {}",
@@ -147,10 +199,12 @@ WritePlanSummary WriteSession::summary() const {
 
 void WriteSession::save() {
   if (!options_.preserve) return;
+  restore_buffers_ = std::make_unique<RestoreBuffers>();  // before the first write: see RestoreBuffers
   const std::string base = fs::path(path_).filename().string();
   journal_path_ = options_.journal_dir / fmt::format("{}-{}-{}.ssdpj", base, utc_now_text(kCompactUtc), ::getpid());
   JournalWriter writer(journal_path_, identity_);
   try {
+    register_journal(options_.journal_index, journal_path_);
     copy_window_to(writer);
     writer.commit();
     writer.mark_writes_started();
@@ -158,6 +212,7 @@ void WriteSession::save() {
     // Nothing was written to the device yet: an unfinished journal is
     // useless, and left behind it would block the next run.
     remove_journal_if_same(journal_path_, writer.fd());
+    unregister_journal(options_.journal_index, journal_path_);
     throw;
   }
   journal_ = writer.release();
@@ -190,8 +245,8 @@ std::optional<RestoreReport> WriteSession::restore() {
                             "restore {}",
                             name, differences.empty() ? "window or commit" : differences.front(), name));
   }
-  RestoreReport report = restore_records(device_.get(), journal_.get(), name, contents);
-  retire_journal(journal_path_, journal_.get(), report);
+  RestoreReport report = restore_records(device_.get(), journal_.get(), name, contents, *restore_buffers_);
+  if (retire_journal(journal_path_, journal_.get(), report)) unregister_journal(options_.journal_index, journal_path_);
   journal_.reset();
   saved_ = false;
   return report;

@@ -2,11 +2,15 @@
 //
 //  1. refuse a drive (or file) in use (exclusive_use.h) and claim it: one
 //     descriptor, O_EXCL for block devices, held for the whole run and
-//     checked to be the node the path named when it was classified. The
+//     checked to be the node the path named when it was classified, and the
+//     bytes behind it locked against another name for them (lock_storage). The
 //     journal copy, the probes (through open_engine's claimed_fd) and the
 //     restore all go through it, so a path swapped meanwhile changes nothing;
 //  2. refuse while an unrestored journal overlaps the window on the same
-//     disk (in disk coordinates: a partition's journal blocks its whole disk);
+//     storage (in disk coordinates: a partition's journal blocks its whole
+//     disk; in backing-file coordinates for files and loop devices), found
+//     in this run's journal directory or in the system's index of pending
+//     journals (journal_index.h), where this run's journal is listed too;
 //  3. put the journal in a trusted, durable directory with room for it that
 //     is not on the target (journal_dir.h);
 //  4. (after confirmation) copy the window to the journal, commit, and mark
@@ -20,6 +24,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -29,6 +34,7 @@
 #include "safety/confirm.h"
 #include "safety/journal.h"
 #include "safety/journal_dir.h"
+#include "safety/journal_index.h"
 #include "safety/restore.h"
 
 namespace ssdprobe {
@@ -38,6 +44,7 @@ struct WriteSessionOptions {
   bool preserve = true;
   bool region_given = false;  // the window came from --region (it may touch the first/last MiB)
   JournalDirOptions journal_dir_options;
+  std::filesystem::path journal_index = default_journal_index();  // journal_index.h
 };
 
 // The default window for write probes: up to 256 MiB from the middle of the
@@ -62,6 +69,7 @@ class WriteSession {
 
  private:
   void claim(const Target& target);
+  void lock_storage(const Target& target);
   void check_journal_location(const Target& target) const;
   void refuse_pending_journals() const;
   void copy_window_to(JournalWriter& writer);
@@ -71,9 +79,11 @@ class WriteSession {
   Region window_;
   WriteSessionOptions options_;
   UniqueFd device_;          // the claim, held for the whole run
+  UniqueFd storage_lock_;    // a loop target's backing file, its window range locked for the run (lock_storage)
   JournalIdentity identity_;
   std::filesystem::path journal_path_;
   UniqueFd journal_;         // open from creation to restore
+  std::unique_ptr<RestoreBuffers> restore_buffers_;  // allocated by save(), before the first write
   bool saved_ = false;
 };
 

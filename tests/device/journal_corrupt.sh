@@ -35,7 +35,7 @@ bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 try_restore() {
   local name="$1" want="$2" needle="$3" rc out
   out="$SCRATCH/restore-$name.log"
-  "$SSDPROBE" restore "$COPIES/$name" > "$out" 2>&1
+  "$SSDPROBE" restore --yes "$COPIES/$name" > "$out" 2>&1
   rc=$?
   local problems=""
   if [ "$want" = refused ]; then
@@ -207,7 +207,7 @@ OTHER_IMG="$SCRATCH/other.img"
 random_file "$OTHER_IMG" $((96 * MIB))
 OTHER=$(make_loop "$OTHER_IMG" 512) || exit 1
 other_before=$(dev_hash "$OTHER")
-"$SSDPROBE" restore "$JOURNAL" --device "$OTHER" > "$SCRATCH/restore-other.log" 2>&1
+"$SSDPROBE" restore --yes "$JOURNAL" --device "$OTHER" > "$SCRATCH/restore-other.log" 2>&1
 rc=$?
 if [ "$rc" = 7 ] && [ "$(dev_hash "$OTHER")" = "$other_before" ] && [ "$(dev_hash "$DEV")" = "$H_KILLED" ] &&
    [ -e "$JOURNAL" ]; then
@@ -217,7 +217,7 @@ else
 fi
 
 # Finally the intact journal: restored bit-exactly, then removed.
-"$SSDPROBE" restore "$JOURNAL" > "$SCRATCH/restore-intact.log" 2>&1
+"$SSDPROBE" restore --yes "$JOURNAL" > "$SCRATCH/restore-intact.log" 2>&1
 rc=$?
 [ "$rc" = 0 ] || bad "intact journal: restore exited $rc: $(cat "$SCRATCH/restore-intact.log")"
 [ "$(dev_hash "$DEV")" = "$H0" ] || bad "intact journal: the device is not bit-identical to its original content"

@@ -33,6 +33,8 @@ make_scratch() {
   SCRATCH=$(mktemp -d "$base/ssdprobe-test.XXXXXX") || fail "cannot create a scratch directory under $base"
   : > "$SCRATCH/.loops"
   : > "$SCRATCH/.mounts"
+  # The index of pending journals (src/safety/journal_index.h): the test's own.
+  export SSDPROBE_STATE_DIR="$SCRATCH/state"
 }
 
 # Partitions added with addpart outlive `losetup -d` (this kernel does not

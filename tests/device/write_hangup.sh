@@ -134,7 +134,7 @@ lose_output() {
   else
     bad "$mode:$problems"
     # Start the next case from a device with no journal, as it now is.
-    if [ -n "$(journals)" ]; then "$SSDPROBE" restore "$(journals | head -n 1)" > /dev/null 2>&1; fi
+    if [ -n "$(journals)" ]; then "$SSDPROBE" restore --yes "$(journals | head -n 1)" > /dev/null 2>&1; fi
     rm -f "$J"/*.ssdpj
     H0=$(dev_hash "$DEV")
   fi

@@ -84,7 +84,7 @@ check_recovery() {
   [ "$(dev_hash "$DEV")" = "$before" ] || bad "$tag: the refused run changed the device"
 
   : > "$TRACE"
-  "$SSDPROBE" restore "$journal" > "$SCRATCH/$tag.restore.log" 2>&1
+  "$SSDPROBE" restore --yes "$journal" > "$SCRATCH/$tag.restore.log" 2>&1
   rc=$?
   [ "$rc" = 0 ] || bad "$tag: ssdprobe restore exited $rc: $(tail -n 3 "$SCRATCH/$tag.restore.log")"
   if [ "$committed" = yes ]; then
@@ -106,7 +106,7 @@ check_recovery() {
 put_back() {
   local journal
   journal=$(journals)
-  if [ -n "$journal" ]; then "$SSDPROBE" restore "$journal" > /dev/null 2>&1 || fail "cannot restore $journal after a missed kill"; fi
+  if [ -n "$journal" ]; then "$SSDPROBE" restore --yes "$journal" > /dev/null 2>&1 || fail "cannot restore $journal after a missed kill"; fi
   [ "$(dev_hash "$DEV")" = "$H0" ] || fail "device not back to its original content after a missed kill"
 }
 
@@ -148,7 +148,7 @@ kill_restore_command() {
   journal=$(journals)
   [ -n "$journal" ] || { bad "restore-command: no journal after the kill"; return; }
   : > "$TRACE"
-  "$SSDPROBE" restore "$journal" > "$SCRATCH/restorecmd.log" 2>&1 &
+  "$SSDPROBE" restore --yes "$journal" > "$SCRATCH/restorecmd.log" 2>&1 &
   kill_when $! restore_started 2>/dev/null
   rc=$?
   if [ "$rc" != 137 ]; then

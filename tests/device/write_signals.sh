@@ -76,7 +76,7 @@ signal_at() {
     [ -n "$at" ] && landed=$(phase_of_lines "$at" "$had_journal")
     if [ "$landed" = "$phase" ]; then break; fi
     note "aim missed for $tag (attempt $attempt): landed in '$landed', exit $rc; retrying"
-    [ -n "$(journals)" ] && { "$SSDPROBE" restore "$(journals | head -n 1)" > /dev/null 2>&1 || fail "cannot restore after a missed aim"; }
+    [ -n "$(journals)" ] && { "$SSDPROBE" restore --yes "$(journals | head -n 1)" > /dev/null 2>&1 || fail "cannot restore after a missed aim"; }
     [ "$(dev_hash "$DEV")" = "$H0" ] || fail "$tag: device not back to its original content after a missed aim (exit $rc)"
   done
   [ "$landed" = "$phase" ] || { bad "$tag: could not send $sig during the $phase phase in 3 attempts"; return; }

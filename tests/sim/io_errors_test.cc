@@ -225,6 +225,7 @@ struct FileWriteBed {
     session_options.preserve = true;
     session_options.region_given = true;
     session_options.journal_dir_options.allow_ram = true;
+    session_options.journal_index = journal_dir.parent_path() / "index";  // this test's own (journal_index.h)
     return std::make_unique<WriteSession>(target, window, session_options);
   }
 
@@ -412,7 +413,7 @@ TEST_CASE("a journal that cannot be deleted after a verified restore is marked d
   // same window is not blocked by it, and restore refuses it...
   CHECK_NOTHROW(bed.session(target, window));
   try {
-    restore_journal({kept, "", false, false});
+    restore_journal({kept, "", false, false, {.assume_yes = true}});
     FAIL("a journal marked restored was restored again");
   } catch (const Error& e) {
     CHECK(e.category() == ErrorCategory::refused);
@@ -421,7 +422,7 @@ TEST_CASE("a journal that cannot be deleted after a verified restore is marked d
   }
   CHECK(fs::exists(kept));
   // ...unless told to, which puts the saved content back and deletes it.
-  const RestoreReport forced = restore_journal({kept, "", false, true});
+  const RestoreReport forced = restore_journal({kept, "", false, true, {.assume_yes = true}});
   CHECK(forced.message.find("journal " + kept.string() + " removed") != std::string::npos);
   CHECK_FALSE(fs::exists(kept));
   CHECK(bed.original == file_bytes(bed.file));

@@ -90,14 +90,42 @@ TEST_CASE("journals of a partition and of its disk overlap in disk coordinates")
   partition.partition_start = 8 << 20;
   partition.window_offset = 4 << 20;  // disk bytes 12..28 MiB
   partition.window_length = 16 << 20;
-  CHECK(same_disk(partition, disk));
-  CHECK(windows_overlap(partition, disk));
-  CHECK(windows_overlap(disk, partition));
+  CHECK(windows_share_storage(partition, disk));
+  CHECK(windows_share_storage(disk, partition));
   partition.window_offset = 16 << 20;  // disk bytes 24..40 MiB: touches, does not overlap
-  CHECK_FALSE(windows_overlap(partition, disk));
+  CHECK_FALSE(windows_share_storage(partition, disk));
   JournalIdentity other = loop_disk();
   other.rdev = other.disk_rdev = 0x704;
-  CHECK_FALSE(same_disk(other, disk));
+  other.backing_ino = 0;
+  CHECK_FALSE(windows_share_storage(other, disk));
+}
+
+TEST_CASE("loop devices over one backing file overlap in that file's coordinates") {
+  // Issue 18: two loop devices over the same file are the same storage.
+  JournalIdentity first = loop_disk();  // window 8..24 MiB of the loop
+  first.backing_dev = 0x803;
+  first.backing_ino = 4242;
+  first.backing_offset = 0;
+  JournalIdentity second = first;
+  second.rdev = second.disk_rdev = 0x705;  // another loop device
+  second.backing_offset = 20 << 20;        // starts 20 MiB into the file
+  second.window_offset = 1 << 20;          // file bytes 21..37 MiB: overlaps the first's 8..24
+  CHECK(windows_share_storage(first, second));
+  CHECK(windows_share_storage(second, first));
+  second.window_offset = 4 << 20;  // file bytes 24..40 MiB: touches, does not overlap
+  CHECK_FALSE(windows_share_storage(first, second));
+  second.backing_ino = 4243;  // another file
+  second.window_offset = 1 << 20;
+  CHECK_FALSE(windows_share_storage(first, second));
+  // A file target and a loop device over it: the same bytes.
+  JournalIdentity file = first;
+  file.rdev = file.disk_rdev = 0;
+  file.disk.clear();
+  file.window_offset = 30 << 20;
+  file.window_length = 4 << 20;  // file bytes 30..34 MiB, inside the second loop's window
+  second.backing_ino = 4242;
+  CHECK(windows_share_storage(file, second));
+  CHECK_FALSE(windows_share_storage(file, first));
 }
 
 TEST_CASE("a write session refuses a path that now names another file") {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "core/error.h"
 #include "safety/confirm.h"
@@ -141,4 +142,33 @@ TEST_CASE("confirmation: control characters in path, model, serial and journal a
   std::fclose(out);
   CHECK(printed.find('\x1b') == std::string::npos);
   CHECK(printed.find("Type 'yes' to write to /dev/sdz\\x1b]0;title\\x07: ") != std::string::npos);
+}
+
+TEST_CASE("a loop device sharing the target loop's backing file over an overlapping range lends it its users") {
+  // Issue 18: two loop devices over one file are two names for the same
+  // bytes; loop devices register no holders, so the scan must find them.
+  FakeSystem sys;
+  const fs::path backing = sys.root / "shared.img";
+  sys.put("shared.img", "x");
+  for (const auto& [name, number, offset] : {std::tuple{"loop7", "7:7", "0"}, {"loop8", "7:8", "1048576"},
+                                             {"loop9", "7:9", "4194304"}}) {
+    fs::create_directories(sys.root / "sys/block" / name / "loop");
+    fs::create_directories(sys.root / "sys/block" / name / "holders");
+    sys.put(std::string("sys/block/") + name + "/dev", std::string(number) + "\n");
+    sys.put(std::string("sys/block/") + name + "/loop/backing_file", backing.string() + "\n");
+    sys.put(std::string("sys/block/") + name + "/loop/offset", std::string(offset) + "\n");
+    sys.put(std::string("sys/block/") + name + "/size", "4096\n");  // 2 MiB each
+  }
+  // loop8 (file bytes 1..3 MiB) is mounted; loop9 (4..6 MiB) is not.
+  sys.put("mountinfo", "22 1 7:8 / /scratch rw - ext4 /dev/loop8 rw\n");
+  const auto users_of = [&](const char* loop) {
+    return find_device_users(loop, (sys.root / "sys").string(), (sys.root / "mountinfo").string(),
+                             (sys.root / "swaps").string());
+  };
+  const auto seven = users_of("loop7");  // file bytes 0..2 MiB: meets loop8
+  REQUIRE(seven.size() == 1);
+  CHECK(seven[0].device == "loop7");
+  CHECK(seven[0].how.find("/dev/loop8") != std::string::npos);
+  CHECK(seven[0].how.find("mounted at /scratch") != std::string::npos);
+  CHECK(users_of("loop9").empty());  // file bytes 4..6 MiB: meets nobody's in-use range
 }

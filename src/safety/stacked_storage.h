@@ -1,0 +1,44 @@
+// Storage stacked where holders/ does not show it. Device-mapper, md and
+// bcache register as holders of what they sit on; loop devices do not: a
+// loop over a disk (`losetup -o 128M /dev/sdb`, the usual way to reach a
+// partition the kernel has not parsed) or over a file writes there unseen.
+// These readers let the write path see them: a loop over the target makes
+// it in use, and a journal directory on anything built on the target is
+// refused.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ssdprobe {
+
+struct AttachedLoop {
+  std::string name;          // "loop3"
+  std::string backing_path;  // as sysfs names it (the path when attached)
+  bool backing_found = false;  // the backing path still resolves (stat)
+  bool backing_is_block = false;
+  dev_t backing_rdev = 0;    // block backing: the device
+  dev_t backing_dev = 0;     // file backing: the file's filesystem and inode
+  ino_t backing_ino = 0;
+  uint64_t offset = 0;       // where the loop starts in its backing
+  uint64_t size = 0;         // bytes the loop shows
+};
+
+// Every attached loop device under `sysfs_root`/block.
+std::vector<AttachedLoop> attached_loops(const std::string& sysfs_root = "/sys");
+
+// The block devices a filesystem on block device `dev` ultimately lives on,
+// `dev` included: through partitions (their disk), holders' slaves (dm, md)
+// and loop devices (their backing device, or the device holding their
+// backing file), to a depth of 16. Files backing loops are returned too, as
+// {dev, ino} pairs in `backing_files`.
+struct StorageChain {
+  std::vector<dev_t> devices;
+  std::vector<std::pair<dev_t, ino_t>> backing_files;
+};
+StorageChain storage_beneath(dev_t dev, const std::string& sysfs_root = "/sys");
+
+}  // namespace ssdprobe
