@@ -112,7 +112,7 @@ std::vector<std::string> identity_differences(const JournalIdentity& journaled, 
   compare(out, "partition_start", journaled.partition_start, now.partition_start);
   compare(out, "backing_dev", journaled.backing_dev, now.backing_dev);
   compare(out, "backing_ino", journaled.backing_ino, now.backing_ino);
-  compare(out, "backing_offset", journaled.backing_offset, now.backing_offset);
+  if (journaled.backing_offset_known) compare(out, "backing_offset", journaled.backing_offset, now.backing_offset);
   return out;
 }
 
@@ -136,14 +136,17 @@ bool same_backing_file(const JournalIdentity& a, const JournalIdentity& b) {
 }  // namespace
 
 bool windows_share_storage(const JournalIdentity& a, const JournalIdentity& b) {
-  // Validated identities: these sums do not overflow (journal.cc).
+  // Journals are validated (journal.cc) and live identities come from the
+  // kernel's sizes: these sums do not overflow.
   if (same_disk(a, b) && ranges_overlap(a.partition_start + a.window_offset, a.window_length,
                                         b.partition_start + b.window_offset, b.window_length)) {
     return true;
   }
+  if (!same_backing_file(a, b)) return false;
+  // A journal that did not record its loop's offset could be anywhere in the file.
+  if (!a.backing_offset_known || !b.backing_offset_known) return true;
   // A partition of a loop device sits at its partition start in the loop.
-  return same_backing_file(a, b) &&
-         ranges_overlap(a.backing_offset + a.partition_start + a.window_offset, a.window_length,
+  return ranges_overlap(a.backing_offset + a.partition_start + a.window_offset, a.window_length,
                         b.backing_offset + b.partition_start + b.window_offset, b.window_length);
 }
 

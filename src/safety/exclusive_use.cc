@@ -157,9 +157,9 @@ void refuse_if_in_use(const Topology& target, const std::string& sysfs_root, con
 
 namespace {
 
-// Loop devices whose backing file is the file open at `fd`: sysfs names the
-// backing file by the path it had when attached (" (deleted)" appended when
-// unlinked), so each is compared by device and inode.
+// Loop devices whose backing file is the file open at `fd`, compared by
+// device and inode as the kernel reports them (attached_loops): the path
+// sysfs shows is the one the file had when attached.
 std::vector<std::string> loops_backed_by(int fd, const std::string& sysfs_root) {
   std::vector<std::string> names;
   struct stat file {};

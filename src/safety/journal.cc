@@ -106,6 +106,7 @@ nlohmann::json identity_json(const JournalIdentity& id) {
           {"backing_dev", id.backing_dev},
           {"backing_ino", id.backing_ino},
           {"backing_offset", id.backing_offset},
+          {"probe_data_tagged", id.probe_data_tagged},
           {"window_offset", id.window_offset},
           {"window_length", id.window_length},
           {"region_given", id.region_given},
@@ -160,7 +161,9 @@ JournalIdentity identity_from(const nlohmann::json& j) {
   id.partition_start = unsigned_field(j, "partition_start", 0);
   id.backing_dev = unsigned_field(j, "backing_dev", 0);
   id.backing_ino = unsigned_field(j, "backing_ino", 0);
+  id.backing_offset_known = j.contains("backing_offset");
   id.backing_offset = unsigned_field(j, "backing_offset", 0);
+  id.probe_data_tagged = j.contains("probe_data_tagged") && bool_field(j, "probe_data_tagged");
   id.window_offset = unsigned_field(j, "window_offset");
   id.window_length = unsigned_field(j, "window_length");
   id.region_given = bool_field(j, "region_given");
@@ -184,7 +187,8 @@ void validate_identity(const JournalIdentity& id, const std::string& name) {
                                     id.size_bytes));
   }
   // Overlap checks add these to window offsets (device_identity.h).
-  if (id.partition_start > UINT64_MAX - id.size_bytes || id.backing_offset > UINT64_MAX - id.size_bytes - id.partition_start) {
+  if (id.partition_start > UINT64_MAX - id.size_bytes ||
+      id.backing_offset > UINT64_MAX - id.size_bytes - id.partition_start) {
     throw corrupt(name, fmt::format("backing offset {} or partition start {} puts the device past 2^64 bytes",
                                     id.backing_offset, id.partition_start));
   }

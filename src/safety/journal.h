@@ -49,6 +49,11 @@ struct JournalIdentity {
   uint64_t backing_dev = 0;      // file targets: the file; loop devices: the backing file
   uint64_t backing_ino = 0;
   uint64_t backing_offset = 0;   // loop devices: where the loop starts in its backing file (0 for files)
+  // Journals made before ssdprobe recorded them lack these two: the loop
+  // offset is then unknown (compared conservatively), and the test data on
+  // the device carries no tag (core/probe_data.h) that restore could know.
+  bool backing_offset_known = true;
+  bool probe_data_tagged = true;
   uint64_t window_offset = 0, window_length = 0;
   bool region_given = false;     // --region chose the window: it may touch the first and last MiB
   std::string created_at;

@@ -21,7 +21,21 @@ namespace {
 namespace fs = std::filesystem;
 constexpr size_t kMaxEntryBytes = 4096;
 
-fs::path absolute_journal(const fs::path& journal) { return fs::absolute(journal).lexically_normal(); }
+// The journal's real path: its directory resolved (symlinks, ".."), so every
+// name for it registers and unregisters the same entry.
+fs::path absolute_journal(const fs::path& journal) {
+  std::error_code ec;
+  const fs::path directory = fs::canonical(fs::absolute(journal).parent_path(), ec);
+  return ec ? fs::absolute(journal).lexically_normal() : directory / journal.filename();
+}
+
+// The filesystem a journal's directory is on: an entry is stale only when
+// the journal is missing from that same filesystem (a mount point whose
+// filesystem is not mounted now is another, empty directory).
+uint64_t directory_device(const fs::path& journal) {
+  struct stat st {};
+  return ::stat(journal.parent_path().c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_dev) : 0;
+}
 
 // One entry per journal path: its file name, prefixed with a checksum of the
 // whole path so journals of the same name in two directories do not collide.
@@ -40,18 +54,24 @@ void write_entry(const fs::path& temporary, const std::string& text) {
   if (::fsync(fd.get()) != 0) throw os_error("fsync of " + temporary.string(), errno);
 }
 
-// The journal path an entry names, or "" when the entry is not a regular
-// file of this user (or root) or does not hold one absolute path.
-fs::path read_entry(const fs::path& entry) {
+struct IndexEntry {
+  fs::path journal;               // empty: not a valid entry
+  uint64_t directory_device = 0;  // st_dev of its directory when registered
+};
+
+// What an entry names; empty when the entry is not a regular file of this
+// user (or root) or does not hold an absolute path and a device number.
+IndexEntry read_entry(const fs::path& entry) {
   struct stat st {};
   if (::lstat(entry.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > static_cast<off_t>(kMaxEntryBytes)) {
     return {};
   }
   if (st.st_uid != ::geteuid() && st.st_uid != 0) return {};
   std::ifstream in(entry);
-  std::string line;
-  if (!std::getline(in, line) || line.empty() || line.front() != '/') return {};
-  return line;
+  std::string path;
+  uint64_t device = 0;
+  if (!std::getline(in, path) || path.empty() || path.front() != '/' || !(in >> device)) return {};
+  return {path, device};
 }
 
 }  // namespace
@@ -73,7 +93,8 @@ void register_journal(const fs::path& index, const fs::path& journal) {
     create_journal_dir(index);
     const fs::path entry = entry_for(index, journal);
     const fs::path temporary = entry.string() + fmt::format(".{}.tmp", ::getpid());
-    write_entry(temporary, absolute_journal(journal).string() + "\n");
+    const fs::path absolute = absolute_journal(journal);
+    write_entry(temporary, fmt::format("{}\n{}\n", absolute.string(), directory_device(absolute)));
     if (::rename(temporary.c_str(), entry.c_str()) != 0) {
       const int err = errno;
       ::unlink(temporary.c_str());
@@ -104,17 +125,22 @@ std::vector<PendingJournal> indexed_pending_journals(const fs::path& index) {
   check_journal_dir(index);  // an index others can write to could hide or plant entries
   for (const auto& entry : fs::directory_iterator(index, ec)) {
     if (entry.path().extension() != ".entry") continue;
-    const fs::path journal = read_entry(entry.path());
-    if (journal.empty()) continue;
-    if (!fs::is_directory(journal.parent_path(), ec)) {
+    const IndexEntry listed = read_entry(entry.path());
+    if (listed.journal.empty()) continue;
+    const fs::path& journal = listed.journal;
+    const bool directory_there = fs::is_directory(journal.parent_path(), ec) &&
+                                 directory_device(journal) == listed.directory_device;
+    struct stat st {};
+    const bool journal_gone = ::lstat(journal.c_str(), &st) != 0 && errno == ENOENT;
+    if (!directory_there && journal_gone) {
       found.push_back({journal, {}, false,
-                       fmt::format("its directory is not there (a filesystem not mounted?); mount it and restore the "
-                                   "journal, or delete the index entry {} if the journal is gone for good",
+                       fmt::format("its directory is not there, or not on the filesystem it was on (a filesystem not "
+                                   "mounted?); mount it and restore the journal, or delete the index entry {} if the "
+                                   "journal is gone for good",
                                    entry.path().string())});
       continue;
     }
-    struct stat st {};
-    if (::lstat(journal.c_str(), &st) != 0 && errno == ENOENT) {
+    if (journal_gone) {
       ::unlink(entry.path().c_str());  // stale: restored or removed without unregistering (killed right after)
       continue;
     }
@@ -141,7 +167,8 @@ std::vector<PendingJournal> pending_journals_on(const Target& target, const fs::
   if (!fd.valid() || target.topology.size_bytes == 0) return on_target;
   const JournalIdentity whole = identity_of(target, fd.get(), {0, target.topology.size_bytes}, true);
   for (auto& pending : all_pending_journals(journal_dir, index)) {
-    if (pending.readable && windows_share_storage(pending.identity, whole)) on_target.push_back(std::move(pending));
+    // An unreadable journal could belong to any device: it is named everywhere.
+    if (!pending.readable || windows_share_storage(pending.identity, whole)) on_target.push_back(std::move(pending));
   }
   return on_target;
 }

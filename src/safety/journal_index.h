@@ -7,9 +7,11 @@
 // The place: $SSDPROBE_STATE_DIR/pending when that is set (tests, or a
 // system that keeps state elsewhere), else /var/lib/ssdprobe/pending for
 // root and $XDG_STATE_HOME/ssdprobe/pending (~/.local/state/...) for other
-// users, whose journals only they can restore. Each entry is a small file
-// holding the journal's absolute path, created mode 0600 in a 0700
-// directory, written to a temporary name, fsynced and renamed.
+// users, whose journals only they can restore (so root does not see another
+// user's pending journals, nor that user root's). Each entry is a small
+// file holding the journal's absolute path (its directory resolved) and the
+// device number of the filesystem that directory is on, created mode 0600
+// in a 0700 directory, written to a temporary name, fsynced and renamed.
 #pragma once
 
 #include <filesystem>
@@ -31,11 +33,12 @@ void register_journal(const std::filesystem::path& index, const std::filesystem:
 void unregister_journal(const std::filesystem::path& index, const std::filesystem::path& journal) noexcept;
 
 // The listed journals that still hold content to restore. An entry whose
-// journal is gone while its directory is there is stale (the journal was
-// restored or removed) and is deleted; one whose directory is missing (a
-// filesystem not mounted now?) is returned unreadable: it blocks write runs
-// until the directory is back or the entry is deleted, because the journal
-// may hold the only copy of a drive's content.
+// journal is gone while its directory is there, on the filesystem it was on,
+// is stale (the journal was restored or removed) and is deleted; one whose
+// directory is missing or now another filesystem's (not mounted?) is
+// returned unreadable: it blocks write runs until the directory is back or
+// the entry is deleted, because the journal may hold the only copy of a
+// drive's content.
 std::vector<PendingJournal> indexed_pending_journals(const std::filesystem::path& index);
 
 // This run's journal directory and the index together, each journal once.
@@ -44,8 +47,10 @@ std::vector<PendingJournal> all_pending_journals(const std::filesystem::path& jo
 
 // The pending journals (from `journal_dir` and the index) whose window lies
 // on the storage of `target` (any byte of it: a journal of a partition is
-// named for its disk, and one of a file for a loop device over it). Read
-// only: for `info`, `audit` and read-only runs, which name them.
+// named for its disk, and one of a file for a loop device over it), and
+// every unreadable one (it could belong to any device). Never
+// writes to the device (it may drop stale index entries): for `info`,
+// `audit` and read-only runs, which name them.
 std::vector<PendingJournal> pending_journals_on(const Target& target, const std::filesystem::path& journal_dir,
                                                 const std::filesystem::path& index);
 

@@ -11,12 +11,12 @@
 
 #include "core/aligned_buffer.h"
 #include "core/crc32c.h"
-#include "core/probe_data.h"
 #include "core/error.h"
-#include "core/unique_fd.h"
-#include "device/target.h"
 #include "core/output.h"
+#include "core/probe_data.h"
+#include "core/unique_fd.h"
 #include "core/units.h"
+#include "device/target.h"
 #include "safety/confirm.h"
 #include "safety/device_identity.h"
 #include "safety/exclusive_use.h"
@@ -97,9 +97,11 @@ std::string device_path_for(const RestoreRequest& request, const JournalIdentity
 // Bytes that are neither the journal's nor ssdprobe's test data were
 // written by someone else after the run: the disk was reused, and the old
 // content would overwrite newer data.
-void refuse_foreign_content(const RestoreRequest& request, const WindowCensus& census,
+// A journal from before test data was tagged cannot tell test data from
+// someone else's: the check is skipped (describe_restore says so).
+void refuse_foreign_content(const RestoreRequest& request, const JournalContents& contents, const WindowCensus& census,
                             const std::string& path) {
-  if (census.foreign_bytes == 0 || request.force) return;
+  if (census.foreign_bytes == 0 || request.force || !contents.identity.probe_data_tagged) return;
   throw Error(ErrorCategory::refused,
               fmt::format("refusing to restore {} onto {}: {} bytes of its window (the first at offset {}) are "
                           "neither the content the journal saved nor ssdprobe's test data, so the device was written "
@@ -117,9 +119,16 @@ std::string describe_restore(const JournalContents& contents, const WindowCensus
                       id.serial.empty() ? "-" : printable(id.serial), format_size(id.size_bytes), id.size_bytes);
   text += fmt::format("  byte range {} to {} ({} bytes), saved at {}\n", id.window_offset,
                       id.window_offset + contents.recorded_bytes(), contents.recorded_bytes(), id.created_at);
-  text += fmt::format("  the range holds now: {} bytes of ssdprobe test data, {} bytes already as saved", census.test_bytes,
-                      census.saved_bytes);
-  if (census.foreign_bytes > 0) text += fmt::format(", {} bytes written by someone else (--force)", census.foreign_bytes);
+  if (!id.probe_data_tagged) {
+    return text + fmt::format("  the range holds now: {} bytes already as saved, {} bytes that differ (this journal is "
+                              "from a version that did not tag its test data: who wrote them cannot be told)\n",
+                              census.saved_bytes, census.test_bytes + census.foreign_bytes);
+  }
+  text += fmt::format("  the range holds now: {} bytes of ssdprobe test data, {} bytes already as saved",
+                      census.test_bytes, census.saved_bytes);
+  if (census.foreign_bytes > 0) {
+    text += fmt::format(", {} bytes written by someone else (--force)", census.foreign_bytes);
+  }
   return text + "\n";
 }
 
@@ -159,11 +168,13 @@ RestoreReport restore_records(int device_fd, int journal_fd, const std::string& 
                               const JournalContents& contents, RestoreBuffers& buffers) {
   RestoreReport report;
   for (const auto& record : contents.records) {
+    // Checksummed whole before any of it is written: a record that changed
+    // since it was validated is refused, not half written.
+    for_each_record_piece(journal_fd, journal_name, record, buffers.journal(), [](uint64_t, auto) {});
+    // Pieces start at the journal buffer's first byte, which is aligned for O_DIRECT.
     for_each_record_piece(journal_fd, journal_name, record, buffers.journal(),
                           [&](uint64_t offset, std::span<const std::byte> saved) {
-      // O_DIRECT needs an aligned source: the device buffer is one.
-      std::memcpy(buffers.device().data(), saved.data(), saved.size());
-      pwrite_all(device_fd, buffers.device().data(), saved.size(), offset);
+      pwrite_all(device_fd, saved.data(), saved.size(), offset);
     });
     ++report.records;
     report.bytes += record.length;
@@ -237,7 +248,7 @@ RestoreReport restore_journal(const RestoreRequest& request) {
   }
   RestoreBuffers buffers;
   const WindowCensus census = survey_window(device.get(), journal.get(), name, contents, buffers);
-  refuse_foreign_content(request, census, path);
+  refuse_foreign_content(request, contents, census, path);
   if (census.test_bytes == 0 && census.foreign_bytes == 0 && contents.committed) {
     RestoreReport report;
     report.message = fmt::format("nothing to write: the window of {} already holds the journal's saved content "

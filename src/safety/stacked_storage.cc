@@ -1,5 +1,8 @@
 #include "safety/stacked_storage.h"
 
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -7,6 +10,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "core/unique_fd.h"
 #include "device/sysfs_text.h"
 
 namespace ssdprobe {
@@ -24,6 +28,7 @@ uint64_t sysfs_number(const fs::path& file) {
   }
 }
 
+// 0 when unreadable; walk() skips it.
 dev_t parse_dev(const std::string& text) {
   unsigned maj = 0, min = 0;
   return std::sscanf(text.c_str(), "%u:%u", &maj, &min) == 2 ? makedev(maj, min) : 0;
@@ -45,17 +50,48 @@ void walk_loop_backing(const fs::path& loop_dir, const std::string& sysfs_root, 
 }
 
 void walk(dev_t dev, const std::string& sysfs_root, int depth, StorageChain& chain) {
-  if (depth > kMaxDepth || std::find(chain.devices.begin(), chain.devices.end(), dev) != chain.devices.end()) return;
+  if (dev == 0 || depth > kMaxDepth) return;
+  if (std::find(chain.devices.begin(), chain.devices.end(), dev) != chain.devices.end()) return;
   chain.devices.push_back(dev);
   std::error_code ec;
-  const fs::path node = fs::canonical(fs::path(sysfs_root) / "dev" / "block" / fmt::format("{}:{}", major(dev), minor(dev)), ec);
+  const fs::path number = fmt::format("{}:{}", major(dev), minor(dev));
+  const fs::path node = fs::canonical(fs::path(sysfs_root) / "dev" / "block" / number, ec);
   if (ec) return;  // not a block device (tmpfs, overlay, NFS): nothing beneath it here
-  if (fs::exists(node / "partition")) walk(parse_dev(read_sysfs_text(node.parent_path() / "dev")), sysfs_root, depth + 1, chain);
+  if (fs::exists(node / "partition")) {
+    walk(parse_dev(read_sysfs_text(node.parent_path() / "dev")), sysfs_root, depth + 1, chain);
+  }
   for (const auto& slave : fs::directory_iterator(node / "slaves", ec)) {
     walk(parse_dev(read_sysfs_text(slave.path() / "dev")), sysfs_root, depth + 1, chain);
   }
   const fs::path disk = fs::exists(node / "partition") ? node.parent_path() : node;
   if (fs::exists(disk / "loop")) walk_loop_backing(disk / "loop", sysfs_root, depth, chain);
+}
+
+// The kernel's own word on a loop's backing (LOOP_GET_STATUS64): right even
+// when the file was deleted or renamed since it was attached, when the path
+// sysfs shows no longer names it.
+bool describe_backing_by_ioctl(AttachedLoop& loop) {
+  const UniqueFd fd(::open(("/dev/" + loop.name).c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  loop_info64 info{};
+  if (!fd.valid() || ::ioctl(fd.get(), LOOP_GET_STATUS64, &info) != 0) return false;
+  loop.backing_found = true;
+  loop.backing_is_block = info.lo_rdevice != 0;
+  loop.backing_rdev = static_cast<dev_t>(info.lo_rdevice);
+  loop.backing_dev = static_cast<dev_t>(info.lo_device);
+  loop.backing_ino = static_cast<ino_t>(info.lo_inode);
+  loop.offset = info.lo_offset;
+  return true;
+}
+
+// A fake sysfs tree (tests) has no device nodes behind it: the path is all there is.
+bool describe_backing_by_path(AttachedLoop& loop) {
+  struct stat st {};
+  loop.backing_found = ::stat(loop.backing_path.c_str(), &st) == 0;
+  loop.backing_is_block = loop.backing_found && S_ISBLK(st.st_mode);
+  if (loop.backing_is_block) loop.backing_rdev = st.st_rdev;
+  loop.backing_dev = st.st_dev;
+  loop.backing_ino = st.st_ino;
+  return true;
 }
 
 }  // namespace
@@ -71,15 +107,7 @@ std::vector<AttachedLoop> attached_loops(const std::string& sysfs_root) {
     loop.name = entry.path().filename().string();
     loop.offset = sysfs_number(dir / "offset");
     loop.size = sysfs_number(entry.path() / "size") * 512;
-    struct stat st {};
-    loop.backing_found = ::stat(loop.backing_path.c_str(), &st) == 0;
-    loop.backing_is_block = loop.backing_found && S_ISBLK(st.st_mode);
-    if (loop.backing_is_block) loop.backing_rdev = st.st_rdev;
-    if (loop.backing_found && !loop.backing_is_block) {
-      loop.backing_dev = st.st_dev;
-      loop.backing_ino = st.st_ino;
-    }
-    loops.push_back(std::move(loop));
+    if (sysfs_root == "/sys" ? describe_backing_by_ioctl(loop) : describe_backing_by_path(loop)) loops.push_back(loop);
   }
   return loops;
 }

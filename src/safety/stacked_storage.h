@@ -17,17 +17,20 @@ namespace ssdprobe {
 
 struct AttachedLoop {
   std::string name;          // "loop3"
-  std::string backing_path;  // as sysfs names it (the path when attached)
-  bool backing_found = false;  // the backing path still resolves (stat)
+  std::string backing_path;  // as sysfs names it: the path when attached (it may name nothing now)
+  bool backing_found = false;  // the backing below is known (the kernel said, or the path resolved)
   bool backing_is_block = false;
   dev_t backing_rdev = 0;    // block backing: the device
-  dev_t backing_dev = 0;     // file backing: the file's filesystem and inode
+  dev_t backing_dev = 0;     // the backing's filesystem and inode (for a block device, its node's)
   ino_t backing_ino = 0;
   uint64_t offset = 0;       // where the loop starts in its backing
   uint64_t size = 0;         // bytes the loop shows
 };
 
-// Every attached loop device under `sysfs_root`/block.
+// Every attached loop device under `sysfs_root`/block. On the real /sys the
+// backing is read from each loop device (LOOP_GET_STATUS64), so a deleted or
+// renamed backing file is still known by device and inode; under a fake
+// tree (tests) from the path sysfs names.
 std::vector<AttachedLoop> attached_loops(const std::string& sysfs_root = "/sys");
 
 // The block devices a filesystem on block device `dev` ultimately lives on,

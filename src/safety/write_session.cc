@@ -99,47 +99,75 @@ void WriteSession::claim(const Target& target) {
   lock_storage(target);
 }
 
-// Two write runs on one backing file through two names (two loop devices
-// over it, or a file and a hard link to it) would each save the other's test
-// data as "original". The O_EXCL claim is per device node, so the bytes
-// themselves are locked: an open-file-description write lock on the window's
-// range of the backing file (or device) of a loop target, or of the file
-// itself, held for the whole run. Runs on ranges that do not meet proceed.
+// Two write runs on the same bytes through two names (two loop devices over
+// one file, a loop over the target disk, a file and a hard link to it) would
+// each save the other's test data as "original". The O_EXCL claim is per
+// device node, so the bytes behind a loop target or file are claimed too,
+// for the whole run: a loop's backing device exclusively (O_EXCL: refused
+// while it or a partition of it is mounted or claimed by another run), a
+// backing file or file target by an open-file-description write lock on the
+// window's range, so runs on ranges that do not meet proceed.
 void WriteSession::lock_storage(const Target& target) {
-  int lock_fd = device_.get();
-  uint64_t start = window_.offset;
-  std::string what = path_;
   if (target.topology.transport == "loop") {
-    const auto loops = attached_loops();
-    const auto self = std::find_if(loops.begin(), loops.end(),
-                                   [&](const AttachedLoop& l) { return l.name == target.topology.disk_name; });
-    if (self == loops.end() || !self->backing_found) return;  // detached meanwhile: O_EXCL still holds
-    storage_lock_ = UniqueFd(::open(self->backing_path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK));
-    struct stat st {};
-    if (!storage_lock_.valid() || ::fstat(storage_lock_.get(), &st) != 0) return;
-    const bool same = self->backing_is_block ? st.st_rdev == self->backing_rdev
-                                             : st.st_dev == self->backing_dev && st.st_ino == self->backing_ino;
-    if (!same) return;
-    lock_fd = storage_lock_.get();
-    start += self->offset + target.topology.partition_start_bytes;
-    what = self->backing_path;
-  } else if (target.kind != TargetKind::file) {
-    return;  // a disk or partition: O_EXCL on it is the lock
+    lock_loop_backing(target);
+  } else if (target.kind == TargetKind::file) {
+    lock_file_range(device_.get(), window_.offset, path_);
   }
+  // A disk or partition that is not a loop: O_EXCL on it is the lock.
+}
+
+void WriteSession::lock_loop_backing(const Target& target) {
+  const auto loops = attached_loops();
+  const auto self = std::find_if(loops.begin(), loops.end(),
+                                 [&](const AttachedLoop& l) { return l.name == target.topology.disk_name; });
+  if (self == loops.end()) {
+    throw Error(ErrorCategory::refused, fmt::format("refusing to write to {}: the loop device was detached", path_));
+  }
+  if (self->backing_is_block) {
+    const std::string node = fmt::format("/dev/block/{}:{}", major(self->backing_rdev), minor(self->backing_rdev));
+    storage_lock_ = UniqueFd(open_device_for_writing(node, true));
+    if (storage_lock_.valid()) return;
+    const int err = errno;
+    const std::string what = fmt::format("refusing to write to {}: its backing device {} cannot be claimed "
+                                         "exclusively", path_, self->backing_path);
+    if (err == EBUSY) throw Error(ErrorCategory::refused, what + " (in use: mounted, held, or written by another run)");
+    throw os_error(what, err);
+  }
+  storage_lock_ = UniqueFd(::open(self->backing_path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK));
+  struct stat st {};
+  const bool same = storage_lock_.valid() && ::fstat(storage_lock_.get(), &st) == 0 &&
+                    st.st_dev == self->backing_dev && st.st_ino == self->backing_ino;
+  if (!same) {
+    throw Error(ErrorCategory::refused,
+                fmt::format("refusing to write to {}: its backing file can no longer be opened as {} (deleted or "
+                            "renamed since it was attached), so the bytes behind it cannot be locked against another "
+                            "name for them", path_, self->backing_path));
+  }
+  lock_file_range(storage_lock_.get(), self->offset + target.topology.partition_start_bytes + window_.offset,
+                  self->backing_path);
+}
+
+void WriteSession::lock_file_range(int fd, uint64_t start, const std::string& file) const {
   struct flock range {};
   range.l_type = F_WRLCK;
   range.l_whence = SEEK_SET;
   range.l_start = static_cast<off_t>(start);
   range.l_len = static_cast<off_t>(window_.length);
-  if (::fcntl(lock_fd, F_OFD_SETLK, &range) != 0 && (errno == EAGAIN || errno == EACCES)) {
+  if (::fcntl(fd, F_OFD_SETLK, &range) == 0) return;
+  const int err = errno;
+  if (err == EAGAIN || err == EACCES) {
     throw Error(ErrorCategory::refused,
-                fmt::format("refusing to write to {}: another ssdprobe write run is writing bytes {} to {} of {} "
-                            "(through another name for the same bytes: a second loop device over it, or a link); "
-                            "wait for it to finish",
-                            path_, start, start + window_.length, what));
+                fmt::format("refusing to write to {}: another process holds a lock on bytes {} to {} of {} (another "
+                            "ssdprobe write run through another name for the same bytes, or a virtual machine using "
+                            "the file); wait for it to finish", path_, start, start + window_.length, file));
   }
+  throw os_error(fmt::format("refusing to write to {}: bytes {} to {} of {} cannot be locked against another name "
+                             "for them", path_, start, start + window_.length, file), err);
 }
 
+// The journal must not live on the bytes it protects: not on the target's
+// disk, nor on anything stacked on it (a loop device over the disk, a
+// filesystem in a loop over the target file, dm or md over a partition).
 void WriteSession::check_journal_location(const Target& target) const {
   struct stat journal {};
   if (::stat(options_.journal_dir.c_str(), &journal) != 0) throw os_error(options_.journal_dir.string(), errno);

@@ -70,6 +70,8 @@ class WriteSession {
  private:
   void claim(const Target& target);
   void lock_storage(const Target& target);
+  void lock_loop_backing(const Target& target);
+  void lock_file_range(int fd, uint64_t start, const std::string& file) const;
   void check_journal_location(const Target& target) const;
   void refuse_pending_journals() const;
   void copy_window_to(JournalWriter& writer);
@@ -79,7 +81,7 @@ class WriteSession {
   Region window_;
   WriteSessionOptions options_;
   UniqueFd device_;          // the claim, held for the whole run
-  UniqueFd storage_lock_;    // a loop target's backing file, its window range locked for the run (lock_storage)
+  UniqueFd storage_lock_;    // a loop target's backing, claimed or range-locked for the run (lock_storage)
   JournalIdentity identity_;
   std::filesystem::path journal_path_;
   UniqueFd journal_;         // open from creation to restore

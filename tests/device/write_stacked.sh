@@ -15,7 +15,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 use_binaries "$@"
-require_cmd jq b2sum mkfs.ext4 e2fsck mount umount od
+require_cmd jq b2sum mkfs.ext4 e2fsck mount umount od python3
 require_root_loop_fuse
 
 MIB=$((1 << 20))
@@ -55,9 +55,17 @@ write_run() {  # LOG JOURNAL_DIR REGION TARGET [ARGS...]
 
 journal_state() { od -An -tx4 -j12 -N4 "$1" 2>/dev/null | tr -d ' '; }
 
-# killed_run JOURNAL_DIR REGION TARGET [ARGS...]: a --write run SIGKILLed one
-# second after its journal says "writes may have started", so test data is
-# on the device and one committed journal is left in JOURNAL_DIR.
+# window_has_test_data TARGET OFFSET_M:LENGTH_M: a sector of the window starts
+# with the probes' tag.
+window_has_test_data() {
+  local off=${2%%M:*} len=${2#*:}
+  dd if="$1" bs=1M skip="$off" count="${len%M}" iflag=direct status=none 2>/dev/null | grep -qa 'ssdprobe-test-io'
+}
+
+# killed_run JOURNAL_DIR REGION TARGET [ARGS...]: a --write run SIGKILLed once
+# its journal says "writes may have started" and tagged test data
+# (core/probe_data.h) reads back from the window, so one committed journal
+# is left in JOURNAL_DIR and the window holds test data.
 killed_run() {
   local dir="$1" region="$2" target="$3" f pid
   shift 3
@@ -66,8 +74,7 @@ killed_run() {
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     f=$(find "$dir" -maxdepth 1 -name '*.ssdpj' | head -n 1)
-    if [ -n "$f" ] && [ "$(journal_state "$f")" = 54495257 ]; then
-      sleep 1
+    if [ -n "$f" ] && [ "$(journal_state "$f")" = 54495257 ] && window_has_test_data "$target" "$region"; then
       kill -9 "$pid"
       break
     fi
@@ -110,6 +117,14 @@ umount "$mnt"
 [ "$(head_hash)" = "$HEAD0" ] || bad "the device changed under refused runs"
 e2fsck -fn "$over" > "$SCRATCH/fsck.txt" 2>&1 || bad "e2fsck of the stacked filesystem: $(tail -n 3 "$SCRATCH/fsck.txt")"
 mount -o ro "$over" "$mnt" && { [ "$(b2sum < "$mnt/data")" = "$data_sum" ] || bad "the file on the stacked filesystem changed"; umount "$mnt"; }
+# The other way round: a run on the loop over DEV while something holds DEV
+# exclusively (here a process with O_EXCL; another run on DEV would too).
+python3 -c "import os, time; fd = os.open('$DEV', os.O_RDONLY | os.O_EXCL); time.sleep(60)" &
+holder=$!
+sleep 0.5
+write_run "$SCRATCH/held-backing.log" "$J" 16M:16M "$over"; rc=$?
+kill "$holder"; wait "$holder" 2>/dev/null
+expect 7 "$SCRATCH/held-backing.log" "cannot be claimed exclusively" "a loop over a device someone holds exclusively: refused"
 losetup -d "$over"
 STACKED=()
 H0=$(dev_hash "$DEV")
@@ -132,8 +147,9 @@ echo "$L2" >> "$SCRATCH/.loops"
 "$SSDPROBE" --write --yes --budget 20 -q --journal "$J" --region 80M:64M "$L1" < /dev/null > "$SCRATCH/first.log" 2>&1 &
 first=$!
 for _ in $(seq 500); do [ -n "$(journals)" ] && break; sleep 0.01; done
+[ -n "$(journals)" ] || fail "the first run made no journal in 5 s: $(tail -n 3 "$SCRATCH/first.log")"
 write_run "$SCRATCH/second.log" "$J2" 32M:16M "$L2"; rc=$?
-expect 7 "$SCRATCH/second.log" "another ssdprobe write run is writing bytes" "a concurrent run on an overlapping range through the other loop device: refused"
+expect 7 "$SCRATCH/second.log" "another process holds a lock on bytes" "a concurrent run on an overlapping range through the other loop device: refused"
 # Disjoint in the file (L2's 150..166 MiB = file bytes 214..230 MiB): allowed.
 write_run "$SCRATCH/disjoint.log" "$J2" 150M:16M "$L2"; rc=$?
 expect 0 "$SCRATCH/disjoint.log" "restored and verified" "a concurrent run on a disjoint range through the other loop device: written and restored"
@@ -168,7 +184,7 @@ jq -e --arg j "$KILLED_JOURNAL" '[.notes[] | select(contains($j))] | length == 1
 
 "$SSDPROBE" restore "$KILLED_JOURNAL" < /dev/null > "$SCRATCH/ask.log" 2>&1; rc=$?
 expect 7 "$SCRATCH/ask.log" "without confirmation" "restore without --yes and without a terminal: refused"
-grep -qF "bytes of ssdprobe test data" "$SCRATCH/ask.log" || bad "restore did not show what the window holds: $(cat "$SCRATCH/ask.log")"
+grep -qE "[1-9][0-9]* bytes of ssdprobe test data" "$SCRATCH/ask.log" || bad "restore did not show what the window holds: $(cat "$SCRATCH/ask.log")"
 # Someone reuses the disk: 1 MiB of new data inside the window (file bytes 100..101 MiB).
 head -c "$MIB" /dev/urandom | dd of="$L1" bs=1M seek=100 oflag=direct conv=notrunc status=none
 reused=$(dd if="$shared" bs=1M skip=100 count=1 status=none | b2sum)
@@ -193,9 +209,9 @@ JR=$(mktemp -d /dev/shm/ssdprobe-stacked.XXXXXX) || fail "cannot create a direct
 RAMDIRS+=("$JR")
 killed_run "$JR" 8M:32M "$file" --allow-ram-journal
 fj="$KILLED_JOURNAL"
-exec 9< "$file"
+exec {held}< "$file"  # (not fd 9: lib.sh holds the device-test lock on it)
 "$SSDPROBE" restore --yes "$fj" < /dev/null > "$SCRATCH/held.log" 2>&1; rc=$?
-exec 9<&-
+exec {held}<&-
 expect 7 "$SCRATCH/held.log" "another process has it open" "restore onto a file another process holds open: refused"
 "$SSDPROBE" restore --yes "$fj" < /dev/null > "$SCRATCH/file-restore.log" 2>&1; rc=$?
 expect 0 "$SCRATCH/file-restore.log" "restored and verified" "the same restore once the file is closed"

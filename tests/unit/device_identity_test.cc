@@ -147,3 +147,22 @@ TEST_CASE("a write session refuses a path that now names another file") {
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("a journal that did not record its loop's offset overlaps every window in the same file") {
+  // Journals made before backing_offset was recorded: the loop could have
+  // started anywhere in the file, so no window there is known to be clear.
+  JournalIdentity old = loop_disk();
+  old.backing_offset_known = false;
+  JournalIdentity other = loop_disk();
+  other.rdev = other.disk_rdev = 0x709;  // another loop device over the same file
+  other.backing_offset = 48 << 20;
+  other.window_offset = 1 << 20;  // file bytes 49..65 MiB: clear of 8..24 if the old loop started at 0
+  CHECK(windows_share_storage(old, other));
+  old.backing_offset_known = true;
+  CHECK_FALSE(windows_share_storage(old, other));
+  // ...and its offset is not compared when restoring.
+  JournalIdentity now = loop_disk();
+  now.backing_offset = 1 << 20;
+  old.backing_offset_known = false;
+  CHECK(identity_differences(old, now, false).empty());
+}
