@@ -5,13 +5,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <span>
+#include <vector>
 
 #include "core/error.h"
 #include "firmware/checked_math.h"
+#include "layout/lvm_label.h"
 
 namespace ssdprobe {
 
@@ -40,7 +45,8 @@ class FilePositionGuard {
 
 constexpr uint64_t kBlkidSectorBytes = 512;  // blkid_partition_get_start/size count 512-byte sectors
 
-void check_descriptor(int fd, uint64_t offset, uint64_t size, uint32_t logical_block) {
+// Returns the descriptor's size in bytes.
+uint64_t check_descriptor(int fd, uint64_t offset, uint64_t size, uint32_t logical_block) {
   if (logical_block < 512 || logical_block > 65536 || (logical_block & (logical_block - 1)) != 0) {
     throw Error(ErrorCategory::internal, fmt::format("probe_content: logical block {} is not a power of two "
                                                      "from 512 to 65536", logical_block));
@@ -59,6 +65,52 @@ void check_descriptor(int fd, uint64_t offset, uint64_t size, uint32_t logical_b
     throw Error(ErrorCategory::target, fmt::format("libblkid probe: {} bytes at {} lie beyond the end ({} bytes)",
                                                    size, offset, bytes));
   }
+  return bytes;
+}
+
+// libblkid reads the whole entry array a GPT header names (up to 4 GiB)
+// into memory before it checks the array's CRC, and not only when it reads
+// the table: its ZFS probe has a clone read the partitions for each of the
+// four ZFS labels. A crafted header on a large disk has it allocate and read
+// gigabytes for minutes. No real table comes near this limit (128 entries of
+// 128 B are 16 KiB).
+constexpr uint64_t kMaxGptEntryArrayBytes = 16 << 20;
+constexpr size_t kGptHeaderMinBytes = 92;
+
+uint32_t le32(const uint8_t* p) { return p[0] | p[1] << 8 | p[2] << 16 | static_cast<uint32_t>(p[3]) << 24; }
+uint64_t le64(const uint8_t* p) { return le32(p) | uint64_t{le32(p + 4)} << 32; }
+
+// A note when the GPT header at LBA 1 or at the last LBA of the probed area
+// passes every check libblkid makes before it reads the entry array
+// (signature, header size, CRC, its own LBA, 128-byte entries, an array
+// under 4 GiB) and names an array over kMaxGptEntryArrayBytes.
+std::optional<std::string> oversized_gpt(int fd, uint64_t offset, uint64_t size, uint32_t logical_block) {
+  if (size / logical_block < 2) return std::nullopt;
+  std::vector<uint8_t> h(logical_block);
+  for (const uint64_t lba : {uint64_t{1}, size / logical_block - 1}) {
+    if (::pread(fd, h.data(), h.size(), static_cast<off_t>(offset + lba * logical_block)) !=
+        static_cast<ssize_t>(h.size())) {
+      continue;
+    }
+    const uint32_t header_bytes = le32(&h[12]);
+    if (std::memcmp(h.data(), "EFI PART", 8) != 0 || header_bytes < kGptHeaderMinBytes || header_bytes > h.size() ||
+        le64(&h[24]) != lba) {
+      continue;
+    }
+    // UEFI's CRC-32 over the header with its CRC field zeroed (lvm2's CRC is
+    // the same CRC-32 without the initial and final inversion).
+    const uint32_t stored_crc = le32(&h[16]);
+    std::fill_n(h.begin() + 16, 4, 0);
+    if (~lvm_crc(0xffffffffu, std::span(h).first(header_bytes)) != stored_crc) continue;
+    const uint32_t entries = le32(&h[80]), entry_bytes = le32(&h[84]);
+    const uint64_t array_bytes = uint64_t{entries} * entry_bytes;
+    if (entry_bytes != 128 || array_bytes <= kMaxGptEntryArrayBytes || array_bytes >= UINT32_MAX) continue;
+    return fmt::format("the GPT header at LBA {} names {} entries of {} B ({} B, more than any real table): "
+                       "libblkid is not run on this area (it would read the whole array into memory before "
+                       "checking it), so no partition table or content is read here", lba, entries, entry_bytes,
+                       array_bytes);
+  }
+  return std::nullopt;
 }
 
 ProbeHandle open_probe(int fd, uint64_t offset, uint64_t size, uint32_t logical_block) {
@@ -159,9 +211,13 @@ std::optional<PartitionTable> read_table(blkid_probe probe, const std::string& p
 
 ContentProbe probe_content(int fd, uint64_t offset, uint64_t size, uint32_t logical_block) {
   const FilePositionGuard keep_position(fd);
-  check_descriptor(fd, offset, size, logical_block);
-  const ProbeHandle probe = open_probe(fd, offset, size, logical_block);
+  const uint64_t bytes = check_descriptor(fd, offset, size, logical_block);
   ContentProbe result;
+  if (auto note = oversized_gpt(fd, offset, size != 0 ? size : bytes - offset, logical_block)) {
+    result.notes.push_back(std::move(*note));
+    return result;
+  }
+  const ProbeHandle probe = open_probe(fd, offset, size, logical_block);
   errno = 0;
   const int rc = blkid_do_safeprobe(probe.get());
   if (rc == -2) {

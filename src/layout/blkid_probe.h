@@ -48,6 +48,12 @@ struct ContentProbe {
 // is named in a note. A table nested inside a partition (a BSD label in a
 // dos partition) is listed as libblkid reports it, with a note.
 //
+// A GPT header (at LBA 1 or the last LBA of the area) that libblkid would
+// accept and that names an entry array over 16 MiB: the area is not probed
+// at all, and a note says why. libblkid would read the whole array (up to
+// 4 GiB) into memory before checking it, for the table and again for each
+// ZFS label it looks for; no real table is that large.
+//
 // Read-only: libblkid only reads (the descriptor may be O_RDONLY), and the
 // descriptor's file position is put back where it was.
 //

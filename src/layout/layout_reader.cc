@@ -48,7 +48,17 @@ class StackReader {
     if (depth > kMaxDepth || size == 0) return;
     ContentProbe content = probe_content(source_.fd, offset, size, source_.logical_block);
     for (auto& note : content.notes) stack_.notes.push_back(note);
-    if (content.type == "linux_raid_member" && !stack_.md) return follow_md(offset, size, depth);
+    if (content.type == "linux_raid_member" && !stack_.md) {
+      // The stack composes offsets as partition -> md -> LVM -> filesystem
+      // (an md array below the PV; audit.cc adds the md data offset before
+      // the PV's): an array built on a logical volume is named, not followed.
+      if (stack_.lvm) {
+        stack_.notes.push_back(fmt::format("an md RAID member inside {} at {} B is not followed: only md arrays "
+                                           "below LVM are read", container, offset));
+        return;
+      }
+      return follow_md(offset, size, depth);
+    }
     if (content.type == "LVM2_member" && !stack_.lvm) return follow_lvm(offset, size, depth);
     if (content.table && depth > 0) {
       stack_.notes.push_back(fmt::format("a {} partition table inside {} at {} is not followed", content.table->scheme,
@@ -196,7 +206,15 @@ DiskLayout read_disk_layout(const LayoutSource& source) {
                                        : "the kernel has this partition; the disk has no partition table");
     layout.stacks.push_back(std::move(stack));
   }
-  if (layout.stacks.empty() && !layout.table) layout.stacks.push_back(read_stack(source, 0, source.size_bytes));
+  if (layout.stacks.empty() && !layout.table) {
+    LayoutStack whole = read_stack(source, 0, source.size_bytes);
+    // Its first probe is the disk's probe again: what that said (a PMBR
+    // whose GPT cannot be read, say) is a disk note already, not said twice.
+    std::erase_if(whole.notes, [&](const std::string& note) {
+      return std::find(layout.notes.begin(), layout.notes.end(), note) != layout.notes.end();
+    });
+    layout.stacks.push_back(std::move(whole));
+  }
   return layout;
 }
 

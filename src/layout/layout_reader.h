@@ -5,7 +5,8 @@
 //
 // Only reads. Content that cannot be followed (a filesystem on a striped
 // array whose first chunk is on another member, LVM metadata that does not
-// parse) becomes a note on the stack, never an exception.
+// parse, an md array built on a logical volume: layers come in that order
+// only) becomes a note on the stack, never an exception.
 #pragma once
 
 #include <cstdint>

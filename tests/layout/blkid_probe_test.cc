@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
 #include <catch2/catch.hpp>
 
 #include "shell_command.h"
@@ -212,6 +213,65 @@ TEST_CASE("probing reads only: bytes unchanged, file position put back", "[blkid
   CHECK(p.table);
   CHECK(::lseek(fd.get(), 0, SEEK_CUR) == 12345);
   CHECK(file_bytes(image) == before);
+}
+
+namespace {
+
+// zlib's CRC-32 (reflected 0xedb88320, inverted in and out), bit by bit: the
+// GPT header's checksum, computed apart from the code under test.
+uint32_t gpt_crc32(const uint8_t* data, size_t size) {
+  uint32_t crc = 0xffffffffu;
+  for (size_t i = 0; i < size; ++i) {
+    crc ^= data[i];
+    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ ((crc & 1) != 0 ? 0xedb88320u : 0);
+  }
+  return ~crc;
+}
+
+// Sets the entry count of the GPT header at `at` and makes its CRC valid again.
+void set_gpt_entry_count(const std::string& file, uint64_t at, uint32_t entries) {
+  UniqueFd fd(::open(file.c_str(), O_RDWR | O_CLOEXEC));
+  REQUIRE(fd.valid());
+  std::array<uint8_t, 92> h{};
+  REQUIRE(::pread(fd.get(), h.data(), h.size(), static_cast<off_t>(at)) == 92);
+  REQUIRE(std::string(h.begin(), h.begin() + 8) == "EFI PART");
+  for (int i = 0; i < 4; ++i) h[80 + i] = static_cast<uint8_t>(entries >> (8 * i));
+  for (int i = 0; i < 4; ++i) h[16 + i] = 0;
+  const uint32_t crc = gpt_crc32(h.data(), h.size());
+  for (int i = 0; i < 4; ++i) h[16 + i] = static_cast<uint8_t>(crc >> (8 * i));
+  REQUIRE(::pwrite(fd.get(), h.data(), h.size(), static_cast<off_t>(at)) == 92);
+}
+
+}  // namespace
+
+TEST_CASE("a GPT header naming an entry array near 4 GiB: libblkid is not run on it (it would read 4 GiB)", "[blkid][tools]") {
+  if (!have("sgdisk")) return;
+  const test_support::TempTree dir("ssdprobe-blkid");
+  const uint64_t size = 8192 * MiB;  // large enough to hold the array: libblkid would read it all
+  const std::string image = sparse_file(dir, "huge-gpt", size);
+  must_run("sgdisk -n 1:2048:+16M '" + image + "' >/dev/null");
+  // 33554431 entries of 128 B: 4 GiB less 128 B, just under libblkid's own limit.
+  set_gpt_entry_count(image, 512, 33554431);
+  set_gpt_entry_count(image, size - 512, 33554431);
+  const auto started = std::chrono::steady_clock::now();
+  const ContentProbe p = probe_file(image);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+  CHECK_FALSE(p.table);
+  REQUIRE_FALSE(p.notes.empty());
+  CHECK(p.type.empty());
+  CHECK_THAT(p.notes[0], Catch::Contains("33554431 entries of 128 B") && Catch::Contains("not run"));
+}
+
+TEST_CASE("a GPT header with a larger but believable entry array is read", "[blkid][tools]") {
+  if (!have("sgdisk")) return;
+  const test_support::TempTree dir("ssdprobe-blkid");
+  const std::string image = sparse_file(dir, "big-gpt", 64 * MiB);
+  // 1024 entries (128 KiB): sgdisk writes the array, so its CRC is right.
+  must_run("sgdisk -S 1024 -n 1:2048:+16M '" + image + "' >/dev/null");
+  const ContentProbe p = probe_file(image);
+  REQUIRE(p.table);
+  CHECK(p.table->scheme == "gpt");
+  CHECK(p.notes.empty());
 }
 
 TEST_CASE("nothing there: empty result without notes", "[blkid]") {
