@@ -48,7 +48,8 @@ void confirm_action(const std::string& description, const std::string& action, c
 
 void confirm_write(const WritePlanSummary& plan, bool assume_yes, bool interactive, std::FILE* input,
                    std::FILE* output) {
-  confirm_action(describe_write_plan(plan), "write to " + printable(plan.path), {assume_yes, interactive, input, output});
+  confirm_action(describe_write_plan(plan), "write to " + printable(plan.path),
+                 {assume_yes, interactive, input, output});
 }
 
 }  // namespace ssdprobe

@@ -113,7 +113,8 @@ bool same_backing(const AttachedLoop& a, const AttachedLoop& b) {
 void add_sibling_loop_users(const std::string& disk_name, const std::string& sysfs_root, const std::string& mountinfo,
                             const std::string& swaps, const std::vector<AttachedLoop>& loops,
                             std::vector<DeviceUser>& users) {
-  const auto self = std::find_if(loops.begin(), loops.end(), [&](const AttachedLoop& l) { return l.name == disk_name; });
+  const auto self = std::find_if(loops.begin(), loops.end(),
+                                 [&](const AttachedLoop& l) { return l.name == disk_name; });
   if (self == loops.end()) return;
   for (const auto& other : loops) {
     if (other.name == self->name || !same_backing(*self, other)) continue;

@@ -462,9 +462,12 @@ void for_each_record_piece(int fd, const std::string& name, const JournalRecord&
     const size_t want = static_cast<size_t>(std::min<uint64_t>(buffer.size(), record.length - done));
     size_t got = 0;
     while (got < want) {
-      const ssize_t n = ::pread(fd, buffer.data() + got, want - got, static_cast<off_t>(record.file_position + done + got));
+      const auto at = static_cast<off_t>(record.file_position + done + got);
+      const ssize_t n = ::pread(fd, buffer.data() + got, want - got, at);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw corrupt(name, fmt::format("record for offset {} is shorter than when it was validated", record.offset));
+      if (n <= 0) {
+        throw corrupt(name, fmt::format("record for offset {} is shorter than when it was validated", record.offset));
+      }
       got += static_cast<size_t>(n);
     }
     const std::span<const std::byte> piece(buffer.data(), want);
@@ -472,7 +475,9 @@ void for_each_record_piece(int fd, const std::string& name, const JournalRecord&
     take(record.offset + done, piece);
     done += want;
   }
-  if (crc != record.crc) throw corrupt(name, fmt::format("record for offset {} changed since it was validated", record.offset));
+  if (crc != record.crc) {
+    throw corrupt(name, fmt::format("record for offset {} changed since it was validated", record.offset));
+  }
 }
 
 std::vector<std::byte> read_record_data(int fd, const std::string& name, const JournalRecord& record) {

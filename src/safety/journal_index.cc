@@ -161,7 +161,8 @@ std::vector<PendingJournal> all_pending_journals(const fs::path& journal_dir, co
   return all;
 }
 
-std::vector<PendingJournal> pending_journals_on(const Target& target, const fs::path& journal_dir, const fs::path& index) {
+std::vector<PendingJournal> pending_journals_on(const Target& target, const fs::path& journal_dir,
+                                                const fs::path& index) {
   std::vector<PendingJournal> on_target;
   UniqueFd fd(::open(target.path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (!fd.valid() || target.topology.size_bytes == 0) return on_target;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 
 #include "core/unique_fd.h"
 #include "device/sysfs_text.h"
@@ -116,6 +117,17 @@ StorageChain storage_beneath(dev_t dev, const std::string& sysfs_root) {
   StorageChain chain;
   walk(dev, sysfs_root, 0, chain);
   return chain;
+}
+
+std::string block_device_node(dev_t dev, const std::string& sysfs_root) {
+  const std::string number = fmt::format("{}:{}", major(dev), minor(dev));
+  const fs::path uevent = fs::path(sysfs_root) / "dev" / "block" / number / "uevent";
+  std::ifstream in(uevent);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("DEVNAME=", 0) == 0 && line.size() > 8) return "/dev/" + line.substr(8);
+  }
+  return "";
 }
 
 }  // namespace ssdprobe

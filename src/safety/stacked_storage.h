@@ -44,4 +44,8 @@ struct StorageChain {
 };
 StorageChain storage_beneath(dev_t dev, const std::string& sysfs_root = "/sys");
 
+// The /dev node of block device `dev` as the kernel names it (uevent
+// DEVNAME), "" when unknown. The caller checks st_rdev of what it opens.
+std::string block_device_node(dev_t dev, const std::string& sysfs_root = "/sys");
+
 }  // namespace ssdprobe

@@ -124,12 +124,15 @@ void WriteSession::lock_loop_backing(const Target& target) {
     throw Error(ErrorCategory::refused, fmt::format("refusing to write to {}: the loop device was detached", path_));
   }
   if (self->backing_is_block) {
-    const std::string node = fmt::format("/dev/block/{}:{}", major(self->backing_rdev), minor(self->backing_rdev));
-    storage_lock_ = UniqueFd(open_device_for_writing(node, true));
-    if (storage_lock_.valid()) return;
-    const int err = errno;
+    const std::string node = block_device_node(self->backing_rdev);
     const std::string what = fmt::format("refusing to write to {}: its backing device {} cannot be claimed "
-                                         "exclusively", path_, self->backing_path);
+                                         "exclusively", path_, node.empty() ? self->backing_path : node);
+    storage_lock_ = UniqueFd(node.empty() ? -1 : open_device_for_writing(node, true));
+    if (node.empty()) errno = ENODEV;
+    const int err = errno;
+    struct stat st {};
+    if (storage_lock_.valid() && ::fstat(storage_lock_.get(), &st) == 0 && st.st_rdev == self->backing_rdev) return;
+    if (storage_lock_.valid()) throw Error(ErrorCategory::refused, what + " (its node names another device)");
     if (err == EBUSY) throw Error(ErrorCategory::refused, what + " (in use: mounted, held, or written by another run)");
     throw os_error(what, err);
   }
