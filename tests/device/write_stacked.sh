@@ -144,7 +144,7 @@ echo "$L2" >> "$SCRATCH/.loops"
 
 # A run on L1 (file bytes 80..144 MiB) and, meanwhile, one on L2 over file
 # bytes 96..112 MiB (L2's 32..48 MiB): refused while the first holds them.
-"$SSDPROBE" --write --yes --budget 20 -q --journal "$J" --region 80M:64M "$L1" < /dev/null > "$SCRATCH/first.log" 2>&1 &
+"$SSDPROBE" --write --yes --budget 8 -q --journal "$J" --region 80M:64M "$L1" < /dev/null > "$SCRATCH/first.log" 2>&1 &
 first=$!
 for _ in $(seq 500); do [ -n "$(journals)" ] && break; sleep 0.01; done
 [ -n "$(journals)" ] || fail "the first run made no journal in 5 s: $(tail -n 3 "$SCRATCH/first.log")"
