@@ -1,12 +1,24 @@
 #include "device/sysfs_text.h"
 
+#include <sys/sysmacros.h>
+
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string_view>
 #include <system_error>
 
 namespace ssdprobe {
+
+dev_t read_sysfs_dev(const std::filesystem::path& path) {
+  unsigned maj = 0, min = 0;
+  const std::string text = read_sysfs_text(path);
+  return std::sscanf(text.c_str(), "%u:%u", &maj, &min) == 2 ? makedev(maj, min) : 0;
+}
+
+std::string dev_number_text(dev_t dev) { return std::to_string(major(dev)) + ":" + std::to_string(minor(dev)); }
+
 std::string trim_whitespace(std::string_view text) {
   auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include <sys/types.h>
+
 namespace ssdprobe {
 
 // The whole attribute, white space trimmed at both ends; nullopt if the file
@@ -19,5 +21,10 @@ std::string trim_whitespace(std::string_view text);
 
 // The same, "" when missing.
 std::string read_sysfs_text(const std::filesystem::path& path);
+
+// A block device number as sysfs writes it ("MAJ:MIN", the `dev`
+// attribute), and back; 0 when missing or unreadable.
+dev_t read_sysfs_dev(const std::filesystem::path& path);
+std::string dev_number_text(dev_t dev);
 
 }  // namespace ssdprobe

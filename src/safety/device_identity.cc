@@ -3,13 +3,11 @@
 #include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 
 #include "core/clock_text.h"
 #include "core/error.h"
@@ -32,10 +30,7 @@ std::string disk_wwid(const std::string& disk, const std::string& sysfs_root) {
 
 uint64_t disk_rdev(const std::string& disk, const std::string& sysfs_root) {
   if (disk.empty()) return 0;
-  std::ifstream in(fs::path(sysfs_root) / "class" / "block" / disk / "dev");
-  unsigned maj = 0, min = 0;
-  char colon = 0;
-  return (in >> maj >> colon >> min) ? makedev(maj, min) : 0;
+  return read_sysfs_dev(fs::path(sysfs_root) / "class" / "block" / disk / "dev");
 }
 
 std::string canonical_or_absolute(const std::string& path) {

@@ -66,7 +66,7 @@ void add_swaps(const std::string& swaps, const std::map<std::string, std::string
     fields >> name;
     struct stat st {};
     if (::stat(name.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) continue;
-    const auto found = numbers.find(fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev)));
+    const auto found = numbers.find(dev_number_text(st.st_rdev));
     if (found != numbers.end()) users.push_back({found->second, "in use as swap"});
   }
 }
@@ -77,7 +77,7 @@ void add_loops_over(const std::map<std::string, std::string>& numbers, const std
                     std::vector<DeviceUser>& users) {
   for (const auto& loop : loops) {
     if (!loop.backing_is_block) continue;
-    const auto found = numbers.find(fmt::format("{}:{}", major(loop.backing_rdev), minor(loop.backing_rdev)));
+    const auto found = numbers.find(dev_number_text(loop.backing_rdev));
     if (found != numbers.end()) {
       users.push_back({found->second, fmt::format("backs loop device /dev/{} (from byte {})", loop.name, loop.offset)});
     }

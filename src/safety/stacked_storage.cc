@@ -29,12 +29,6 @@ uint64_t sysfs_number(const fs::path& file) {
   }
 }
 
-// 0 when unreadable; walk() skips it.
-dev_t parse_dev(const std::string& text) {
-  unsigned maj = 0, min = 0;
-  return std::sscanf(text.c_str(), "%u:%u", &maj, &min) == 2 ? makedev(maj, min) : 0;
-}
-
 void walk(dev_t dev, const std::string& sysfs_root, int depth, StorageChain& chain);
 
 // A loop's backing: the block device it sits on, or the device holding its file.
@@ -55,14 +49,13 @@ void walk(dev_t dev, const std::string& sysfs_root, int depth, StorageChain& cha
   if (std::find(chain.devices.begin(), chain.devices.end(), dev) != chain.devices.end()) return;
   chain.devices.push_back(dev);
   std::error_code ec;
-  const fs::path number = fmt::format("{}:{}", major(dev), minor(dev));
-  const fs::path node = fs::canonical(fs::path(sysfs_root) / "dev" / "block" / number, ec);
+  const fs::path node = fs::canonical(fs::path(sysfs_root) / "dev" / "block" / dev_number_text(dev), ec);
   if (ec) return;  // not a block device (tmpfs, overlay, NFS): nothing beneath it here
   if (fs::exists(node / "partition")) {
-    walk(parse_dev(read_sysfs_text(node.parent_path() / "dev")), sysfs_root, depth + 1, chain);
+    walk(read_sysfs_dev(node.parent_path() / "dev"), sysfs_root, depth + 1, chain);  // 0 (unreadable) is skipped
   }
   for (const auto& slave : fs::directory_iterator(node / "slaves", ec)) {
-    walk(parse_dev(read_sysfs_text(slave.path() / "dev")), sysfs_root, depth + 1, chain);
+    walk(read_sysfs_dev(slave.path() / "dev"), sysfs_root, depth + 1, chain);
   }
   const fs::path disk = fs::exists(node / "partition") ? node.parent_path() : node;
   if (fs::exists(disk / "loop")) walk_loop_backing(disk / "loop", sysfs_root, depth, chain);
@@ -120,8 +113,7 @@ StorageChain storage_beneath(dev_t dev, const std::string& sysfs_root) {
 }
 
 std::string block_device_node(dev_t dev, const std::string& sysfs_root) {
-  const std::string number = fmt::format("{}:{}", major(dev), minor(dev));
-  const fs::path uevent = fs::path(sysfs_root) / "dev" / "block" / number / "uevent";
+  const fs::path uevent = fs::path(sysfs_root) / "dev" / "block" / dev_number_text(dev) / "uevent";
   std::ifstream in(uevent);
   std::string line;
   while (std::getline(in, line)) {

@@ -2,20 +2,19 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 
 #include "core/aligned_buffer.h"
 #include "core/block_math.h"
 #include "core/clock_text.h"
 #include "core/error.h"
 #include "core/interrupt.h"
+#include "device/sysfs_text.h"
 #include "safety/device_identity.h"
 #include "safety/exclusive_use.h"
 #include "safety/journal_index.h"
@@ -34,10 +33,7 @@ std::vector<dev_t> disk_device_numbers(const Topology& t) {
   std::vector<dev_t> numbers;
   const fs::path disk = fs::path("/sys/block") / t.disk_name;
   auto add = [&](const fs::path& dev_file) {
-    std::ifstream in(dev_file);
-    unsigned maj = 0, min = 0;
-    char colon = 0;
-    if (in >> maj >> colon >> min) numbers.push_back(makedev(maj, min));
+    if (const dev_t number = read_sysfs_dev(dev_file)) numbers.push_back(number);
   };
   add(disk / "dev");
   std::error_code ec;
