@@ -364,15 +364,40 @@ std::string lvm_steps(Context& c, const LvmPlan& lvm, const std::optional<std::s
   return "/dev/VG/LV";
 }
 
+// What a 4 KiB filesystem block means for the unit that was found: inside
+// one when partitions are aligned, but a write smaller than the unit still
+// pays for all of it.
+std::string unit_versus_blocks(const GeometryForRecommendation& g) {
+  const auto unit = member_unit(g);
+  if (!unit) return "no write unit or read page was determined";
+  if (unit->bytes <= kFilesystemBlock) {
+    return fmt::format("the {} is {}: 4 KiB filesystem blocks cover it", unit->name, format_size(unit->bytes));
+  }
+  const std::string cost = g.partial_write_cost_us && std::string_view(unit->name) == "write unit"
+                               ? fmt::format(" (measured: +{:.1f} us for each write unit a write covers only in part)",
+                                             *g.partial_write_cost_us)
+                               : "";
+  return fmt::format("the {} is {}: aligned partitions keep every 4 KiB block inside one, but an IO smaller than {} "
+                     "still costs a whole one{}; larger IO, extents of {} (database pages, f2fs, the block-size "
+                     "advice) avoid that", unit->name, format_size(unit->bytes), format_size(unit->bytes), cost,
+                     format_size(unit->bytes));
+}
+
+// The erase block is left out of the partition alignment; say what aligning
+// to it would buy.
+std::string erase_block_note(uint64_t erase_block, uint64_t alignment) {
+  if (alignment % erase_block == 0) return "";
+  return fmt::format("the {} erase block (a period of write stalls) is not in the partition alignment: a drive that "
+                     "remaps writes gains nothing measured from partitions aligned to it, so the {} alignment stays; "
+                     "only F2FS sections sized to it line up with it, and only on a partition that starts on a "
+                     "multiple of {}", format_size(erase_block), format_size(alignment), format_size(erase_block));
+}
+
 std::string no_stripe_note(const Context& c, const std::optional<MdPlan>& md, const std::optional<LvmPlan>& lvm) {
   std::string why = "a single drive has no stripe";
   if (md && md->level == 1) why = "RAID 1 mirrors without striping";
   if (lvm && lvm->physical_volumes > 1) why = "a linear LV has no stripe";
-  const auto unit = member_unit(c.geometry);
-  const std::string units =
-      unit ? fmt::format("the {} is {}, which the filesystems' 4 KiB blocks already align to when the partition start "
-                         "is aligned", unit->name, format_size(unit->bytes))
-           : "no write unit or read page was determined";
+  const std::string units = unit_versus_blocks(c.geometry);
   return fmt::format("{}: xfs su/sw and ext4 stride/stripe_width describe RAID stripes, so the mkfs commands set "
                      "none; {}", why, units);
 }
@@ -456,7 +481,10 @@ std::vector<Drive> drives_for(unsigned count, const std::string& disk, const std
 
 uint64_t partition_alignment(const GeometryForRecommendation& g, std::vector<std::string>& notes) {
   uint64_t alignment = kMiB;
-  for (const auto& unit : {g.read_page, g.write_unit, g.erase_block}) {
+  // Not the erase block: it is a period of stalls in a sequential stream,
+  // and a drive that remaps writes gains nothing measured from partitions
+  // aligned to it (erase_block_note says what it does buy).
+  for (const auto& unit : {g.read_page, g.write_unit}) {
     if (!unit || *unit == 0) continue;
     if (const auto lcm = capped_lcm(alignment, *unit)) {
       alignment = *lcm;
@@ -495,10 +523,13 @@ Recommendations recommend(const GeometryForRecommendation& g, const StackForReco
                                     "fdisk, sfdisk, sgdisk and LVM use it) covers the units of most drives");
   } else if (alignment == kMiB) {
     r.notes.insert(r.notes.begin(), "1 MiB alignment (the default of parted, fdisk, sfdisk, sgdisk and LVM) is already a "
-                                    "multiple of every unit determined: the defaults are right for this drive");
+                                    "multiple of every read page and write unit determined");
   } else {
     r.notes.insert(r.notes.begin(), fmt::format("partitions should start on multiples of {}, not just 1 MiB",
                                                 format_size(alignment)));
+  }
+  if (g.erase_block && *g.erase_block > 0) {
+    if (const std::string note = erase_block_note(*g.erase_block, alignment); !note.empty()) r.notes.push_back(note);
   }
   std::string first_partition = partition_path;
   if (target_is_partition) {

@@ -4,8 +4,9 @@
 // nodes, never a grid or a device.
 //
 // The partition alignment is the least common multiple of 1 MiB (what every
-// current partitioner already uses) and every unit that was determined; when
-// that is just 1 MiB the notes say so, because then the defaults are right.
+// current partitioner already uses) and the read page and write unit that
+// were determined (not the erase block: a note says what aligning to it
+// would buy).
 // Filesystem stripe settings (xfs su/sw, ext4 stride/stripe_width) appear
 // only where a stripe exists (md RAID 0/4/5/6/10, a striped LV).
 #pragma once
@@ -25,6 +26,9 @@ struct GeometryForRecommendation {
   std::optional<uint64_t> write_unit;
   std::optional<uint64_t> erase_block;
   uint64_t logical_block = 512;
+  // The write grid's measured cost of covering part of a write unit (the
+  // per-partial-block level's step), when it found one.
+  std::optional<double> partial_write_cost_us;
   // How much IO to keep in flight and where striping pays (analysis/
   // parallelism.h parallelism_advice): passed through to the notes.
   std::vector<std::string> parallelism_advice;
@@ -69,8 +73,9 @@ Recommendations recommend(const GeometryForRecommendation& geometry, const std::
                           const std::string& partition_path, bool target_is_partition);
 
 // The alignment every partition, and every layer start inside one, should
-// have: the least common multiple of 1 MiB and every determined unit. A unit
-// whose multiple would exceed 1 GiB is left out, with a note saying so.
+// have: the least common multiple of 1 MiB and the determined read page and
+// write unit. A unit whose multiple would exceed 1 GiB is left out, with a
+// note saying so.
 uint64_t partition_alignment(const GeometryForRecommendation& geometry, std::vector<std::string>& notes);
 
 // The step with this key, or nullptr.

@@ -254,6 +254,7 @@ UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& opti
   } else {
     verdict.settled = !verdict.leading && verdict.largest_plausible_step_us < verdict.min_effect_us;
     verdict.state = verdict.settled ? UnitState::absent : UnitState::undetermined;
+    if (verdict.settled) verdict.searched_up_to_bytes = candidate_range(options).largest;
     verdict.evidence = absent_evidence(verdict, options, grid);
   }
   return verdict;

@@ -49,6 +49,7 @@ struct UnitVerdict {
   double largest_plausible_step_us = 0.0;
   double fit_dispersion = 0.0;         // residual / dof of the chosen levels (step_model.h)
   bool settled = false;                // confident answer, or confident absence
+  std::optional<uint64_t> searched_up_to_bytes;  // ruled out: the largest candidate unit the grid could show
   UnitState state = UnitState::undetermined;  // found, absent or undetermined (verdicts.h)
 };
 

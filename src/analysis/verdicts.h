@@ -29,8 +29,12 @@ struct DetectedUnit {
   std::string evidence;
   std::vector<LevelEstimate> levels;  // every level found (grid probes)
   std::string device_state;           // what the drive had been through (write probes)
-  std::optional<uint64_t> searched_up_to_bytes;  // erase block: largest period that could show
+  std::optional<uint64_t> searched_up_to_bytes;  // ruled out: the largest unit (erase block: period) that could show
   std::optional<double> fit_dispersion;           // grid probes: residual / dof of the fitted levels
+  // What would tell, when the unit is not determined or not measured ("rerun
+  // with --budget 120"), or search further when it is ruled out; set with the
+  // verdict (run/unit_answers.h), empty when found.
+  std::string to_determine;
 };
 
 enum class Severity {

@@ -59,6 +59,17 @@ void emit(const ResultDocument& doc, const Options& options,
   throw *result.stopped_by;
 }
 
+// Exit code 8 when --fail-on (or the command's default) names a severity
+// that an audit finding or a mismatch reaches; 0 otherwise. Scripts use it
+// as they use `parted align-check`'s exit status.
+int findings_exit_code(const ResultDocument& doc, const std::string& fail_on, const char* default_level) {
+  const std::string level = fail_on.empty() ? default_level : fail_on;
+  if (level == "never") return 0;
+  const Severity threshold = level == "warning" ? Severity::warning : Severity::error;
+  const auto worst = worst_severity(doc.verdict, doc.mismatches);
+  return worst && *worst >= threshold ? kExitFindings : 0;
+}
+
 }  // namespace
 
 int run_characterize(const Options& given) {
@@ -68,7 +79,7 @@ int run_characterize(const Options& given) {
   progress.finish();
   if (result.stopped_by) emit_stopped(result, options);
   emit(result.doc, options);
-  return 0;
+  return findings_exit_code(result.doc, options.fail_on, "never");
 }
 
 int run_info(const Options& given) {
@@ -79,8 +90,9 @@ int run_info(const Options& given) {
 
 int run_audit(const Options& given) {
   const Options options = prepared(given);
-  emit(audit(options), options, render_audit_text);
-  return 0;
+  const ResultDocument doc = audit(options);
+  emit(doc, options, render_audit_text);
+  return findings_exit_code(doc, options.fail_on, "error");
 }
 
 }  // namespace ssdprobe

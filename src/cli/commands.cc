@@ -35,8 +35,8 @@ constexpr const char* kDescription =
 constexpr const char* kFooter =
     "\nExit codes: 0 ok, 2 bad usage (option, size or region), 3 unusable target (missing, directory,\n"
     "character device, too small, unknown sim:), 4 permission denied, 5 not supported (O_DIRECT,\n"
-    "io_uring), 6 IO error while probing, 7 refused for safety, 130 interrupted (written content\n"
-    "restored), 1 internal error.\n"
+    "io_uring), 6 IO error while probing, 7 refused for safety, 8 findings at --fail-on's severity\n"
+    "(audit: an error by default), 130 interrupted (written content restored), 1 internal error.\n"
     "Sizes accept 4096, 4k, 16KiB, 1M, 2GiB (binary units).\n";
 
 // Never throws, whatever state standard error is in (a terminal that hung

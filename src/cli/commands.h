@@ -8,6 +8,10 @@
 
 namespace ssdprobe {
 
+// A run or audit that finished, with a finding at --fail-on's severity
+// (README "Exit codes"); not an error: the report and document are complete.
+constexpr int kExitFindings = 8;
+
 // Characterizes a target: read grid, inference, comparison, report.
 int run_characterize(const Options& options);
 // Reports identity and reported geometry without timing IO.

@@ -45,6 +45,11 @@ uint64_t parse_count(const std::string& name, const std::string& text, uint64_t 
 
 void validate_engine(const std::string& text) { parse_engine(text); }
 void validate_starts(const std::string& text) { parse_starts(text); }
+void validate_fail_on(const std::string& text) {
+  if (!text.empty() && text != "never" && text != "warning" && text != "error") {
+    throw Error(ErrorCategory::usage, fmt::format("invalid --fail-on '{}': expected never, warning or error", text));
+  }
+}
 
 // Parses `text` (the value, or the default; "1" for a given flag, "" for an
 // absent one) into the field's member of `o`, and returns the value to echo:
@@ -162,6 +167,11 @@ const std::vector<OptionSpec>& option_table() {
        "Also judge these disk offsets as layer starts, e.g. --at 32256,1536,1M: which units each misses and, "
        "after timing, what 4 KiB and page-sized IOs would cost there compared with an aligned start",
        TextField{&Options::at, validate_starts}},
+      {"--fail-on", "LEVEL", "", "fail_on", kCharacterize | kAudit,
+       "Exit with code 8 (after the full report) when an audit finding or a mismatch of this severity or worse "
+       "exists: error, warning, or never. Default: error for audit (as `parted align-check` fails on a "
+       "misaligned partition), never for a run",
+       TextField{&Options::fail_on, validate_fail_on}},
   };
   return table;
 }

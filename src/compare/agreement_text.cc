@@ -28,9 +28,13 @@ std::string unit_text(const UnitAgreement& unit) {
       const auto& e = unit.found.entries[i];
       out += fmt::format(", {} in {}", format_size(e.bytes.value_or(0)), e.count);
     }
+    if (unit.ruled_out) out += fmt::format(", {} ruled out", unit.ruled_out);
     if (unit.not_determined) out += fmt::format(", {} not determined", unit.not_determined);
+  } else if (unit.ruled_out == unit.measured()) {
+    out = fmt::format("ruled out in {}/{} runs", unit.ruled_out, unit.measured());
   } else {
     out = fmt::format("not determined in {}/{} runs", unit.not_determined, unit.measured());
+    if (unit.ruled_out) out += fmt::format(", ruled out in {}", unit.ruled_out);
   }
   if (unit.not_measured) out += fmt::format(", {} not measured", unit.not_measured);
   return out;
@@ -40,7 +44,9 @@ std::string unit_short(const UnitAgreement& unit) {
   if (unit.measured() == 0) return "-";
   if (auto agreed = unit.agreed()) return format_size(*agreed);
   if (auto top = unit.top_bytes()) return format_size(*top) + "?";
-  return "none";
+  // No run found one: ruled out only when every run that measured it ruled
+  // it out; any run that could not tell makes the group not determined.
+  return unit.ruled_out == unit.measured() ? "ruled out" : "not determined";
 }
 
 std::string spread_text(const LatencySpread& spread, const char* micro) {

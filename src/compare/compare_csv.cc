@@ -36,7 +36,7 @@ std::vector<std::string> group_header() {
                                   "optimal_io_size", "firmware_geometry"};
   for (const char* unit : {"read_page", "write_unit", "erase_block"}) {
     for (const char* column : {"agreed_bytes", "top_bytes", "top_runs", "measured_runs", "not_determined",
-                               "not_measured"}) {
+                               "not_measured", "ruled_out"}) {
       header.push_back(fmt::format("{}_{}", unit, column));
     }
   }
@@ -91,7 +91,7 @@ std::vector<std::string> group_fields(const FleetGroup& g) {
   for (const UnitAgreement* u : {&g.read_page, &g.write_unit, &g.erase_block}) {
     f.insert(f.end(), {number(u->agreed()), number(u->top_bytes()), std::to_string(u->top_count()),
                        std::to_string(u->measured()), std::to_string(u->not_determined),
-                       std::to_string(u->not_measured)});
+                       std::to_string(u->not_measured), std::to_string(u->ruled_out)});
   }
   f.push_back(tally_field(g.partition_alignment));
   f.push_back(mismatches_field(g));

@@ -33,7 +33,7 @@ std::string cell(const std::string& text, bool numeric = false) {
 
 std::string unit_cell(const UnitAgreement& u) {
   const std::string text = html_text(unit_short(u));
-  const bool unsure = u.measured() > 0 && !u.agreed();
+  const bool unsure = u.measured() > 0 && !u.agreed() && u.ruled_out != u.measured();
   return fmt::format("<td class=\"u{}\" title=\"{}\">{}</td>", unsure ? " unsure" : "", html_text(unit_text(u)), text);
 }
 

@@ -27,6 +27,7 @@ json unit_json(const UnitAgreement& unit) {
   return {{"agreed_bytes", json_or_null(unit.agreed())},
           {"timed_runs", unit.runs},
           {"measured_runs", unit.measured()},
+          {"ruled_out", unit.ruled_out},
           {"not_determined", unit.not_determined},
           {"not_measured", unit.not_measured},
           {"found", std::move(found)}};

@@ -8,6 +8,7 @@
 
 #include "analysis/stats.h"
 #include "core/units.h"
+#include "report/unit_answer.h"
 
 namespace ssdprobe {
 namespace {
@@ -194,9 +195,17 @@ void SizeTally::finish() {
 
 void UnitAgreement::add(const UnitReading& reading) {
   ++runs;
-  if (reading.state == "not_measured") ++not_measured;
-  else if (reading.state == "found" && reading.bytes) found.add(reading.bytes);
-  else ++not_determined;
+  switch (unit_answer(reading.state)) {
+    case UnitAnswer::not_measured: ++not_measured; break;
+    case UnitAnswer::ruled_out: ++ruled_out; break;
+    case UnitAnswer::found:
+      if (reading.bytes) {
+        found.add(reading.bytes);
+        break;
+      }
+      [[fallthrough]];
+    case UnitAnswer::not_determined: ++not_determined; break;
+  }
 }
 
 std::optional<uint64_t> UnitAgreement::top_bytes() const { return found.top() ? found.top()->bytes : std::nullopt; }

@@ -39,7 +39,8 @@ constexpr uint32_t kQuirkMinRuns = 3;
 // One detected unit over a group's timed runs.
 struct UnitAgreement {
   SizeTally found;             // sizes of the runs whose state is found
-  uint32_t not_determined = 0; // measured but no size: absent or undetermined (or an unknown state)
+  uint32_t ruled_out = 0;      // measured, and no unit up to what the probe could see (state absent)
+  uint32_t not_determined = 0; // measured, neither found nor ruled out (undetermined, or an unknown state)
   uint32_t not_measured = 0;   // no probe ran for it (write unit and erase block without --write)
   uint32_t runs = 0;           // timed runs of the group
 

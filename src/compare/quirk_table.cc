@@ -3,6 +3,7 @@
 #include <bit>
 #include <fmt/format.h>
 
+#include "analysis/io_size_policy.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -38,10 +39,11 @@ std::vector<QuirkRow> quirk_table(const FleetComparison& comparison) {
     row.write_unit = g.write_unit.agreed(kQuirkMinRuns);
     row.erase_block = g.erase_block.agreed(kQuirkMinRuns);
 
-    if (row.read_page || row.write_unit) {
-      const uint64_t unit = std::max(row.read_page.value_or(0), row.write_unit.value_or(0));
+    const IoSizePolicy policy = io_size_policy(row.read_page, row.write_unit, row.erase_block);
+    row.ashift = policy.ashift;
+    if (policy.physical_block) {
+      const uint64_t unit = *policy.physical_block;
       row.physical_block_bytes = unit;
-      if (std::has_single_bit(unit)) row.ashift = static_cast<unsigned>(std::countr_zero(unit));
       if (!row.physical_block || *row.physical_block < unit) {
         row.reasons.push_back(fmt::format("physical_block_size {} < measured {}", size_or_none(row.physical_block),
                                           format_size(unit)));
@@ -52,7 +54,7 @@ std::vector<QuirkRow> quirk_table(const FleetComparison& comparison) {
       }
     }
     if (row.erase_block) {
-      row.optimal_io_bytes = row.erase_block;
+      row.optimal_io_bytes = policy.optimal_io;
       if (!row.optimal_io || *row.optimal_io == 0 || *row.optimal_io % *row.erase_block != 0) {
         row.reasons.push_back(fmt::format("optimal_io_size {} is not a multiple of the measured erase block {}",
                                           row.optimal_io && *row.optimal_io == 0 ? std::string("0")

@@ -395,10 +395,12 @@ LayoutAudit audit_layout(const DiskLayout& layout, const AuditUnits& units) {
   LayoutAudit audit;
   audit.layout = layout;
   audit.units = units;
-  if (!units.read_page) audit.notes.push_back("read page not determined: starts are not checked against it");
-  if (!units.write_unit) audit.notes.push_back("write unit not determined (not measured without --write): "
-                                               "starts are not checked against it");
-  if (!units.erase_block) audit.notes.push_back("erase block not determined: starts are not checked against it");
+  auto left_out = [&](const char* unit, const std::string& answer) {
+    audit.notes.push_back(fmt::format("{} {}: starts are not checked against it", unit, answer));
+  };
+  if (!units.read_page) left_out("read page", units.read_page_answer);
+  if (!units.write_unit) left_out("write unit", units.write_unit_answer);
+  if (!units.erase_block) left_out("erase block", units.erase_block_answer);
   Auditor(layout, units, audit).run();
   for (const auto& note : layout.notes) audit.notes.push_back(note);
   for (const auto& stack : layout.stacks) {

@@ -28,6 +28,11 @@ struct AuditUnits {
   std::optional<uint64_t> read_page;
   std::optional<uint64_t> write_unit;
   std::optional<uint64_t> erase_block;
+  // For a unit left out, what the run's answer was ("not measured (no
+  // --write)", "ruled out", "not determined"), as the audit's note says it.
+  std::string read_page_answer = "not determined";
+  std::string write_unit_answer = "not determined";
+  std::string erase_block_answer = "not determined";
 };
 
 // A unit a value was checked against and what the value misses it by.

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/units.h"
+#include "report/unit_answer.h"
 
 namespace ssdprobe {
 namespace {
@@ -30,16 +31,10 @@ std::string found_text(const SavedUnit& unit) {
 // (any step that matters ruled out)", "write unit not determined (...)".
 std::string verdict_text(const std::string& unit_name, const SavedUnit& unit) {
   if (unit.state == "found" && unit.bytes) return unit_name + " " + found_text(unit);
-  // "absent" carries no support of its own (the confidence belongs to a
-  // found unit): a step large enough to matter was ruled out.
-  if (unit.state == "absent") return fmt::format("no {} (any step that matters ruled out)", unit_name);
-  if (unit.state == "undetermined" || unit.state == "not_determined") {
-    return fmt::format("{} not determined (confidence {:.3g})", unit_name, unit.confidence);
-  }
-  if (unit.state.empty()) return unit_name + " not measured";
-  std::string state = unit.state;  // "not_measured", or a newer writer's word
-  std::replace(state.begin(), state.end(), '_', ' ');
-  return unit_name + " " + state;
+  // Ruled out and not determined carry no support of their own (the
+  // confidence belongs to a found unit): the words and the range say it.
+  const UnitAnswer answer = unit.state.empty() ? UnitAnswer::not_measured : unit_answer(unit.state);
+  return unit_phrase(unit_name, answer, unit.bytes, unit.searched_up_to_bytes, unit.to_determine);
 }
 
 std::string figure_title(const std::string& grid, HeatmapScale scale) {

@@ -19,6 +19,7 @@
 #include "report/json_values.h"
 #include "report/parallelism_render.h"
 #include "report/utf8.h"
+#include "report/verdict_render.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -85,6 +86,7 @@ json detected_json(const DetectedUnit& unit) {
               {"evidence", unit.evidence}};
   if (!unit.device_state.empty()) out["device_state"] = unit.device_state;
   if (unit.searched_up_to_bytes) out["searched_up_to_bytes"] = *unit.searched_up_to_bytes;
+  if (!unit.to_determine.empty()) out["to_determine"] = unit.to_determine;
   if (unit.fit_dispersion) out["fit_dispersion"] = std::round(*unit.fit_dispersion * 100.0) / 100.0;
   if (!unit.levels.empty()) {
     json levels = json::array();
@@ -221,6 +223,7 @@ json to_json(const ResultDocument& d) {
                 {"write_unit", detected_json(d.write_unit)},
                 {"erase_block", detected_json(d.erase_block)}}},
               {"mismatches", mismatches},
+              {"verdict", verdict_json(d.verdict)},
               {"recommendations", recommendations_json(d.recommendations)},
               {"grids", grids},
               {"notes", d.notes}};

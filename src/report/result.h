@@ -21,6 +21,7 @@
 #include "firmware/write_counters.h"
 #include "layout/audit.h"
 #include "report/option_echo.h"
+#include "report/verdict.h"
 #include "probes/grid_probe.h"
 #include "analysis/parallelism.h"
 
@@ -122,6 +123,7 @@ struct ResultDocument {
   DetectedUnit read_page, write_unit, erase_block;
   std::vector<Mismatch> mismatches;
   Recommendations recommendations;
+  Verdict verdict;  // built last, from everything above it (run/verdict_builder.h)
   std::vector<GridReport> grids;
   std::optional<RunSummary> run;   // absent for `info`
   std::optional<WriteProbeSummary> write_probe;  // absent unless --write

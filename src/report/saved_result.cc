@@ -234,6 +234,8 @@ class DocumentReader {
         if (uk == "bytes") unit->bytes = optional_uint(g, where + ".bytes");
         else if (uk == "state") unit->state = text(g, where + ".state");
         else if (uk == "confidence") unit->confidence = number(g, where + ".confidence");
+        else if (uk == "searched_up_to_bytes") unit->searched_up_to_bytes = optional_uint(g, where + "." + std::string(uk));
+        else if (uk == "to_determine") unit->to_determine = text(g, where + ".to_determine");
       });
     });
   }

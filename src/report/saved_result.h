@@ -26,6 +26,8 @@ struct SavedUnit {
   std::optional<uint64_t> bytes;  // null unless state is "found"
   std::string state;              // found, absent, undetermined, not_measured (or a newer writer's value)
   double confidence = 0.0;
+  std::optional<uint64_t> searched_up_to_bytes;  // ruled out: how far the probe could see
+  std::string to_determine;                       // what would tell (not determined / not measured)
 };
 
 struct SavedMismatch {

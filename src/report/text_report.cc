@@ -13,6 +13,8 @@
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
 #include "report/text_wrap.h"
+#include "report/unit_answer.h"
+#include "report/verdict_render.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -36,13 +38,8 @@ std::string detected_cell(const char* what, const DetectedUnit& unit, bool erase
   if (unit.bytes) {
     return fmt::format("{} {} ({})", what, format_size(*unit.bytes), confidence_text(unit, erase_block));
   }
-  if (unit.state == UnitState::not_measured) return fmt::format("{}: not measured", what);
-  if (unit.state == UnitState::absent) {
-    return unit.searched_up_to_bytes
-               ? fmt::format("{}: none up to {}", what, format_size(*unit.searched_up_to_bytes))
-               : fmt::format("{}: none found", what);
-  }
-  return fmt::format("{}: not determined", what);
+  return fmt::format("{}: {}", what,
+                     unit_answer_text(unit_answer(unit.state), unit.bytes, unit.searched_up_to_bytes));
 }
 
 // The detected unit the kernel's minimum_io_size should name: the write unit
@@ -50,17 +47,9 @@ std::string detected_cell(const char* what, const DetectedUnit& unit, bool erase
 std::string minimum_io_cell(const ResultDocument& d) {
   if (d.write_unit.bytes || !d.read_page.bytes) return detected_cell("write unit", d.write_unit);
   return fmt::format("read page {} (write unit {})", format_size(*d.read_page.bytes),
-                     d.write_unit.state == UnitState::not_measured ? "not measured" : "not found");
+                     unit_answer_text(unit_answer(d.write_unit.state), {}, d.write_unit.searched_up_to_bytes));
 }
 
-// The kernel fields a detected unit contradicts when it is smaller than the unit.
-bool is_kernel_size_field(const std::string& field) {
-  return field == "minimum_io_size" || field == "physical_block_size" || field == "optimal_io_size";
-}
-
-// One line before everything else: what was found, whether the kernel
-// under-reports it, and whether the partitioners' and mkfs' defaults (1 MiB
-// alignment, 4 KiB blocks) are right for this drive.
 // The phase that stopped the run (interrupted, or failed with later phases
 // not run), or null when every phase had its turn.
 const PhaseRecord* stopping_phase(const ResultDocument& d) {
@@ -95,51 +84,6 @@ void unfinished_phases(std::string& out, const ResultDocument& d, size_t width) 
     if (p.state != PhaseState::failed && p.state != PhaseState::interrupted && p.state != PhaseState::not_run) continue;
     out += wrapped("Phase ", fmt::format("{}: {}: {}", p.name, phase_state_name(p.state), p.reason), width, 6);
   }
-}
-
-std::string verdict_text(const ResultDocument& d) {
-  const Recommendations& r = d.recommendations;
-  const bool defaults_right = r.partition_alignment_bytes == (1u << 20);
-  const std::string defaults =
-      defaults_right ? "the defaults (1 MiB partition alignment, 4 KiB filesystem blocks) are right"
-                     : fmt::format("1 MiB partition alignment is not enough: align partitions to {}; 4 KiB "
-                                   "filesystem blocks are right",
-                                   format_size(r.partition_alignment_bytes));
-  if (!d.run && !d.read_page.bytes && !d.write_unit.bytes && !d.erase_block.bytes) {
-    return "Verdict: nothing measured (info does no timing IO): the defaults (1 MiB partition alignment, 4 KiB "
-           "filesystem blocks) are assumed, not checked; run `ssdprobe TARGET` to measure";
-  }
-  std::vector<std::string> found, missing;
-  auto note_unit = [&](const char* what, const DetectedUnit& unit) {
-    if (unit.bytes) {
-      found.push_back(fmt::format("{} {}{}", what, format_size(*unit.bytes),
-                                  &unit == &d.read_page && !unit.device_state.empty() ? " (on freshly written space)"
-                                                                                      : ""));
-    } else if (unit.state != UnitState::not_measured) {
-      missing.push_back(fmt::format("no {}", what));
-    }
-  };
-  note_unit("read page", d.read_page);
-  note_unit("write unit", d.write_unit);
-  note_unit("erase block", d.erase_block);
-  std::string text = "Verdict: ";
-  text += found.empty() ? std::string("no unit found") : "found " + fmt::format("{}", fmt::join(found, ", "));
-  if (!missing.empty()) text += fmt::format(" ({})", fmt::join(missing, ", "));
-  std::vector<std::string> under;
-  for (const auto& m : d.mismatches) {
-    if (is_kernel_size_field(m.field) && m.reported && m.detected && *m.reported < *m.detected) {
-      under.push_back(fmt::format("{} {}", m.field, *m.reported == 0 ? "0" : format_size(*m.reported)));
-    }
-  }
-  if (!under.empty()) {
-    text += fmt::format("; the kernel under-reports ({})", fmt::join(under, ", "));
-  } else if (!found.empty()) {
-    text += "; the kernel's sizes are not contradicted";
-  }
-  if (found.empty()) {
-    return text + "; nothing measured contradicts the defaults (1 MiB partition alignment, 4 KiB filesystem blocks)";
-  }
-  return text + "; " + defaults;
 }
 
 void identity(std::string& out, const ResultDocument& d) {
@@ -279,33 +223,6 @@ void firmware(std::string& out, const ResultDocument& d) {
   if (f.smart) firmware_fields(out, "smartctl", smartctl_summary_json(*f.smart));
 }
 
-// How to search further when the stream found no erase block: a window four
-// times as long searches four times as far (a period needs six repetitions
-// in the window), kept inside the device and off its first and last MiB;
-// when --budget, not the window, cut the stream short, more time is the fix.
-std::string widen_window_hint(const ResultDocument& d) {
-  const WriteProbeSummary& w = *d.write_probe;
-  const uint64_t searched = d.erase_block.searched_up_to_bytes.value_or(0);
-  if (w.stream_cut_to_budget) {
-    return fmt::format("to search further, give the stream more time: it covered {} of the {} window within "
-                       "--budget; a larger --budget lets it cover the whole window",
-                       format_size(w.streamed_bytes), format_size(w.length));
-  }
-  constexpr uint64_t kMiB = 1 << 20;
-  const uint64_t size = d.topology.size_bytes;
-  if (size < 4 * kMiB || w.length == 0) return "";
-  const uint64_t usable = size - 2 * kMiB;
-  const uint64_t length = std::min<uint64_t>(4 * w.length, usable / kMiB * kMiB);
-  if (length <= w.length) return "";
-  uint64_t offset = w.offset;
-  if (offset + length > size - kMiB) offset = ((size - length) / 2) / kMiB * kMiB;
-  const uint64_t reach = w.length ? searched * (length / w.length) : 0;
-  return fmt::format("to search further, widen the write window: --write --region {}:{} ({} instead of {}) searches "
-                     "up to about {}; the stream writes it twice, so allow --budget for it",
-                     size_argument(offset), size_argument(length), format_size(length), format_size(w.length),
-                     format_size(reach));
-}
-
 void evidence(std::string& out, const ResultDocument& d, size_t width) {
   out += "\nEvidence\n";
   if (!d.read_page.device_state.empty()) {
@@ -317,9 +234,8 @@ void evidence(std::string& out, const ResultDocument& d, size_t width) {
   }
   if (!d.write_unit.evidence.empty()) out += wrapped("  write unit: ", d.write_unit.evidence, width, 4);
   if (!d.erase_block.evidence.empty()) out += wrapped("  erase block: ", d.erase_block.evidence, width, 4);
-  if (d.erase_block.state == UnitState::absent && d.write_probe) {
-    const std::string hint = widen_window_hint(d);
-    if (!hint.empty()) out += wrapped("    ", hint, width, 4);
+  if (d.erase_block.state == UnitState::absent && !d.erase_block.to_determine.empty()) {
+    out += wrapped("    ", d.erase_block.to_determine, width, 4);
   }
 }
 
@@ -344,6 +260,14 @@ void mismatches(std::string& out, const ResultDocument& d, size_t width) {
   if (shown == 0) out += d.mismatches.empty() ? "  none found\n" : "  none besides the audit's\n";
 }
 
+// Whether the audit found anything on the disk (a table, a volume, a
+// filesystem): then the commands for a new disk are a rebuild, and say so.
+bool holds_data(const ResultDocument& d) {
+  if (!d.audit || !d.audit->layout) return d.kind == TargetKind::block || d.kind == TargetKind::partition;
+  const LayoutAudit& a = *d.audit->layout;
+  return a.layout.table.has_value() || !a.lines.empty();
+}
+
 // The steps in the order they would be run, numbered; steps sharing an
 // alternative group are one step ("run one of"). Commands are never folded:
 // they must paste as they are.
@@ -354,10 +278,13 @@ void recommendation(std::string& out, const ResultDocument& d, size_t width) {
     out += wrapped("  ", "defaults, not measurements: info times no IO; run `ssdprobe TARGET` to check them against "
                    "the drive", width, 2);
   }
-  if (r.verdict) {
-    out += wrapped("  ", *r.verdict, width, 2);
-    out += "  (to rebuild the disk from scratch instead:)\n";
+  if (r.verdict) out += wrapped("  ", *r.verdict, width, 2);
+  if (!d.verdict.findings.empty()) {
+    out += wrapped("  ", "first fix what is on the disk: each finding in the audit above comes with its least "
+                   "destructive fix", width, 2);
   }
+  out += holds_data(d) ? "  To rebuild the disk from scratch instead (this destroys everything on it):\n"
+                       : "  For a new or empty disk:\n";
   out += fmt::format("  start partitions at {}, aligned to {}\n", format_exact_size(r.partition_start_bytes),
                      format_size(r.partition_alignment_bytes));
   for (const auto& note : r.notes) out += wrapped("  - ", note, width, 4);
@@ -409,9 +336,12 @@ void run_summary(std::string& out, const ResultDocument& d, size_t width) {
 }  // namespace
 
 std::string render_text(const ResultDocument& d, size_t width) {
+  // The first line is verdict.summary exactly (`jq -r .verdict.summary`).
+  std::string out;
+  verdict_text(out, d.verdict, width);
   const std::string stopped = stopped_text(d);
-  std::string out = stopped.empty() ? "" : wrapped("", stopped, width, 2);
-  out += wrapped("", verdict_text(d), width, 2) + "\n";
+  if (!stopped.empty()) out += wrapped("", stopped, width, 2);
+  out += "\n";
   identity(out, d);
   side_by_side(out, d);
   firmware(out, d);
@@ -430,6 +360,8 @@ std::string render_text(const ResultDocument& d) { return render_text(d, kDefaul
 
 std::string render_audit_text(const ResultDocument& d, size_t width) {
   std::string out;
+  verdict_text(out, d.verdict, width);
+  out += "\n";
   identity(out, d);
   audit_text(out, d.audit);
   for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);

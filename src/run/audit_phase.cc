@@ -7,10 +7,20 @@
 #include "layout/audit_cost.h"
 #include "layout/layout_source.h"
 #include "report/result_reader.h"
+#include "report/unit_answer.h"
 #include "run/document.h"
 
 namespace ssdprobe {
 namespace {
+
+// "not measured (no --write)", "ruled out", "not determined": the unit's
+// answer in the words every output uses (report/unit_answer.h).
+std::string answer_words(const DetectedUnit& unit) {
+  const UnitAnswer answer = unit_answer(unit.state);
+  const bool needs_write = unit.evidence.find("(--write)") != std::string::npos;
+  if (answer == UnitAnswer::not_measured && needs_write) return "not measured (no --write)";
+  return unit_answer_words(answer);
+}
 
 AuditUnits units_of(const ResultDocument& doc) {
   AuditUnits units;
@@ -19,6 +29,9 @@ AuditUnits units_of(const ResultDocument& doc) {
   units.read_page = doc.read_page.bytes;
   units.write_unit = doc.write_unit.bytes;
   units.erase_block = doc.erase_block.bytes;
+  units.read_page_answer = answer_words(doc.read_page);
+  units.write_unit_answer = answer_words(doc.write_unit);
+  units.erase_block_answer = answer_words(doc.erase_block);
   return units;
 }
 

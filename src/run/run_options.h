@@ -33,6 +33,7 @@ struct Options {
   bool allow_ram_journal = false; // accept a journal on tmpfs/ramfs
   std::string units_from;         // audit: a result document whose detected units to check against
   std::string at;                 // --at: comma-separated disk offsets to audit (parse_starts)
+  std::string fail_on;            // --fail-on: never, warning, error; empty: the command's default
 
   bool region_given() const { return region.offset != 0 || region.length != 0; }
 

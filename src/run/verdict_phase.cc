@@ -1,11 +1,13 @@
 #include "run/verdict_phase.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <optional>
 
 #include "analysis/recommend.h"
 #include "core/units.h"
 #include "layout/audit.h"
+#include "run/verdict_builder.h"
 
 namespace ssdprobe {
 namespace {
@@ -47,6 +49,16 @@ std::optional<std::string> audit_verdict(const ResultDocument& doc) {
                      a.lines.size());
 }
 
+// The step of the write unit's per-partial-block level: what a write that
+// covers only part of one costs.
+std::optional<double> partial_write_cost(const DetectedUnit& write_unit) {
+  if (!write_unit.bytes) return std::nullopt;
+  for (const auto& level : write_unit.levels) {
+    if (level.unit_bytes == *write_unit.bytes && level.cost == UnitCost::per_partial_block) return level.step_us;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void fill_recommendations(ResultDocument& doc) {
@@ -64,6 +76,7 @@ void fill_recommendations(ResultDocument& doc) {
   geometry.write_unit = doc.write_unit.bytes;
   geometry.erase_block = doc.erase_block.bytes;
   geometry.logical_block = t.logical_block_size.value_or(512);
+  geometry.partial_write_cost_us = partial_write_cost(doc.write_unit);
   if (doc.parallelism) geometry.parallelism_advice = parallelism_advice(doc.parallelism->verdict);
   if (doc.write_parallelism) {
     for (auto& line : parallelism_advice(doc.write_parallelism->verdict)) geometry.parallelism_advice.push_back(line);
@@ -77,6 +90,9 @@ void fill_recommendations(ResultDocument& doc) {
 
 PhaseOutcome verdict_phase(RunContext& run) {
   fill_recommendations(run.doc);
+  const bool timed = std::any_of(run.doc.phases.begin(), run.doc.phases.end(),
+                                 [](const PhaseRecord& p) { return p.name == "read_grid"; });
+  run.doc.verdict = build_verdict(run.doc, RunFacts{timed, run.options.write, run.options.budget_s});
   return PhaseOutcome::done();
 }
 

@@ -154,7 +154,7 @@ PhaseOutcome run_write_grid(RunContext& run) {
   run.tally.ios += grid.ios;
   const UnitVerdict& v = grid.verdict;
   run.doc.write_unit = {v.bytes, v.state, v.confidence, v.evidence, v.levels, "random writes inside the write window",
-                        {}, v.fit_dispersion};
+                        v.searched_up_to_bytes, v.fit_dispersion, {}};
   run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
   add_notes(run.doc, grid.plan.notes);
   summary(run).bytes_written += grid.bytes_issued;
@@ -176,7 +176,7 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   // No stall up to the searched size is an absence within that range only;
   // the evidence and searched_up_to_bytes say how far that is.
   run.doc.erase_block = {e.bytes, e.bytes ? UnitState::found : UnitState::absent, e.confidence, e.evidence, {},
-                         stream.device_state, e.searched_up_to_bytes, {}};
+                         stream.device_state, e.searched_up_to_bytes, {}, {}};
   WriteProbeSummary& s = summary(run);
   s.bytes_written += stream.bytes_written;
   s.stream_chunk_bytes = stream.stream.chunk_bytes;

@@ -1,5 +1,6 @@
 #!/bin/bash
-# The text report as a reader checks it: a one-line verdict first; sizes and
+# The text report as a reader checks it: a one-line verdict first (the JSON's
+# verdict.summary, never folded); sizes and
 # ranges in human units (no raw byte counts outside the commands); reported
 # values beside the unit they should describe; confidence as in the JSON,
 # named; steps numbered in the order they run; folded to COLUMNS; info says
@@ -14,19 +15,24 @@ command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 T=$(mktemp -d "${SSDPROBE_TEST_TMPDIR:-/var/tmp}/ssdprobe-text.XXXXXX") || fail "no temporary directory"
 trap 'rm -rf "$T"' EXIT
-# The verdict: the first paragraph, its folded lines joined.
-verdict() { sed '/^$/q' "$1" | tr '\n' ' ' | tr -s ' '; }
 commands='^     (parted|sfdisk|sgdisk|mdadm|pvcreate|vgcreate|lvcreate|mkfs_xfs|mkfs_ext4|mkfs_f2fs) '
 
 # sim:qlc-16k-iu: a 48 MiB erase block, beyond what the default 256 MiB window can show.
 COLUMNS=72 "$SSDPROBE" -q --write --yes --json "$T/q.json" sim:qlc-16k-iu > "$T/q.txt" 2> "$T/q.err" ||
   fail "qlc run exited $?"
-verdict "$T/q.txt" | grep -q '^Verdict: found read page 32 KiB, write unit 128 KiB (no erase block); the kernel under-reports (minimum_io_size 4 KiB' ||
-  fail "verdict: $(verdict "$T/q.txt")"
-verdict "$T/q.txt" | grep -q "4 KiB filesystem blocks) are right" || fail "the verdict does not judge the defaults"
-# Running text folds (tables keep their columns): the verdict, evidence,
-# mismatches, recommendation notes, run summary.
-long=$(awk '/^(Evidence|Mismatches|Recommendation|Run:|Writes:|Verdict:)/ {on = 1} /^$/ {on = 0} on' "$T/q.txt" |
+first=$(head -n 1 "$T/q.txt")
+echo "$first" | grep -Eq '^Verdict: read page 32 KiB; write unit 128 KiB; no erase block up to [0-9.]+ MiB; the kernel under-reports \(minimum_io_size 4 KiB' ||
+  fail "verdict: $first"
+# The first line is the JSON's verdict.summary, word for word (never folded).
+[ "$first" = "$(jq -r .verdict.summary "$T/q.json")" ] || fail "first line is not verdict.summary: $first"
+echo "$first" | grep -q "IO smaller than 128 KiB costs a whole 128 KiB" ||
+  fail "the verdict does not say what 4 KiB blocks cost on a 128 KiB write unit: $first"
+echo "$first" | grep -q "are right" && fail "the verdict calls the defaults right with a 128 KiB write unit: $first"
+[ "$(jq -r '.verdict.units | map(.state) | join(",")' "$T/q.json")" = "found,found,ruled_out" ] ||
+  fail "verdict.units states: $(jq -c '.verdict.units | map(.state)' "$T/q.json")"
+# Running text folds (tables keep their columns): the verdict's detail lines,
+# evidence, mismatches, recommendation notes, run summary.
+long=$(awk 'NR > 1 && /^(  - |  first|Evidence|Mismatches|Recommendation|Run:|Writes:)/ {on = 1} /^$/ {on = 0} on' "$T/q.txt" |
        grep -Ev "$commands" | awk 'length($0) > 72')
 [ -z "$long" ] || fail "COLUMNS=72: lines over 72 columns: $long"
 grep -q "^Evidence" "$T/q.txt" && grep -q "^Mismatches" "$T/q.txt" || fail "no Evidence or Mismatches section"
@@ -52,16 +58,16 @@ length=$(jq -r '.write_probe.region.length' "$T/q.json")
 "$SSDPROBE" -q --write --yes sim:fresh-16k > "$T/f.txt" 2> "$T/f.err" || fail "fresh run exited $?"
 grep -q "read page: measured on freshly written space (grid read-written)" "$T/f.txt" ||
   fail "the re-read on written space is not shown: $(grep -A2 '^Evidence' "$T/f.txt")"
-verdict "$T/f.txt" | grep -q "read page 16 KiB (on freshly written space)" || fail "verdict: $(verdict "$T/f.txt")"
+head -n 1 "$T/f.txt" | grep -q "read page 16 KiB (on freshly written space)" || fail "verdict: $(head -n 1 "$T/f.txt")"
 
 # info measures nothing: its recommendation is the defaults, said so.
 "$SSDPROBE" -q info sim:clean-4k > "$T/i.txt" || fail "info exited $?"
-verdict "$T/i.txt" | grep -q "^Verdict: nothing measured" || fail "info verdict: $(verdict "$T/i.txt")"
+head -n 1 "$T/i.txt" | grep -q "^Verdict: nothing measured" || fail "info verdict: $(head -n 1 "$T/i.txt")"
 grep -A1 "^Recommendation" "$T/i.txt" | grep -q "^  defaults, not measurements" ||
   fail "info does not say its recommendation is the defaults"
 grep -q "defaults are right" "$T/i.txt" && fail "info, which measured nothing, calls the defaults right for the drive"
-COLUMNS=80 "$SSDPROBE" -q info sim:clean-4k | awk 'length > 80 && !/^     [a-z_]+ +[a-z]/ { bad = 1; print } END { exit bad }' ||
-  fail "info folds no line past 80 columns except commands"
+COLUMNS=80 "$SSDPROBE" -q info sim:clean-4k | awk 'NR > 1 && length > 80 && !/^     [a-z_]+ +[a-z]/ { bad = 1; print } END { exit bad }' ||
+  fail "info folds no line past 80 columns except commands and the verdict line"
 
 # A budget too small for a second round stops after the first: "1 round".
 "$SSDPROBE" -q --budget 0.001 sim:clean-4k > "$T/r.txt" || fail "one-round run exited $?"

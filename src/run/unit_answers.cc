@@ -1,0 +1,141 @@
+#include "run/unit_answers.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+
+#include "core/units.h"
+#include "run/run_budget.h"
+
+namespace ssdprobe {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+constexpr int kStreamPasses = 2;     // the erase stream writes its window twice
+constexpr int kMinStallPeriods = 6;  // a period must repeat this often in the stream (erase_stream_probe.h)
+
+const PhaseRecord* phase_named(const ResultDocument& doc, const char* name) {
+  for (const auto& p : doc.phases) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::string budget_text(double seconds) { return fmt::format("{:g}", std::ceil(seconds)); }
+
+// Twice the budget (at least 10 s more): a grid cut by --budget settles with
+// more rounds, and doubling is what a person would try next.
+std::string more_budget(const RunFacts& facts, const char* extra = "") {
+  return fmt::format("rerun with {}--budget {}", extra, budget_text(std::max(2.0 * facts.budget_s, facts.budget_s + 10)));
+}
+
+// Why the phase that decides a unit did not give it, when that phase is the
+// reason: it did not run, failed, was interrupted or cut by --budget.
+std::string phase_hint(const ResultDocument& doc, const char* phase, const RunFacts& facts, const char* extra) {
+  const PhaseRecord* p = phase_named(doc, phase);
+  if (p == nullptr) return "";
+  switch (p->state) {
+    case PhaseState::budget: return more_budget(facts, extra);
+    case PhaseState::interrupted:
+    case PhaseState::failed:
+    case PhaseState::not_run: return fmt::format("the {} phase did not finish ({}): rerun", phase, p->reason);
+    case PhaseState::skipped: return fmt::format("the {} phase was skipped: {}", phase, p->reason);
+    case PhaseState::done: return "";
+  }
+  return "";
+}
+
+std::string read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
+  if (!facts.timed) return fmt::format("run `ssdprobe {}` to measure it", doc.path);
+  if (doc.read_page.state == UnitState::not_measured || doc.read_page.state == UnitState::undetermined) {
+    std::string hint = phase_hint(doc, "read_grid", facts, "");
+    if (!hint.empty()) return hint;
+    return more_budget(facts) + " on an idle drive (the grid settled without a confident answer)";
+  }
+  return "";
+}
+
+std::string write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char* phase, const RunFacts& facts) {
+  if (!facts.timed) return fmt::format("run `ssdprobe --write {}` to measure it", doc.path);
+  if (!facts.write) return "rerun with --write";
+  if (unit.state == UnitState::absent && std::string(phase) == "erase_stream") return erase_block_search_hint(doc);
+  if (unit.state == UnitState::found) return "";
+  std::string hint = phase_hint(doc, phase, facts, "--write ");
+  if (!hint.empty()) return hint;
+  return more_budget(facts, "--write ") + " on an idle drive";
+}
+
+VerdictUnit verdict_unit(const char* name, const char* words, const DetectedUnit& unit) {
+  VerdictUnit v;
+  v.name = name;
+  v.answer = unit_answer(unit.state);
+  v.bytes = unit.bytes;
+  v.confidence = unit.confidence;
+  v.searched_up_to_bytes = unit.searched_up_to_bytes;
+  v.to_determine = unit.to_determine;
+  v.text = unit_phrase(words, v.answer, unit.bytes, unit.searched_up_to_bytes, "");
+  // Only the read page can come from re-reading written space; its answer
+  // then holds for written data, and the verdict says so.
+  if (unit.bytes && !unit.device_state.empty() && std::string_view(name) == "read_page") {
+    v.text += " (on freshly written space)";
+  }
+  return v;
+}
+
+// The seconds one stream pass over `bytes` takes at the rate the timed pass measured.
+std::optional<double> stream_seconds(const WriteProbeSummary& w, uint64_t bytes) {
+  const double pass_us = std::accumulate(w.stream_latency_us.begin(), w.stream_latency_us.end(), 0.0);
+  if (pass_us <= 0.0 || w.streamed_bytes == 0) return std::nullopt;
+  return kStreamPasses * static_cast<double>(bytes) * (pass_us / 1e6) / static_cast<double>(w.streamed_bytes);
+}
+
+// The --budget whose erase-stream share (when the grids use all of theirs,
+// run/run_budget.h) covers `stream_s` seconds.
+double budget_for_stream(double stream_s) {
+  const RunBudget unit{1.0, true};
+  const double write_phases = unit.write_phases_s(unit.read_grid_s());
+  const double share = unit.erase_stream_s(write_phases, unit.write_grid_s(write_phases));
+  return share > 0.0 ? stream_s / share : stream_s;
+}
+
+}  // namespace
+
+std::string erase_block_search_hint(const ResultDocument& doc) {
+  if (!doc.write_probe) return "";
+  const WriteProbeSummary& w = *doc.write_probe;
+  const uint64_t chunk = w.stream_chunk_bytes;
+  if (chunk == 0) return "";
+  auto reach_of = [&](uint64_t bytes) { return bytes / chunk / kMinStallPeriods * chunk; };
+  if (w.stream_cut_to_budget) {
+    const auto seconds = stream_seconds(w, w.length);
+    return fmt::format("the stream covered {} of the {} window within --budget; covering all of it searches up to "
+                       "{}{}", format_size(w.streamed_bytes), format_size(w.length), format_size(reach_of(w.length)),
+                       seconds ? fmt::format(": rerun with --write --budget {}", budget_text(budget_for_stream(*seconds)))
+                               : std::string(": rerun with a larger --budget"));
+  }
+  const uint64_t size = doc.topology.size_bytes;
+  if (size < 4 * kMiB || w.length == 0) return "";
+  const uint64_t usable = (size - 2 * kMiB) / kMiB * kMiB;  // off the first and last MiB
+  const uint64_t length = std::min<uint64_t>(4 * w.length, usable);
+  if (reach_of(length) <= reach_of(w.length)) return "the window already spans the device: no wider one searches further";
+  uint64_t offset = w.offset;
+  if (offset + length > size - kMiB) offset = ((size - length) / 2) / kMiB * kMiB;
+  const auto seconds = stream_seconds(w, length);
+  return fmt::format("a wider window searches further: --write --region {}:{} searches up to {}{}", size_argument(offset),
+                     size_argument(length), format_size(reach_of(length)),
+                     seconds ? fmt::format(" (two passes, about {:.0f} s of writing: --budget {})", *seconds,
+                                           budget_text(budget_for_stream(*seconds)))
+                             : std::string());
+}
+
+std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts) {
+  doc.read_page.to_determine = doc.read_page.state == UnitState::found ? "" : read_page_hint(doc, facts);
+  doc.write_unit.to_determine = write_hint(doc, doc.write_unit, "write_grid", facts);
+  doc.erase_block.to_determine = write_hint(doc, doc.erase_block, "erase_stream", facts);
+  if (doc.read_page.state == UnitState::absent) doc.read_page.to_determine.clear();
+  if (doc.write_unit.state == UnitState::absent) doc.write_unit.to_determine.clear();
+  return {verdict_unit("read_page", "read page", doc.read_page), verdict_unit("write_unit", "write unit", doc.write_unit),
+          verdict_unit("erase_block", "erase block", doc.erase_block)};
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,30 @@
+// Each unit's answer for the verdict, with what would tell when it is not
+// determined or not measured: computed from what the run actually did (the
+// phase that decides the unit, how it ended, the budget it had), never a
+// generic hint.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/result.h"
+#include "report/verdict.h"
+#include "run/run_options.h"
+
+namespace ssdprobe {
+
+struct RunFacts {
+  bool timed = false;      // a characterization (not info or audit)
+  bool write = false;      // --write was given
+  double budget_s = 60.0;  // --budget
+};
+
+// Sets each DetectedUnit's `to_determine` (also written to the JSON's
+// detected.*) and returns the three units as the verdict lists them.
+std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts);
+
+// The text of the hint `to search further` for an erase block the stream
+// did not find: what a wider --region or more --budget would search.
+std::string erase_block_search_hint(const ResultDocument& doc);
+
+}  // namespace ssdprobe

@@ -1,0 +1,231 @@
+#include "run/verdict_builder.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analysis/io_size_policy.h"
+#include "core/plural.h"
+#include "core/units.h"
+
+namespace ssdprobe {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+constexpr uint64_t kFilesystemBlock = 4096;
+
+const char* severity_word(Severity s) {
+  switch (s) {
+    case Severity::error: return "ERROR";
+    case Severity::warning: return "WARNING";
+    case Severity::info: return "NOTE";
+  }
+  return "NOTE";
+}
+
+// The largest significant measured cost of a line: "4 KiB reads cost 1.09x
+// (95 % 1.05-1.13)"; "no measurable cost" when every cost was measured and
+// none is significant; empty when nothing was measured.
+void measured_cost(const AuditLine& line, VerdictFinding& f) {
+  const AuditCost* worst = nullptr;
+  bool any_determined = false;
+  for (const auto& c : line.costs) {
+    if (!c.cost.determined) continue;
+    any_determined = true;
+    if (c.cost.significant && (worst == nullptr || c.cost.ratio > worst->cost.ratio)) worst = &c;
+  }
+  if (worst != nullptr) {
+    f.cost_ratio = worst->cost.ratio;
+    f.cost = fmt::format("{} {}s there cost {:.2f}x an aligned start (95 % {:.2f}-{:.2f})",
+                         format_size(worst->request_bytes), worst->op, worst->cost.ratio, worst->cost.ratio_low,
+                         worst->cost.ratio_high);
+  } else if (any_determined) {
+    f.cost = "no measurable cost in the IO sizes timed";
+  }
+}
+
+// The first step of the least destructive fix.
+std::string first_fix(const AuditLine& line) {
+  if (line.suggested_bytes && line.disk_offset && *line.suggested_bytes != *line.disk_offset) {
+    return fmt::format("move it to the next aligned start, {}", format_exact_size(*line.suggested_bytes));
+  }
+  return "";
+}
+
+VerdictFinding finding_of(const AuditLine& line) {
+  VerdictFinding f;
+  f.severity = line.severity;
+  f.field = line.field;
+  f.layer = line.layer;
+  f.message = line.message;
+  measured_cost(line, f);
+  f.fix = first_fix(line);
+  return f;
+}
+
+std::vector<UnderReported> under_reported(const ResultDocument& doc) {
+  std::vector<UnderReported> out;
+  for (const auto& m : doc.mismatches) {
+    const bool kernel_size = m.field == "minimum_io_size" || m.field == "physical_block_size" ||
+                             m.field == "optimal_io_size";
+    if (kernel_size && m.reported && m.detected && *m.reported < *m.detected) {
+      out.push_back({m.field, *m.reported, *m.detected});
+    }
+  }
+  return out;
+}
+
+std::string stopped_phrase(const ResultDocument& doc) {
+  const PhaseRecord* last_failure = nullptr;
+  for (const auto& p : doc.phases) {
+    if (p.state == PhaseState::interrupted) return fmt::format("run stopped in the {} phase ({})", p.name, p.reason);
+    if (p.state == PhaseState::failed) last_failure = &p;
+    if (p.state == PhaseState::not_run) {
+      const PhaseRecord& stop = last_failure != nullptr ? *last_failure : p;
+      return fmt::format("run stopped in the {} phase ({})", stop.name, stop.reason);
+    }
+  }
+  return "";
+}
+
+// "read page 16 KiB; write unit and erase block not measured (needs --write...)".
+std::string units_phrase(const std::vector<VerdictUnit>& units) {
+  std::vector<std::string> parts, unmeasured;
+  std::string unmeasured_hint;
+  for (const auto& u : units) {
+    if (u.answer == UnitAnswer::not_measured) {
+      unmeasured.push_back(u.text.substr(0, u.text.size() - std::string_view(" not measured").size()));
+      if (unmeasured_hint.empty()) unmeasured_hint = u.to_determine;
+      continue;
+    }
+    const bool hint = u.answer == UnitAnswer::not_determined && !u.to_determine.empty();
+    parts.push_back(hint ? fmt::format("{} ({})", u.text, u.to_determine) : u.text);
+  }
+  if (!unmeasured.empty()) {
+    std::string names = unmeasured.size() == 1 ? unmeasured[0]
+                        : fmt::format("{} and {}", fmt::join(unmeasured.begin(), unmeasured.end() - 1, ", "),
+                                      unmeasured.back());
+    parts.push_back(fmt::format("{} not measured{}", names,
+                                unmeasured_hint.empty() ? "" : fmt::format(" ({})", unmeasured_hint)));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+std::string under_reported_phrase(const std::vector<UnderReported>& under) {
+  if (under.empty()) return "";
+  std::vector<std::string> items;
+  for (const auto& u : under) {
+    items.push_back(fmt::format("{} {}", u.field, u.reported == 0 ? "0" : format_size(static_cast<uint64_t>(u.reported))));
+  }
+  return fmt::format("the kernel under-reports ({})", fmt::join(items, ", "));
+}
+
+std::string finding_phrase(const VerdictFinding& f, size_t others) {
+  std::string text = fmt::format("{} {}: {}", severity_word(f.severity), f.layer, f.message);
+  if (!f.cost.empty()) text += "; " + f.cost;
+  if (!f.fix.empty()) text += "; first: " + f.fix;
+  if (others > 0) text += fmt::format("; {} more", counted(others, "finding"));
+  return text;
+}
+
+// What the defaults (1 MiB partition alignment, 4 KiB filesystem blocks)
+// amount to, stated only as far as the run and the disk show it.
+std::string defaults_phrase(const ResultDocument& doc, const Verdict& v) {
+  const bool any_found = std::any_of(v.units.begin(), v.units.end(),
+                                     [](const VerdictUnit& u) { return u.answer == UnitAnswer::found; });
+  if (!any_found) return "nothing measured contradicts 1 MiB partition alignment and 4 KiB filesystem blocks";
+  const uint64_t alignment = doc.recommendations.partition_alignment_bytes;
+  std::string text = alignment == kMiB ? "1 MiB partition alignment covers every unit found"
+                                       : fmt::format("align partitions to {}, not just 1 MiB", format_size(alignment));
+  const IoSizePolicy policy = io_size_policy(doc.read_page.bytes, doc.write_unit.bytes, doc.erase_block.bytes);
+  if (policy.physical_block && *policy.physical_block > kFilesystemBlock) {
+    text += fmt::format("; IO smaller than {} costs a whole {}: treat it as the physical block{} (block-size "
+                        "advice below)", format_size(*policy.physical_block), format_size(*policy.physical_block),
+                        policy.ashift ? fmt::format(", ZFS ashift {}", *policy.ashift) : "");
+  } else {
+    text += "; 4 KiB filesystem blocks are right";
+  }
+  return text;
+}
+
+// True only when something was found, 1 MiB covers it, 4 KiB IO costs no
+// more than a block, and nothing on the disk is misaligned.
+bool defaults_right(const ResultDocument& doc, const Verdict& v) {
+  const bool any_found = std::any_of(v.units.begin(), v.units.end(),
+                                     [](const VerdictUnit& u) { return u.answer == UnitAnswer::found; });
+  const IoSizePolicy policy = io_size_policy(doc.read_page.bytes, doc.write_unit.bytes, doc.erase_block.bytes);
+  return any_found && v.findings.empty() && doc.recommendations.partition_alignment_bytes == kMiB &&
+         policy.physical_block.value_or(kFilesystemBlock) <= kFilesystemBlock;
+}
+
+// With nothing to fix, the first thing to do is the measurement that would
+// answer a unit still open, if any.
+std::optional<FirstAction> next_measurement(const Verdict& v, const std::string& target) {
+  constexpr std::string_view kRerun = "rerun with ";
+  for (const auto& u : v.units) {
+    if (u.answer == UnitAnswer::found || u.to_determine.empty()) continue;
+    FirstAction action{fmt::format("{}: {}", u.text, u.to_determine), ""};
+    // "rerun with --budget 120 on an idle drive" -> "ssdprobe --budget 120 TARGET"
+    if (u.to_determine.rfind(kRerun, 0) == 0) {
+      const std::string options = u.to_determine.substr(kRerun.size(), u.to_determine.find(" on ") - kRerun.size());
+      action.command = fmt::format("ssdprobe {} {}", options, target);
+    }
+    return action;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<VerdictFinding> ranked_findings(const ResultDocument& doc) {
+  std::vector<VerdictFinding> findings;
+  if (doc.audit) {
+    if (doc.audit->layout) {
+      for (const auto& line : doc.audit->layout->lines) {
+        if (!line.ok) findings.push_back(finding_of(line));
+      }
+    }
+    for (const auto& line : doc.audit->at) {
+      if (!line.ok) findings.push_back(finding_of(line));
+    }
+  }
+  std::stable_sort(findings.begin(), findings.end(), [](const VerdictFinding& a, const VerdictFinding& b) {
+    if (a.severity != b.severity) return a.severity > b.severity;
+    return a.cost_ratio > b.cost_ratio;
+  });
+  return findings;
+}
+
+Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
+  Verdict v;
+  v.units = answer_units(doc, facts);
+  v.under_reported = under_reported(doc);
+  v.findings = ranked_findings(doc);
+  for (const auto& f : v.findings) ++v.findings_by_severity[static_cast<size_t>(f.severity)];
+  v.stopped = stopped_phrase(doc);
+  std::vector<std::string> parts;
+  if (!v.stopped.empty()) parts.push_back(v.stopped);
+  if (!v.findings.empty()) {
+    const VerdictFinding& worst = v.findings.front();
+    parts.push_back(finding_phrase(worst, v.findings.size() - 1));
+    v.first_action = FirstAction{fmt::format("fix {} ({})", worst.layer, worst.field), worst.fix};
+  }
+  const bool any_found = std::any_of(v.units.begin(), v.units.end(),
+                                     [](const VerdictUnit& u) { return u.answer == UnitAnswer::found; });
+  if (!facts.timed && !any_found) {
+    parts.push_back(fmt::format("nothing measured (no timing IO): 1 MiB partition alignment and 4 KiB filesystem "
+                                "blocks are assumed, not checked; run `ssdprobe {}` to measure", doc.path));
+  } else {
+    parts.push_back(units_phrase(v.units));
+  }
+  if (const std::string under = under_reported_phrase(v.under_reported); !under.empty()) parts.push_back(under);
+  if (v.findings.empty() && (facts.timed || any_found)) {
+    parts.push_back(defaults_phrase(doc, v));
+    v.defaults_right = defaults_right(doc, v);
+  }
+  if (!v.first_action) v.first_action = next_measurement(v, doc.path);
+  v.summary = fmt::format("Verdict: {}", fmt::join(parts, "; "));
+  return v;
+}
+
+}  // namespace ssdprobe
