@@ -102,7 +102,8 @@ BlockSizeAdvice f2fs_item(const Choice& c) {
   return {"F2FS (log-structured)", fmt::format("mkfs.f2fs -f {}", c.device), true,
           fmt::format("no block size change is needed: F2FS keeps 4 KiB blocks but writes new data and metadata "
                       "sequentially into 2 MiB segments, so most writes reach the drive as long runs covering whole "
-                      "{} {}s; an fsync of a small file still writes a few 4 KiB blocks", format_size(c.unit),
+                      "{} {}s; an fsync of a small file still writes a few 4 KiB blocks. It needs F2FS in the kernel (a "
+                      "module in Debian's kernels; some custom kernels leave it out)", format_size(c.unit),
                       c.unit_name),
           "mkfs_f2fs"};
 }
