@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <numeric>
 
+#include "analysis/block_size_advice.h"
 #include "core/block_math.h"
 #include "core/units.h"
 
@@ -567,6 +568,7 @@ Recommendations recommend(const GeometryForRecommendation& g, const StackForReco
                                       ? md->chunk->bytes * md->data_disks : alignment)));
   }
   filesystem_steps(c, device, stripe, md, lvm);
+  append_block_size_advice(r, g, device);
   r.notes.insert(r.notes.end(), g.parallelism_advice.begin(), g.parallelism_advice.end());
   return r;
 }

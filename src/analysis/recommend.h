@@ -32,6 +32,11 @@ struct GeometryForRecommendation {
   // How much IO to keep in flight and where striping pays (analysis/
   // parallelism.h parallelism_advice): passed through to the notes.
   std::vector<std::string> parallelism_advice;
+  // The running kernel (uname -r) and memory page size: which filesystems
+  // can use a block larger than the page (analysis/block_size_advice.h).
+  // An empty release is an unknown kernel.
+  std::string kernel_release;
+  uint64_t page_size = 4096;
 };
 
 // An md array the target is (or is to be) a member of.

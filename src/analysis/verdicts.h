@@ -64,12 +64,24 @@ struct RecommendedCommand {
   std::string alternative_group;
 };
 
+// One way to use a block larger than 4 KiB when the read page or write unit
+// is larger (analysis/block_size_advice.h): what it is, the command when
+// there is one, and whether the running kernel can use it.
+struct BlockSizeAdvice {
+  std::string what;      // "XFS with 16 KiB blocks"
+  std::string command;   // empty: words only (a database setting)
+  bool applies = false;  // usable on the running kernel with Debian 12's tools, as far as ssdprobe knows
+  std::string why;       // what it changes, what it costs, what it needs when it does not apply
+  std::string step_key;  // the step in Recommendations::steps that runs `command`, or empty
+};
+
 struct Recommendations {
   uint64_t partition_start_bytes = 1 << 20;
   uint64_t partition_alignment_bytes = 1 << 20;
   uint64_t filesystem_block_bytes = 4096;
   std::vector<RecommendedCommand> steps;  // in the order they would be run; keys are unique
   std::vector<std::string> notes;
+  std::vector<BlockSizeAdvice> block_size_advice;  // empty when no read page or write unit was determined
   // Set by the caller that audited the layout already on the drive (e.g.
   // "nothing to change"); recommend() leaves it empty.
   std::optional<std::string> verdict;

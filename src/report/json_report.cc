@@ -178,13 +178,22 @@ json recommendations_json(const Recommendations& r) {
                      {"warning", step.destroys_data ? json(step.warning) : json(nullptr)},
                      {"alternative_group", step.alternative_group.empty() ? json(nullptr) : json(step.alternative_group)}});
   }
+  json block_size_advice = json::array();
+  for (const auto& item : r.block_size_advice) {
+    block_size_advice.push_back({{"what", item.what},
+                                 {"command", item.command.empty() ? json(nullptr) : json(item.command)},
+                                 {"applies", item.applies},
+                                 {"why", item.why},
+                                 {"step", item.step_key.empty() ? json(nullptr) : json(item.step_key)}});
+  }
   return {{"partition_start_bytes", r.partition_start_bytes},
           {"partition_alignment_bytes", r.partition_alignment_bytes},
           {"filesystem_block_bytes", r.filesystem_block_bytes},
           {"commands", commands},
           {"steps", steps},
           {"verdict", r.verdict ? json(*r.verdict) : json(nullptr)},
-          {"notes", r.notes}};
+          {"notes", r.notes},
+          {"block_size_advice", block_size_advice}};
 }
 
 json phases_json(const std::vector<PhaseRecord>& phases) {

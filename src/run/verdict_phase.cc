@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <optional>
+#include <unistd.h>
 
 #include "analysis/recommend.h"
 #include "core/units.h"
@@ -77,6 +78,8 @@ void fill_recommendations(ResultDocument& doc) {
   geometry.erase_block = doc.erase_block.bytes;
   geometry.logical_block = t.logical_block_size.value_or(512);
   geometry.partial_write_cost_us = partial_write_cost(doc.write_unit);
+  geometry.kernel_release = t.kernel_version;
+  geometry.page_size = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   if (doc.parallelism) geometry.parallelism_advice = parallelism_advice(doc.parallelism->verdict);
   if (doc.write_parallelism) {
     for (auto& line : parallelism_advice(doc.write_parallelism->verdict)) geometry.parallelism_advice.push_back(line);

@@ -81,7 +81,9 @@ for partitioner in parted sfdisk sgdisk; do
   fresh_disk
   run_step "$partitioner" || continue
   audited_ok "$partitioner"
-  for fs in mkfs_xfs mkfs_ext4 mkfs_f2fs; do
+  # Every filesystem alternative, also those of the block size advice
+  # (mkfs_xfs_large_block, mkfs_ext4_bigalloc) where they apply here.
+  for fs in $(jq -r '.recommendations.steps[] | select(.alternative_group == "filesystem") | .key' "$recs"); do
     run_step "$fs" && audited_ok "$partitioner + $fs"
   done
   wipefs -a -q "$part" 2>/dev/null

@@ -80,18 +80,19 @@ TEST_CASE("a 16 KiB page on one drive: 1 MiB alignment, no su/sw, and a note say
 TEST_CASE("steps come in the order they are run, alternatives grouped") {
   SECTION("one drive, one filesystem") {
     const Recommendations r = recommend(page_16k(), "/dev/sda", "/dev/sda1", false);
-    CHECK(keys(r) == std::vector<std::string>{"parted", "sfdisk", "sgdisk", "mkfs_xfs", "mkfs_ext4", "mkfs_f2fs"});
+    CHECK(keys(r) == std::vector<std::string>{"parted", "sfdisk", "sgdisk", "mkfs_xfs", "mkfs_ext4", "mkfs_f2fs",
+                                              "mkfs_ext4_bigalloc"});
   }
   SECTION("md, then LVM on it, then a filesystem on the LV") {
     StackForRecommendation stack = raid5_of_5(65536);
     stack.lvm = LvmStripe{};
     const Recommendations r = recommend(page_16k(), stack, "/dev/sda", "/dev/sda1", false);
     CHECK(keys(r) == std::vector<std::string>{"parted", "sfdisk", "sgdisk", "mdadm", "pvcreate", "vgcreate", "lvcreate",
-                                              "mkfs_xfs", "mkfs_ext4", "mkfs_f2fs"});
+                                              "mkfs_xfs", "mkfs_ext4", "mkfs_f2fs", "mkfs_ext4_bigalloc"});
     std::vector<std::string> groups;
     for (const auto& step : r.steps) groups.push_back(step.alternative_group);
     CHECK(groups == std::vector<std::string>{"partition", "partition", "partition", "", "", "", "", "filesystem",
-                                             "filesystem", "filesystem"});
+                                             "filesystem", "filesystem", "filesystem"});
     CHECK(has(command(r, "pvcreate"), " /dev/md0"));
     CHECK(has(command(r, "mkfs_xfs"), " /dev/VG/LV"));
     CHECK(has(find_step(r, "mdadm")->purpose, "a name to choose"));

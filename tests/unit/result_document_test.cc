@@ -70,14 +70,15 @@ TEST_CASE("characterize writes every spec field") {
   }
   CHECK(d["mismatches"][0]["field"] == "minimum_io_size");
   for (const char* key : {"partition_start_bytes", "partition_alignment_bytes", "filesystem_block_bytes", "commands",
-                          "steps", "verdict", "notes"}) {
+                          "steps", "verdict", "notes", "block_size_advice"}) {
     INFO(key);
     CHECK(d["recommendations"].contains(key));
   }
   CHECK(d["recommendations"]["verdict"].is_null());
   // One drive, no LVM asked for: partition table, then one of the filesystems.
   const json& steps = d["recommendations"]["steps"];
-  REQUIRE(steps.size() == 6);
+  // The block size advice adds mkfs_ext4_bigalloc and, from Linux 6.12, mkfs_xfs_large_block.
+  REQUIRE(steps.size() >= 7);
   size_t i = 0;
   for (const char* tool : {"parted", "sfdisk", "sgdisk", "mkfs_xfs", "mkfs_ext4", "mkfs_f2fs"}) {
     INFO(tool);
@@ -88,6 +89,20 @@ TEST_CASE("characterize writes every spec field") {
     CHECK((warning.find("PARTITION") != std::string::npos || warning.find("DISK") != std::string::npos));
     CHECK(steps[i]["alternative_group"] == (i < 3 ? "partition" : "filesystem"));
     ++i;
+  }
+  for (; i < steps.size(); ++i) {
+    const std::string key = steps[i]["key"].get<std::string>();
+    CHECK((key == "mkfs_ext4_bigalloc" || key == "mkfs_xfs_large_block"));
+    CHECK(steps[i]["alternative_group"] == "filesystem");
+  }
+  const json& advice = d["recommendations"]["block_size_advice"];
+  REQUIRE(advice.size() == 6);
+  for (const auto& item : advice) {
+    CHECK(item["what"].is_string());
+    CHECK((item["command"].is_null() || item["command"].is_string()));
+    CHECK(item["applies"].is_boolean());
+    CHECK(item["why"].is_string());
+    CHECK((item["step"].is_null() || item["step"].is_string()));
   }
   const json& grid = d["grids"][0];
   CHECK(grid["name"] == "read");
