@@ -5,9 +5,22 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "run/write_bound.h"
 #include "safety/confirm.h"
 
 namespace ssdprobe {
+namespace {
+
+// The question states the most the run can write, and for how long.
+WritePlanSummary with_bound(WritePlanSummary plan, const Options& options) {
+  const WriteBound bound = write_bound({plan.offset, plan.length}, !plan.simulated && plan.preserve);
+  plan.max_bytes_written = bound.total();
+  plan.max_bytes_breakdown = bound.breakdown();
+  plan.budget_s = options.budget_s;
+  return plan;
+}
+
+}  // namespace
 
 Region write_window(const Target& target, const Options& options) {
   if (options.region.offset == 0 && options.region.length == 0) return default_write_window(target.topology.size_bytes);
@@ -27,7 +40,7 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
     // not first stop at the question on hardware.
     WritePlanSummary plan{target.path, target.topology.model, target.topology.serial, target.topology.size_bytes,
                           window.offset, window.length, false, "", true};
-    confirm_write(plan, options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+    confirm_write(with_bound(plan, options), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
     return nullptr;
   }
   WriteSessionOptions session_options;
@@ -36,7 +49,7 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
   session_options.region_given = options.region_given();
   session_options.journal_dir_options.allow_ram = options.allow_ram_journal;
   auto session = std::make_unique<WriteSession>(target, window, session_options);
-  confirm_write(session->summary(), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+  confirm_write(with_bound(session->summary(), options), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
   return session;
 }
 
