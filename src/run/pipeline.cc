@@ -1,9 +1,9 @@
 #include "run/pipeline.h"
 
-#include "run/io_sample.h"
-
 #include <exception>
 #include <fmt/format.h>
+
+#include "run/io_sample.h"
 
 namespace ssdprobe {
 namespace {
@@ -59,17 +59,7 @@ void mark_unmeasured(RunContext& run, const Phase& phase, const std::string& why
 
 std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phases) {
   std::optional<Error> stop;
-  std::string stopped_where;  // Runs a timed phase between two samples of the disk's counters.
-PhaseOutcome run_sampled(const Phase& phase, RunContext& run, std::optional<Error>& thrown,
-                         std::optional<OtherIo>& other_io) {
-  const std::optional<IoSample> start = phase.timed ? sample_io(run) : std::nullopt;
-  PhaseOutcome outcome = run_one(phase, run, thrown);
-  const std::optional<IoSample> end = start ? sample_io(run) : std::nullopt;
-  if (end) other_io = other_io_between(run, *start, *end);
-  return outcome;
-}
-
-// "interrupted by signal 2 during the write_grid phase"
+  std::string stopped_where;  // "interrupted by signal 2 during the write_grid phase"
   for (const Phase& phase : phases) {
     PhaseRecord record{phase.name, PhaseState::done, "", 0.0, std::nullopt};
     std::optional<std::string> skip = missing_need(phase, run);

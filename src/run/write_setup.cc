@@ -38,8 +38,15 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
     // Nothing real to preserve, but asked (or refused without a terminal
     // and --yes) exactly as a real drive is: a script tested on a sim must
     // not first stop at the question on hardware.
-    WritePlanSummary plan{target.path, target.topology.model, target.topology.serial, target.topology.size_bytes,
-                          window.offset, window.length, false, "", true};
+    WritePlanSummary plan;
+    plan.path = target.path;
+    plan.model = target.topology.model;
+    plan.serial = target.topology.serial;
+    plan.device_size = target.topology.size_bytes;
+    plan.offset = window.offset;
+    plan.length = window.length;
+    plan.preserve = false;
+    plan.simulated = true;
     confirm_write(with_bound(plan, options), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
     return nullptr;
   }
