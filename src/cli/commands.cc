@@ -94,6 +94,7 @@ struct CommandLine {
   PlotArgs plot_args;
   CompareArguments compare_args;
   GeneratedOutputs generated;
+  std::vector<std::string> argv;  // as run: the document records it
 };
 
 CLI::App* add_target_command(CLI::App& app, RawOptions& raw, OptionScope scope, const char* name, const char* help,
@@ -165,34 +166,40 @@ int parse_failure(CommandLine& c, const CLI::ParseError& e) {
 // Options before a subcommand are carried into it (or refused), then the
 // parsed command runs.
 int dispatch(CommandLine& c) {
-  if (c.list_sims) return run_list_sims(resolve_options(c.main_raw, kCharacterize).json_path);
+  const auto resolve = [&c](const RawOptions& raw, OptionScope scope) {
+    Options options = resolve_options(raw, scope);
+    options.command_line = c.argv;
+    return options;
+  };
+  if (c.list_sims) return run_list_sims(resolve(c.main_raw, kCharacterize).json_path);
   if (c.plot->parsed()) {
     carry_options(c.main_raw, c.plot_raw, kPlot, "plot");  // -q; refuses the table's other options
-    return run_plot(resolve_options(c.plot_raw, kPlot), c.plot_args);
+    return run_plot(resolve(c.plot_raw, kPlot), c.plot_args);
   }
   if (c.compare->parsed()) {
     carry_options(c.main_raw, c.compare_raw, kCompare, "compare");
-    return run_compare(resolve_options(c.compare_raw, kCompare), c.compare_args);
+    return run_compare(resolve(c.compare_raw, kCompare), c.compare_args);
   }
   if (c.info->parsed()) {
     carry_options(c.main_raw, c.info_raw, kInfo, "info");
-    return run_info(resolve_options(c.info_raw, kInfo));
+    return run_info(resolve(c.info_raw, kInfo));
   }
   if (c.audit->parsed()) {
     carry_options(c.main_raw, c.audit_raw, kAudit, "audit");
-    return run_audit(resolve_options(c.audit_raw, kAudit));
+    return run_audit(resolve(c.audit_raw, kAudit));
   }
   if (c.restore->parsed()) {
     carry_options(c.main_raw, c.restore_raw, kRestore, "restore");
-    return run_restore(resolve_options(c.restore_raw, kRestore));
+    return run_restore(resolve(c.restore_raw, kRestore));
   }
-  return run_characterize(resolve_options(c.main_raw, kCharacterize));
+  return run_characterize(resolve(c.main_raw, kCharacterize));
 }
 
 }  // namespace
 
 int ssdprobe_main(int argc, char** argv) {
   CommandLine c;
+  c.argv.assign(argv, argv + argc);
   build_command_line(c);
   try {
     c.app.parse(argc, argv);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/compare_outputs.h"
 #include "compare/compare_render.h"
 #include "compare/fleet_comparison.h"
 #include "compare/fleet_files.h"
@@ -56,6 +57,9 @@ int run_compare(const Options& options, const CompareArguments& arguments) {
   if (!options.json_path.empty()) check_json_destination(options.json_path);
 
   const FleetFiles files = find_fleet_files(arguments.operands);
+  refuse_outputs_over_inputs({{"--json", options.json_path}, {"--csv", arguments.csv_path},
+                              {"--markdown", arguments.markdown_path}, {"--html", arguments.html_path}},
+                             files.documents);
   for (const std::string& w : files.warnings) print_warning(w);
   FleetRead read = read_fleet(files.documents, reader_threads());
   for (const std::string& w : read.warnings) print_warning(w + ": skipped");

@@ -225,6 +225,11 @@ Options resolve_options(const RawOptions& raw, OptionScope scope) {
     options.echo.set(spec.json_key, apply(spec.field, options, long_name(spec), text));
   }
   if (!options.echo.contains("write")) options.echo.set("write", false);
+  if ((scope & kCharacterize) && options.engine == "psync" && options.queue_depth > 1) {
+    throw Error(ErrorCategory::usage, fmt::format("--qd {} with --engine psync: the psync engine does one IO at a "
+                                                  "time (pread/pwrite), so its queue depth is 1; use --qd 1, or "
+                                                  "--engine uring (or auto) for a deeper queue", options.queue_depth));
+  }
   if (!options.write && (options.yes || !options.preserve) && (scope & kCharacterize)) {
     throw Error(ErrorCategory::usage, "--yes and --no-preserve only make sense with --write");
   }

@@ -4,10 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <fmt/format.h>
 #include <string_view>
 
@@ -196,13 +198,26 @@ json recommendations_json(const Recommendations& r) {
           {"block_size_advice", block_size_advice}};
 }
 
+json io_counts_json(const IoCounts& c) {
+  return {{"reads", c.reads}, {"read_bytes", c.read_bytes}, {"writes", c.writes}, {"write_bytes", c.write_bytes}};
+}
+
+json other_io_json(const std::optional<OtherIo>& o) {
+  if (!o) return nullptr;
+  json out = io_counts_json(o->other);
+  out["disk"] = o->disk;
+  out["own"] = io_counts_json(o->own);
+  return out;
+}
+
 json phases_json(const std::vector<PhaseRecord>& phases) {
   json out = json::array();
   for (const auto& p : phases) {
     out.push_back({{"name", p.name},
                    {"state", phase_state_name(p.state)},
                    {"reason", p.reason.empty() ? json(nullptr) : json(p.reason)},
-                   {"device_time_s", rounded(p.device_time_s)}});
+                   {"device_time_s", rounded(p.device_time_s)},
+                   {"other_io", other_io_json(p.other_io)}});
   }
   return out;
 }
@@ -223,7 +238,10 @@ json to_json(const ResultDocument& d) {
   json doc = {{"schema", kResultSchema},
               {"tool", {{"name", "ssdprobe"}, {"version", SSDPROBE_VERSION}}},
               {"started_at", d.started_at},
+              {"ended_at", text_or_null(d.ended_at)},
               {"duration_s", rounded(d.duration_s)},
+              {"hostname", text_or_null(d.hostname)},
+              {"command_line", d.command_line},
               {"options", options_json(d.options)},
               {"target", target_json(d)},
               {"reported", reported_json(d.topology, d.firmware)},
@@ -248,6 +266,9 @@ json to_json(const ResultDocument& d) {
   add_parallelism_json(doc, d.parallelism);
   add_write_parallelism_json(doc, d.write_parallelism, d.parallelism.has_value());
   doc["phases"] = phases_json(d.phases);
+  // The one question a script asks first of a stopped run, without walking phases.
+  doc["interrupted"] = std::any_of(d.phases.begin(), d.phases.end(),
+                                   [](const PhaseRecord& p) { return p.state == PhaseState::interrupted; });
   return doc;
 }
 
@@ -286,8 +307,34 @@ int write_all(int fd, std::string_view text) {
 
 }  // namespace
 
+void refuse_target_like_output(const std::string& path, const std::string& option) {
+  const auto refuse = [&](const char* why) {
+    throw Error(ErrorCategory::usage, fmt::format("{} {}: {}; {} needs a FILE to write (did a shell glob or a "
+                                                  "missing value put the target there?)", option, path, why, option));
+  };
+  if (path.starts_with("sim:")) refuse("looks like a simulated drive target, not an output file");
+  if (!path.starts_with("/dev/") || path.starts_with("/dev/shm/")) return;
+  struct stat st {};
+  const bool stream = ::stat(path.c_str(), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) ||
+                                                         S_ISSOCK(st.st_mode));
+  if (!stream) {
+    refuse("looks like a device target, not an output file (of /dev, only terminals, pipes, sockets and /dev/null "
+           "take output)");
+  }
+}
+
+bool holds_result_document(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  const json document = json::parse(in, nullptr, false);
+  if (!document.is_object() || !document.contains("schema") || !document["schema"].is_string()) return false;
+  return document["schema"].get<std::string>().starts_with("ssdprobe/");
+}
+
 void check_json_destination(const std::string& path) {
   if (path == "-") return;
+  refuse_target_like_output(path, "--json");
   if (destination_of(path, "--json") == Destination::stream) return;
   namespace fs = std::filesystem;
   const fs::path target(path);

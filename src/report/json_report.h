@@ -23,8 +23,19 @@ void write_json(const nlohmann::ordered_json& document, const std::string& path)
 // names the option in error messages.
 void write_text_output(std::string_view text, const std::string& path, const std::string& option);
 
+// Refuses (Error(usage)) an output path that looks like a target: "sim:...",
+// or a /dev path that is not a terminal, pipe, socket or /dev/null (nor under
+// /dev/shm): `--json /dev/sdb` would otherwise create /dev/sdb as a file, or
+// be refused only because the disk happens to be there.
+void refuse_target_like_output(const std::string& path, const std::string& option);
+
+// Whether `path` is a regular file holding a result document (schema
+// "ssdprobe/N"): a run's record, which no other output may replace.
+bool holds_result_document(const std::string& path);
+
 // Checks that a target for --json can be created before any work starts
-// (directory exists and is writable), so a long run does not end in an error.
+// (directory exists and is writable), so a long run does not end in an error;
+// refuses a target-like path (refuse_target_like_output).
 void check_json_destination(const std::string& path);
 
 }  // namespace ssdprobe

@@ -12,6 +12,7 @@
 
 #include "analysis/latency_grid.h"
 #include "analysis/verdicts.h"
+#include "device/io_counts.h"
 #include "device/topology.h"
 #include "firmware/ata_identify.h"
 #include "firmware/nvme_reported.h"
@@ -105,16 +106,29 @@ enum class PhaseState {
   not_run,      // an earlier phase stopped the run (reason names how)
 };
 
+// The disk's counters over a phase, less what the run itself issued.
+struct OtherIo {
+  std::string disk;  // whose counters: the whole disk, also for a partition target ("nvme0n1")
+  IoCounts own;      // what the run issued in the phase
+  IoCounts other;    // the rest: what others did on the disk meanwhile
+};
+
 struct PhaseRecord {
   std::string name;            // "read_grid", "write_grid", ... (docs/result-json.md lists them)
   PhaseState state = PhaseState::done;
   std::string reason;          // empty when done
   double device_time_s = 0.0;  // device time it spent (virtual on sims)
+  // IO others did on the disk during a timed phase (run/other_io.h); absent
+  // where it cannot be told: phases that do no timing IO, sims, files.
+  std::optional<OtherIo> other_io;
 };
 
 struct ResultDocument {
   std::string started_at;   // ISO 8601 UTC
+  std::string ended_at;     // ISO 8601 UTC, when the last phase ended
   double duration_s = 0.0;
+  std::string hostname;     // where it ran
+  std::vector<std::string> command_line;  // argv as run
   OptionEcho options;
   std::string path;
   TargetKind kind = TargetKind::block;

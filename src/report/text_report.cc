@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "report/audit_render.h"
 #include "report/parallelism_render.h"
+#include "report/run_context_text.h"
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
 #include "report/text_wrap.h"
@@ -86,7 +87,7 @@ void unfinished_phases(std::string& out, const ResultDocument& d, size_t width) 
   }
 }
 
-void identity(std::string& out, const ResultDocument& d) {
+void identity(std::string& out, const ResultDocument& d, size_t width) {
   const Topology& t = d.topology;
   out += fmt::format("ssdprobe {}: {} ({}, {})\n", SSDPROBE_VERSION, d.path, target_kind_name(d.kind), t.transport);
   if (!t.model.empty() || !t.serial.empty()) {
@@ -99,6 +100,7 @@ void identity(std::string& out, const ResultDocument& d) {
     out += fmt::format("  partition {} starts at {}\n", t.partition_name, format_exact_size(t.partition_start_bytes));
   }
   if (!t.backing_file.empty()) out += fmt::format("  backing file {}\n", t.backing_file);
+  host_and_command_lines(out, d, width);
 }
 
 // One column of the side-by-side table: a source of reported geometry and
@@ -331,6 +333,7 @@ void run_summary(std::string& out, const ResultDocument& d, size_t width) {
                                                         : (w.restored ? w.restore_message : "NOT restored")),
                    width, 8);
   }
+  other_io_lines(out, d, width);
 }
 
 }  // namespace
@@ -342,7 +345,7 @@ std::string render_text(const ResultDocument& d, size_t width) {
   const std::string stopped = stopped_text(d);
   if (!stopped.empty()) out += wrapped("", stopped, width, 2);
   out += "\n";
-  identity(out, d);
+  identity(out, d, width);
   side_by_side(out, d);
   firmware(out, d);
   evidence(out, d, width);
@@ -362,7 +365,7 @@ std::string render_audit_text(const ResultDocument& d, size_t width) {
   std::string out;
   verdict_text(out, d.verdict, width);
   out += "\n";
-  identity(out, d);
+  identity(out, d, width);
   audit_text(out, d.audit);
   for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);
   return out;

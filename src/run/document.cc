@@ -1,5 +1,7 @@
 #include "run/document.h"
 
+#include <sys/utsname.h>
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -15,11 +17,20 @@ DetectedUnit needs_writes(const char* what) {
   return unit;
 }
 
+// The machine's name as uname(2) gives it: whose drive a saved document
+// describes, once documents from many servers are compared.
+std::string host_name() {
+  struct utsname name {};
+  return ::uname(&name) == 0 ? std::string(name.nodename) : std::string();
+}
+
 }  // namespace
 
 ResultDocument base_document(const Options& options, const Target& target) {
   ResultDocument doc;
   doc.started_at = utc_now_text(kIso8601Utc);
+  doc.hostname = host_name();
+  doc.command_line = options.command_line;
   doc.options = options.echo;
   doc.options.set("target", target.path);
   doc.path = target.path;

@@ -60,6 +60,10 @@ struct Phase {
   // The units this phase measures: when it does not finish, each one still
   // without an answer is marked "not measured" with the reason.
   std::vector<DetectedUnit ResultDocument::*> decides = {};
+  // Every IO it does goes through the engine (none through the journal's
+  // descriptor or libblkid's): the disk's counters less the engine's count
+  // are other IO, recorded in its phases[].other_io (run/io_sample.h).
+  bool timed = false;
 };
 
 }  // namespace ssdprobe

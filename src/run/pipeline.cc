@@ -3,6 +3,8 @@
 #include <exception>
 #include <fmt/format.h>
 
+#include "run/io_sample.h"
+
 namespace ssdprobe {
 namespace {
 
@@ -24,6 +26,16 @@ PhaseOutcome run_one(const Phase& phase, RunContext& run, std::optional<Error>& 
   }
   const bool signal = thrown->category() == ErrorCategory::interrupted;
   return {signal ? PhaseState::interrupted : PhaseState::failed, thrown->what(), 0.0};
+}
+
+// Runs a timed phase between two samples of the disk's counters.
+PhaseOutcome run_sampled(const Phase& phase, RunContext& run, std::optional<Error>& thrown,
+                         std::optional<OtherIo>& other_io) {
+  const std::optional<IoSample> start = phase.timed ? sample_io(run) : std::nullopt;
+  PhaseOutcome outcome = run_one(phase, run, thrown);
+  const std::optional<IoSample> end = start ? sample_io(run) : std::nullopt;
+  if (end) other_io = other_io_between(run, *start, *end);
+  return outcome;
 }
 
 // "interrupted by signal 2 during the write grid": how the run stopped, for
@@ -49,7 +61,7 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
   std::optional<Error> stop;
   std::string stopped_where;  // "interrupted by signal 2 during the write_grid phase"
   for (const Phase& phase : phases) {
-    PhaseRecord record{phase.name, PhaseState::done, "", 0.0};
+    PhaseRecord record{phase.name, PhaseState::done, "", 0.0, std::nullopt};
     std::optional<std::string> skip = missing_need(phase, run);
     if (!skip && stop && !phase.runs_after_stop) {
       record.state = PhaseState::not_run;
@@ -60,7 +72,7 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
       record.reason = *skip;
     } else {
       std::optional<Error> thrown;
-      const PhaseOutcome outcome = run_one(phase, run, thrown);
+      const PhaseOutcome outcome = run_sampled(phase, run, thrown, record.other_io);
       record.state = outcome.state;
       record.reason = outcome.reason;
       record.device_time_s = outcome.device_time_s;

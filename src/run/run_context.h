@@ -23,6 +23,8 @@
 
 namespace ssdprobe {
 
+class CountingDevice;
+
 // From the write session phase to the restore (run/write_phases.h).
 struct WriteState {
   Region window;                         // the only bytes the write phases may write
@@ -61,6 +63,9 @@ struct RunContext {
   // after a stop (the restore) read them to say why they run.
   const Error* stopped_by = nullptr;
   std::string stopped_in;  // the name of the phase that stopped it
+  // The engine, counting what the run issues (null: untimed runs), for
+  // the other IO on the disk during each timed phase (run/io_sample.h).
+  const CountingDevice* own_io = nullptr;
 };
 
 }  // namespace ssdprobe

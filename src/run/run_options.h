@@ -38,6 +38,7 @@ struct Options {
   bool region_given() const { return region.offset != 0 || region.length != 0; }
 
   OptionEcho echo;                // every option in effect, keyed by json_key, in table order
+  std::vector<std::string> command_line;  // argv as run, for the document
 };
 
 // The offsets of --at ("63s" is not accepted: sizes as elsewhere, e.g.

@@ -5,13 +5,16 @@
 #include <chrono>
 #include <fmt/format.h>
 
+#include "core/clock_text.h"
 #include "core/interrupt.h"
+#include "device/counting_device.h"
 #include "device/target.h"
 #include "firmware/nvme_passthru_open.h"
 #include "run/audit_phase.h"
 #include "run/document.h"
 #include "run/firmware_phase.h"
 #include "run/journal_check.h"
+#include "run/other_io.h"
 #include "run/parallelism_section.h"
 #include "run/pipeline.h"
 #include "probes/grid_plan.h"
@@ -38,6 +41,15 @@ void check_region_alignment(const Target& target, const Region& region) {
   }
 }
 
+// An unattached loop device, an empty file: nothing to time. Said before
+// the region (which cannot fit in 0 bytes) is judged, as the target's fault.
+void refuse_empty_target(const Target& target) {
+  if (target.topology.size_bytes != 0) return;
+  throw Error(ErrorCategory::target,
+              fmt::format("unusable target {}: size 0{}", target.path,
+                          target.topology.transport == "loop" ? " (a loop device with nothing attached?)" : ""));
+}
+
 // The runs that do no timing IO (info, audit): the target classified but
 // not opened for IO, every unit "not measured" for the reason given.
 ResultDocument untimed_run(const Options& options, const std::string& why_not_measured,
@@ -49,6 +61,7 @@ ResultDocument untimed_run(const Options& options, const std::string& why_not_me
   run.doc.write_unit.evidence = run.doc.read_page.evidence;
   run.doc.erase_block.evidence = run.doc.read_page.evidence;
   if (auto stop = run_phases(run, phases)) throw *stop;
+  run.doc.ended_at = utc_now_text(kIso8601Utc);
   return std::move(run.doc);
 }
 
@@ -57,17 +70,17 @@ ResultDocument untimed_run(const Options& options, const std::string& why_not_me
 const std::vector<Phase>& characterize_phases() {
   static const std::vector<Phase> phases = {
       {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
-      {.name = "read_grid", .run = run_read_grid, .decides = Units{&ResultDocument::read_page}},
+      {.name = "read_grid", .run = run_read_grid, .decides = Units{&ResultDocument::read_page}, .timed = true},
       {.name = "write_session", .run = open_write_session, .needs = Needs::writes},
       {.name = "write_grid", .run = run_write_grid, .needs = Needs::writes,
-       .decides = Units{&ResultDocument::write_unit}},
+       .decides = Units{&ResultDocument::write_unit}, .timed = true},
       {.name = "erase_stream", .run = run_erase_stream, .needs = Needs::writes,
-       .decides = Units{&ResultDocument::erase_block}},
-      {.name = "write_parallelism", .run = run_write_parallelism_phase, .needs = Needs::writes},
+       .decides = Units{&ResultDocument::erase_block}, .timed = true},
+      {.name = "write_parallelism", .run = run_write_parallelism_phase, .needs = Needs::writes, .timed = true},
       {.name = "restore", .run = restore_window, .needs = Needs::writes, .runs_after_stop = true},
       {.name = "read_written", .run = reread_written_window, .needs = Needs::writes,
-       .skip_if = skip_reread_if_page_found},
-      {.name = "read_parallelism", .run = run_read_parallelism},
+       .skip_if = skip_reread_if_page_found, .timed = true},
+      {.name = "read_parallelism", .run = run_read_parallelism, .timed = true},
       {.name = "kernel_check", .run = check_kernel_values, .runs_after_stop = true},
       {.name = "firmware", .run = query_firmware_phase, .skip_if = skip_firmware_if_sim},
       {.name = "audit", .run = audit_layout_phase},
@@ -98,6 +111,7 @@ const std::vector<Phase>& audit_phases() {
 RunResult characterize(const Options& options, RunObserver& observer) {
   const auto started = std::chrono::steady_clock::now();
   Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
+  refuse_empty_target(target);
   check_region_alignment(target, options.region);
   WriteState write;
   if (options.write) {
@@ -106,7 +120,11 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   }
   open_engine(target, parse_engine(options.engine), options.write, options.seed, nvme_passthru_opener(),
               write.session ? write.session->device_fd() : -1);
+  refuse_empty_target(target);  // the engine's size, from the kernel
   target.device->set_completion_spin(options.spin_us);
+  auto counting = std::make_unique<CountingDevice>(std::move(target.device));
+  const CountingDevice* own_io = counting.get();
+  target.device = std::move(counting);
   GridPlan read_plan = plan_read_grid(grid_plan_input(target, options.region));
   // From here a signal stops the run between IOs (never mid-write): the
   // pipeline records it, the restore phase puts the window back, and the
@@ -115,10 +133,13 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   RunContext run(options, target, observer, {options.budget_s, options.write}, base_document(options, target));
   run.write = std::move(write);
   run.read_plan = std::move(read_plan);
+  run.own_io = own_io;
   std::optional<Error> stop = run_phases(run, characterize_phases());
+  if (auto disturbed = other_io_disturbance(run.doc)) add_notes(run.doc, {*disturbed});
   run.doc.run = RunSummary{target.device->engine_description(), run.tally.ios, run.read_rounds,
                            run.tally.device_time_s, run.read_stop_reason};
   run.doc.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  run.doc.ended_at = utc_now_text(kIso8601Utc);
   return {std::move(run.doc), std::move(stop)};
 }
 

@@ -14,13 +14,10 @@
 #include "probes/grid_probe.h"
 #include "run/document.h"
 #include "run/parallelism_section.h"
+#include "run/write_bound.h"
 
 namespace ssdprobe {
 namespace {
-
-// At most this much is written by the write grid (the stream adds two passes
-// over the window): enough for a verdict, little wear.
-constexpr uint64_t kWriteGridByteCap = 1ull << 30;
 
 WriteProbeSummary& summary(RunContext& run) { return *run.doc.write_probe; }
 

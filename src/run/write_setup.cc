@@ -5,9 +5,22 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "run/write_bound.h"
 #include "safety/confirm.h"
 
 namespace ssdprobe {
+namespace {
+
+// The question states the most the run can write, and for how long.
+WritePlanSummary with_bound(WritePlanSummary plan, const Options& options) {
+  const WriteBound bound = write_bound({plan.offset, plan.length}, !plan.simulated && plan.preserve);
+  plan.max_bytes_written = bound.total();
+  plan.max_bytes_breakdown = bound.breakdown();
+  plan.budget_s = options.budget_s;
+  return plan;
+}
+
+}  // namespace
 
 Region write_window(const Target& target, const Options& options) {
   if (options.region.offset == 0 && options.region.length == 0) return default_write_window(target.topology.size_bytes);
@@ -25,9 +38,16 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
     // Nothing real to preserve, but asked (or refused without a terminal
     // and --yes) exactly as a real drive is: a script tested on a sim must
     // not first stop at the question on hardware.
-    WritePlanSummary plan{target.path, target.topology.model, target.topology.serial, target.topology.size_bytes,
-                          window.offset, window.length, false, "", true};
-    confirm_write(plan, options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+    WritePlanSummary plan;
+    plan.path = target.path;
+    plan.model = target.topology.model;
+    plan.serial = target.topology.serial;
+    plan.device_size = target.topology.size_bytes;
+    plan.offset = window.offset;
+    plan.length = window.length;
+    plan.preserve = false;
+    plan.simulated = true;
+    confirm_write(with_bound(plan, options), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
     return nullptr;
   }
   WriteSessionOptions session_options;
@@ -36,7 +56,7 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
   session_options.region_given = options.region_given();
   session_options.journal_dir_options.allow_ram = options.allow_ram_journal;
   auto session = std::make_unique<WriteSession>(target, window, session_options);
-  confirm_write(session->summary(), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+  confirm_write(with_bound(session->summary(), options), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
   return session;
 }
 

@@ -18,6 +18,14 @@ std::string describe_write_plan(const WritePlanSummary& plan) {
                       format_size(plan.device_size), plan.device_size);
   text += fmt::format("  byte range {} to {} ({} bytes, {})\n", plan.offset, plan.offset + plan.length, plan.length,
                       format_size(plan.length));
+  if (plan.max_bytes_written > 0) {
+    text += fmt::format("  writes at most {} bytes ({}) in all: {}\n", plan.max_bytes_written,
+                        format_size(plan.max_bytes_written), plan.max_bytes_breakdown);
+    text += fmt::format("  expected time: about {:.0f} s of probing (--budget){}\n", plan.budget_s,
+                        plan.simulated || !plan.preserve ? ""
+                                                        : fmt::format(", plus copying {} to the journal and back",
+                                                                      format_size(plan.length)));
+  }
   if (plan.simulated) {
     text += "  simulated drive: nothing real is written (asked as on a real drive, so scripts behave the same)\n";
   } else if (plan.preserve) {

@@ -18,6 +18,11 @@ struct WritePlanSummary {
   bool preserve = true;
   std::string journal;  // where the original content goes
   bool simulated = false;  // a sim: target: nothing real is written or saved
+  // The most the run writes to the target in all, and how (the run layer's
+  // run/write_bound.h); 0: not stated.
+  uint64_t max_bytes_written = 0;
+  std::string max_bytes_breakdown;
+  double budget_s = 0.0;  // --budget: the probes' device time
 };
 
 std::string describe_write_plan(const WritePlanSummary& plan);

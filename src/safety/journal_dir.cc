@@ -34,12 +34,13 @@ bool trusted_owner(uid_t owner) { return owner == ::geteuid() || owner == 0; }
 // mkdir -p with mode 0700 for every directory it creates, each made durable
 // in its parent (a journal in a directory that vanishes at power loss is no
 // journal).
-void create_private_dirs(const fs::path& dir) {
+void create_private_dirs(const fs::path& dir, CreatedDirs* created) {
   const fs::path absolute = fs::absolute(dir).lexically_normal();
   fs::path built;
   for (const auto& part : absolute) {
     built /= part;
     if (::mkdir(built.c_str(), 0700) == 0) {
+      if (created != nullptr) created->add(built);
       if (::chmod(built.c_str(), 0700) != 0) throw os_error("chmod 0700 " + built.string(), errno);
       fsync_dir(built.parent_path());
     } else if (errno != EEXIST) {
@@ -92,8 +93,14 @@ void check_journal_dir(const fs::path& dir) {
   }
 }
 
-void create_journal_dir(const fs::path& dir) {
-  create_private_dirs(dir);
+CreatedDirs::~CreatedDirs() {
+  for (auto dir = dirs_.rbegin(); dir != dirs_.rend(); ++dir) {
+    if (::rmdir(dir->c_str()) != 0) return;  // not empty (or gone): its parents are not empty either
+  }
+}
+
+void create_journal_dir(const fs::path& dir, CreatedDirs* created) {
+  create_private_dirs(dir, created);
   check_journal_dir(dir);
 }
 

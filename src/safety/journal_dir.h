@@ -20,10 +20,29 @@ struct JournalDirOptions {
   bool allow_ram = false;  // --allow-ram-journal: accept tmpfs/ramfs (scratch machines only)
 };
 
+// Directories a run created for its journal. Destroyed before keep(), it
+// removes those still empty, newest first: a run refused after creating
+// them (a journal directory in RAM, not confirmed) leaves nothing behind.
+class CreatedDirs {
+ public:
+  CreatedDirs() = default;
+  CreatedDirs(const CreatedDirs&) = delete;
+  CreatedDirs& operator=(const CreatedDirs&) = delete;
+  ~CreatedDirs();
+
+  void add(std::filesystem::path dir) { dirs_.push_back(std::move(dir)); }
+  // A journal was written there: the directories stay.
+  void keep() { dirs_.clear(); }
+
+ private:
+  std::vector<std::filesystem::path> dirs_;  // in the order they were created
+};
+
 // Creates `dir` and any missing parent, each mode 0700 whatever the umask,
 // each creation fsynced in its parent, and checks that the directory is
 // trusted (check_journal_dir). Throws Error(refused) naming the problem.
-void create_journal_dir(const std::filesystem::path& dir);
+// Each directory it creates is added to `created` when given.
+void create_journal_dir(const std::filesystem::path& dir, CreatedDirs* created = nullptr);
 
 // Refuses a RAM-backed directory (unless allowed) and one without room for
 // `bytes_needed`.

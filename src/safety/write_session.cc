@@ -62,7 +62,7 @@ WriteSession::WriteSession(const Target& target, const Region& window, const Wri
   claim(target);
   identity_ = identity_of(target, device_.get(), window_, options_.region_given);
   if (!options_.preserve) return;
-  create_journal_dir(options_.journal_dir);
+  create_journal_dir(options_.journal_dir, &created_dirs_);
   check_journal_location(target);
   check_journal_dir_capacity(options_.journal_dir, window_.length, options_.journal_dir_options);
   refuse_pending_journals();
@@ -244,6 +244,7 @@ void WriteSession::save() {
   }
   journal_ = writer.release();
   saved_ = true;
+  created_dirs_.keep();  // they held a journal: the next run expects them
 }
 
 void WriteSession::copy_window_to(JournalWriter& writer) {

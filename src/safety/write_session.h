@@ -80,6 +80,7 @@ class WriteSession {
   TargetKind kind_;
   Region window_;
   WriteSessionOptions options_;
+  CreatedDirs created_dirs_;  // removed unless a journal was saved there (a refusal leaves nothing behind)
   UniqueFd device_;          // the claim, held for the whole run
   UniqueFd storage_lock_;    // a loop target's backing, claimed or range-locked for the run (lock_storage)
   JournalIdentity identity_;

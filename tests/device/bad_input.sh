@@ -59,6 +59,60 @@ expect 2 "--region" -q --write --yes --region 1M:18446744073709551104 sim:clean-
 expect 2 "--budget" -q --budget 1e16 sim:clean-4k
 expect 2 "--budget" -q --budget 1000001 sim:clean-4k
 
+# --qd deeper than the engine allows: the engine is the reason given.
+expect 2 "the psync engine does one IO at a time" -q --engine psync --qd 4 sim:clean-4k
+
+# A --json value that looks like a target (a missing value, or a shell that
+# put the target there) is refused, and no file of that name is made.
+outputs_refused() {
+  local value="$1" shown="$2" out="$SCRATCH/target-like.txt" rc
+  (cd "$SCRATCH" && "$SSDPROBE" -q --budget 1 --json "$value" > "$out" 2>&1)
+  rc=$?
+  n=$((n + 1))
+  if [ "$rc" = 2 ] && grep -qF "looks like a" "$out" && [ ! -e "$SCRATCH/$value" ] && [ ! -e "$value" ]; then
+    note "ok   exit 2: --json $value: $(grep -m 1 error "$out")"
+  else
+    echo "FAIL: --json $value: exit $rc (want 2, '$shown')," \
+      "file made: $(ls -d "$SCRATCH/$value" "$value" 2>/dev/null)" \
+      "output: $(head -c 300 "$out")" >&2
+    failures=$((failures + 1))
+  fi
+}
+outputs_refused sim:clean-4k "looks like a simulated drive target"
+outputs_refused /dev/ssdprobe-no-such-disk "looks like a device target"
+
+# compare never writes over an input: --json, --csv, --markdown, --html
+# naming a compared document (or any saved result: `--json results/*.json`
+# hands the first result to --json) are refused, the input untouched.
+compare_refused() {
+  local option="$1" value="$2"; shift 2
+  local out="$SCRATCH/cmp-refused.txt" before rc
+  before=$(b2sum "$value" | cut -d' ' -f1)
+  "$SSDPROBE" compare "$option" "$value" "$@" > "$out" 2>&1
+  rc=$?
+  n=$((n + 1))
+  if [ "$rc" = 2 ] && [ "$(b2sum "$value" | cut -d' ' -f1)" = "$before" ] && grep -qF "nothing was written" "$out"; then
+    note "ok   exit 2: compare $option $value $*"
+  else
+    echo "FAIL: compare $option $value $*: exit $rc (want 2), input changed:" \
+      "$([ "$(b2sum "$value" | cut -d' ' -f1)" = "$before" ] && echo no || echo YES); $(head -c 300 "$out")" >&2
+    failures=$((failures + 1))
+  fi
+}
+mkdir -p "$SCRATCH/results"
+for sim in clean-4k noisy-16k; do
+  "$SSDPROBE" -q --budget 1 --json "$SCRATCH/results/$sim.json" "sim:$sim" > /dev/null 2>&1 ||
+    fail "cannot make $SCRATCH/results/$sim.json"
+done
+compare_refused --json "$SCRATCH/results/clean-4k.json" "$SCRATCH/results/noisy-16k.json"
+compare_refused --json "$SCRATCH/results/clean-4k.json" "$SCRATCH/results"
+compare_refused --csv "$SCRATCH/results/noisy-16k.json" \
+  "$SCRATCH/results/clean-4k.json" "$SCRATCH/results/noisy-16k.json"
+compare_refused --markdown "$SCRATCH/results/noisy-16k.json" "$SCRATCH/results"
+compare_refused --html "$SCRATCH/results/clean-4k.json" "$SCRATCH/results/noisy-16k.json"
+"$SSDPROBE" compare --json "$SCRATCH/comparison.json" "$SCRATCH/results" > "$SCRATCH/cmp-ok.txt" 2>&1 ||
+  { echo "FAIL: compare --json a new file: $(head -c 300 "$SCRATCH/cmp-ok.txt")" >&2; failures=$((failures + 1)); }
+
 # Permission: 4, as nobody on a loop device (root only, skipped otherwise).
 check_permission() {
   if [ "$(id -u)" != 0 ]; then note "skip permission case: needs root to create a loop device"; return; fi

@@ -103,6 +103,15 @@ note "ext4 on $DEV: fsck clean, file intact"
 
 expect 7 "--yes" "$DEV" --write --journal "$J" --budget 5 "$DEV"
 expect 7 "--yes" "$DEV" --write --no-preserve --budget 5 "$DEV"
+# A refusal leaves nothing behind: the journal directories the run created
+# before it was refused (not confirmed; a journal directory in RAM) are gone.
+expect 7 "--yes" "$DEV" --write --journal "$SCRATCH/made/by/run" --budget 5 "$DEV"
+[ ! -e "$SCRATCH/made" ] || bad "the unconfirmed run left $(find "$SCRATCH/made" | tr '\n' ' ')"
+shm="/dev/shm/ssdprobe-refusal-$$"
+if [ -d /dev/shm ] && [ ! -e "$shm" ]; then
+  expect 7 "is in RAM" "$DEV" --write --yes --journal "$shm/journal" --budget 5 "$DEV"
+  [ ! -e "$shm" ] || { bad "the run refused for a journal in RAM left $shm"; rm -rf "$shm"; }
+fi
 if command -v script > /dev/null 2>&1; then
   for answer in no y YES; do
     n=$((n + 1))

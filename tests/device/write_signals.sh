@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tests that SIGINT, SIGTERM and SIGHUP during a --write run (read grid, journaling, write grid, stream, final restore, and a second signal while restoring) end it with exit 130, the device bit-identical and no journal left, and that the --json document is still written, naming the interrupted phase and the restore.
+# Tests that SIGINT, SIGTERM and SIGHUP during a --write run (read grid, journaling, write grid, stream, final restore, and a second signal while restoring) end it with exit 130, the device bit-identical and no journal left, and that the --json document (interrupted: true, the read grid and page so far) and the text report are still written, naming the interrupted phase and the restore.
 #
 # Usage: write_signals.sh SSDPROBE EMUDRIVE
 #
@@ -101,7 +101,10 @@ signal_at() {
     journal) grep -q '^W' "$TRACE" && problems+=" wrote to the device;"
              grep -q "nothing was written" "$log" || problems+=" message lacks 'nothing was written';" ;;
     grid|stream) grep -q "write probes stopped; restored and verified $WIN_LEN bytes" "$log" ||
-                   problems+=" message lacks 'write probes stopped; restored and verified $WIN_LEN bytes';" ;;
+                   problems+=" message lacks 'write probes stopped; restored and verified $WIN_LEN bytes';"
+                 grep -q "^Run stopped in the .* phase" "$log" || problems+=" the text report lacks 'Run stopped in';"
+                 grep -q "^Writes: .*restored and verified" "$log" ||
+                   problems+=" the report's Writes: line lacks 'restored and verified';" ;;
   esac
   problems+=$(check_document "$SCRATCH/$tag.json" "$phase")
   if [ -z "$problems" ]; then
@@ -124,8 +127,12 @@ check_document() {
     echo " phases[$name] is not 'interrupted': $(jq -c '[.phases[] | [.name, .state]]' "$json");"
   [ "$(jq -r '[.phases[] | select(.state == "not_run")] | length' "$json")" -gt 0 ] ||
     echo " no phase marked not_run after the interrupted one;"
+  [ "$(jq -r '.interrupted' "$json")" = true ] || echo " interrupted is not true;"
   case "$phase" in
     grid|stream)
+      # what finished before the signal: the read grid and its read page
+      [ "$(jq -r '[.grids[] | select(.name == "read")] | length' "$json")" = 1 ] || echo " the read grid is missing;"
+      [ "$(jq -r '.detected.read_page.state' "$json")" != not_measured ] || echo " the read page is not_measured;"
       [ "$(jq -r '.phases[] | select(.name == "restore") | .state' "$json")" = done ] ||
         echo " phases[restore] is not 'done';"
       [ "$(jq -r '.write_probe.restored' "$json")" = true ] || echo " write_probe.restored is not true;" ;;

@@ -201,6 +201,18 @@ TEST_CASE("--yes and --no-preserve are accepted only with --write", "[options]")
   CHECK_NOTHROW(parse({"--no-preserve", "--write"}));
 }
 
+TEST_CASE("--engine psync with --qd above 1 is refused naming the engine as the reason", "[options]") {
+  try {
+    parse({"--engine", "psync", "--qd", "4"});
+    FAIL("accepted --engine psync --qd 4");
+  } catch (const Error& e) {
+    CHECK(e.category() == ErrorCategory::usage);
+    CHECK(std::string(e.what()).find("the psync engine does one IO at a time") != std::string::npos);
+  }
+  CHECK_NOTHROW(parse({"--engine", "psync", "--qd", "1"}));
+  CHECK_NOTHROW(parse({"--engine", "uring", "--qd", "4"}));
+}
+
 TEST_CASE("each command takes only its own options", "[options]") {
   SECTION("characterize: no restore --device") {
     CHECK_THROWS_AS(parse_raw({"--device", "/dev/sdb"}, kCharacterize), CLI::ParseError);

@@ -1,0 +1,21 @@
+// compare never writes over what it reads: an output (--json, --csv,
+// --markdown, --html) that is one of the documents compared, or any saved
+// result document (`compare --json results/*.json` makes the shell hand the
+// first result to --json), or that looks like a target, is refused before
+// anything is read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ssdprobe {
+
+struct CompareOutput {
+  const char* option;  // "--json"
+  std::string path;    // empty: not asked for; "-": standard output
+};
+
+// Throws Error(usage) naming the option, the path and why.
+void refuse_outputs_over_inputs(const std::vector<CompareOutput>& outputs, const std::vector<std::string>& inputs);
+
+}  // namespace ssdprobe
