@@ -36,6 +36,16 @@ DiskLayout dos_disk(std::vector<LayoutStack> stacks, uint64_t disk = 256 * MiB) 
   return d;
 }
 
+FilesystemInfo fs_of(const std::string& type, uint32_t block, std::optional<uint64_t> unit = {},
+                     std::optional<uint64_t> width = {}) {
+  FilesystemInfo fs;
+  fs.type = type;
+  fs.block_bytes = block;
+  fs.stripe_unit_bytes = unit;
+  fs.stripe_width_bytes = width;
+  return fs;
+}
+
 LayoutStack with_fs(LayoutStack s, FilesystemInfo fs) {
   s.filesystem = std::move(fs);
   s.filesystem_container = "partition";
@@ -82,7 +92,7 @@ const AuditLine& line_for(const LayoutAudit& a, const std::string& field) {
 
 TEST_CASE("a sector-63 partition with room after it is moved with its data, priced at the measured rates") {
   const FixContext rates{80 * MiB, 40 * MiB, "read grid", "write stream"};
-  const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, 64 * MiB), {"ext4", 4096})}), rates);
+  const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, 64 * MiB), fs_of("ext4", 4096))}), rates);
   const AuditLine& line = line_for(audit, "partition[1].start");
   REQUIRE(line.fix.size() == 3);
   CHECK(line.fix[0].command == "echo '2048,131072' | sfdisk --move-data /dev/loop7 -N 1");
@@ -103,7 +113,7 @@ TEST_CASE("with no rate measured the move states its size only") {
 
 TEST_CASE("a partition with no aligned room at its size takes the backup and recreate path") {
   // Partition 1 at 63 runs up to partition 2 at 1 MiB; nothing fits below.
-  const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, MiB - 63 * 512), {"ext4", 4096}),
+  const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, MiB - 63 * 512), fs_of("ext4", 4096)),
                                        partition_at(2, 1 * MiB, 64 * MiB)}));
   const AuditLine& line = line_for(audit, "partition[1].start");
   REQUIRE_FALSE(line.fix.empty());
@@ -124,7 +134,7 @@ TEST_CASE("a partition blocked above moves down to the aligned start below when 
 
 TEST_CASE("ext4 stride on a plain partition claims a stripe that does not exist; tune2fs clears it") {
   const auto audit =
-      audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), {"ext4", 4096, 16 * KiB, 64 * KiB})}));
+      audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), fs_of("ext4", 4096, 16 * KiB, 64 * KiB))}));
   const AuditLine& stride = line_for(audit, "partition[1].ext4.stride");
   CHECK_FALSE(stride.ok);
   CHECK(stride.severity == Severity::warning);
@@ -137,7 +147,7 @@ TEST_CASE("ext4 stride on a plain partition claims a stripe that does not exist;
 
 TEST_CASE("ext4 on md with the wrong stride is set to the array's chunk and width") {
   LayoutStack s = md_member("data", 4, 64 * KiB, 1 * MiB);
-  s.filesystem = FilesystemInfo{"ext4", 4096, 16 * KiB, 48 * KiB};
+  s.filesystem = fs_of("ext4", 4096, 16 * KiB, 48 * KiB);
   s.filesystem_container = "md";
   const DiskLayout d = whole_disk(s);
   const auto audit = audited(d);
@@ -145,7 +155,7 @@ TEST_CASE("ext4 on md with the wrong stride is set to the array's chunk and widt
 }
 
 TEST_CASE("xfs su=12k with no stripe below: a mount with a one-block stripe, which then audits OK") {
-  const auto audit = audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), {"xfs", 4096, 12 * KiB, 12 * KiB})}));
+  const auto audit = audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), fs_of("xfs", 4096, 12 * KiB, 12 * KiB))}));
   const AuditLine& sunit = line_for(audit, "partition[1].xfs.sunit");
   CHECK(sunit.severity == Severity::warning);
   CHECK(sunit.message.find("not a multiple of the read page") != std::string::npos);
@@ -153,7 +163,7 @@ TEST_CASE("xfs su=12k with no stripe below: a mount with a one-block stripe, whi
   CHECK(sunit.fix[1].command == "mount -o sunit=8,swidth=8 /dev/loop7p1 /mnt/ssdprobe-fix");
   CHECK(sunit.fix[1].purpose.find("fstab") != std::string::npos);
   CHECK(sunit.fix[2].command == "umount /mnt/ssdprobe-fix");
-  const auto after = audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), {"xfs", 4096, 4 * KiB, 4 * KiB})}));
+  const auto after = audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), fs_of("xfs", 4096, 4 * KiB, 4 * KiB))}));
   CHECK(after.all_ok());
   CHECK(line_for(after, "partition[1].xfs.sunit").message.find("one filesystem block") != std::string::npos);
 }
