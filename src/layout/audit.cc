@@ -131,26 +131,7 @@ struct StackContext {
   const LayoutStack* stack;
 };
 
-// The stripe the layers below a filesystem impose (md chunk × data disks,
-// or a striped LV), if any.
-struct Stripe {
-  uint64_t unit = 0, width = 0;
-  std::string source;
-};
 
-std::optional<Stripe> stripe_below(const LayoutStack& stack) {
-  if (stack.lvm && stack.filesystem_container.starts_with("lvm:")) {
-    for (const auto& segment : stack.lvm->segments) {
-      if (("lvm:" + segment.lv_name) == stack.filesystem_container && segment.stripes > 1 && segment.stripe_bytes)
-        return Stripe{segment.stripe_bytes, segment.stripe_bytes * segment.stripes, "the LV's stripe"};
-    }
-  }
-  if (stack.md && stack.md->chunk_bytes && stack.md->level != 1 && stack.md->data_disks() > 1) {
-    return Stripe{stack.md->chunk_bytes, stack.md->chunk_bytes * static_cast<uint64_t>(stack.md->data_disks()),
-                  fmt::format("the md chunk ({} data disks)", stack.md->data_disks())};
-  }
-  return std::nullopt;
-}
 
 class Auditor {
  public:
@@ -317,8 +298,47 @@ class Auditor {
                                       "the full stripe below"));
       return;
     }
-    if (unit != 0) out_.lines.push_back(stripe_line(field + "." + unit_name, layer, unit, units_, unit_name));
-    if (width != 0) out_.lines.push_back(stripe_line(field + "." + width_name, layer, width, units_, width_name));
+    if (unit == 0 && width == 0) return;
+    if (unit <= fs.block_bytes && width <= fs.block_bytes) {
+      out_.lines.push_back(one_block_stripe(field + "." + unit_name, layer, unit, unit_name));
+      return;
+    }
+    if (unit != 0) out_.lines.push_back(claimed_stripe(field + "." + unit_name, layer, unit, unit_name));
+    if (width != 0) out_.lines.push_back(claimed_stripe(field + "." + width_name, layer, width, width_name));
+  }
+
+  // A stripe setting with no md array or striped LV below it: the
+  // filesystem rounds allocations (xfs: files and allocation groups, ext4:
+  // block groups and large extents) to a stripe nothing stripes, which
+  // wastes the gaps and gains nothing, even when the value happens to be a
+  // multiple of the drive's units. Still checked against them, so a value
+  // that also splits a page says so.
+  AuditLine claimed_stripe(const std::string& field, const std::string& layer, uint64_t value,
+                           const std::string& what) {
+    AuditLine line = stripe_line(field, layer, value, units_, what);
+    const std::string also = line.ok ? "" : fmt::format("; and {} is not a multiple of {}: {}", format_size(value),
+                                                        unit_text(line.misses.front()), miss_text(line.misses));
+    line.ok = false;
+    line.severity = std::max(line.severity, Severity::warning);
+    line.suggested_bytes = 0;
+    line.message = fmt::format("{} {} claims a RAID stripe that does not exist (no md array or striped LV below): "
+                               "allocations are rounded to it and the gaps wasted, for no gain{}",
+                               what, format_size(value), also);
+    return line;
+  }
+
+  // xfs cannot store "no stripe" once made with one: a mount with sunit of
+  // one block is the nearest (audit_fix.cc), and aligning to one block
+  // constrains nothing, so it is OK.
+  static AuditLine one_block_stripe(const std::string& field, const std::string& layer, uint64_t value,
+                                    const std::string& what) {
+    AuditLine line;
+    line.field = field;
+    line.layer = layer;
+    line.value_bytes = value;
+    line.message = fmt::format("{} {}: one filesystem block, which aligns nothing (no stripe claimed)", what,
+                               format_size(value));
+    return line;
   }
 
   static std::string container_name(const StackContext& ctx) {
@@ -358,6 +378,20 @@ class Auditor {
 };
 
 }  // namespace
+
+std::optional<StripeBelow> stripe_below(const LayoutStack& stack) {
+  if (stack.lvm && stack.filesystem_container.starts_with("lvm:")) {
+    for (const auto& segment : stack.lvm->segments) {
+      if (("lvm:" + segment.lv_name) == stack.filesystem_container && segment.stripes > 1 && segment.stripe_bytes)
+        return StripeBelow{segment.stripe_bytes, segment.stripe_bytes * segment.stripes, "the LV's stripe"};
+    }
+  }
+  if (stack.md && stack.md->chunk_bytes && stack.md->level != 1 && stack.md->data_disks() > 1) {
+    return StripeBelow{stack.md->chunk_bytes, stack.md->chunk_bytes * static_cast<uint64_t>(stack.md->data_disks()),
+                       fmt::format("the md chunk ({} data disks)", stack.md->data_disks())};
+  }
+  return std::nullopt;
+}
 
 bool LayoutAudit::all_ok() const {
   for (const auto& line : lines) {

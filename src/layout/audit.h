@@ -16,6 +16,7 @@
 
 #include "analysis/misalignment_cost.h"
 #include "analysis/verdicts.h"
+#include "layout/audit_fix.h"
 #include "layout/layout.h"
 
 namespace ssdprobe {
@@ -62,6 +63,7 @@ struct AuditLine {
   std::string message;        // one line: OK, or what is wrong and by how much
   std::optional<uint64_t> suggested_bytes;  // nearest aligned value at or above, for starts
   std::vector<AuditCost> costs;
+  std::vector<FixStep> fix;   // not OK lines: the steps that fix it, in order (audit_fix.h)
 };
 
 struct LayoutAudit {
@@ -81,6 +83,14 @@ AuditLine audit_start(const std::string& field, const std::string& layer, uint64
 // The alignment every layer start should have: lcm of 1 MiB and every
 // determined unit (the same rule as the recommendations).
 uint64_t wanted_alignment(const AuditUnits& units);
+
+// The stripe the layers below a filesystem impose (md chunk × data disks,
+// or a striped LV), if any: what its stripe settings should equal.
+struct StripeBelow {
+  uint64_t unit = 0, width = 0;
+  std::string source;
+};
+std::optional<StripeBelow> stripe_below(const LayoutStack& stack);
 
 // The audit's findings as mismatches (one per line that is not OK).
 std::vector<Mismatch> audit_mismatches(const LayoutAudit& audit);

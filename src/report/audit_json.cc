@@ -90,6 +90,11 @@ json line_json(const AuditLine& line) {
   }
   json costs = json::array();
   for (const auto& c : line.costs) costs.push_back(cost_json(c));
+  json fix = json::array();
+  for (const auto& f : line.fix) {
+    fix.push_back({{"command", f.command}, {"purpose", f.purpose}, {"destroys_data", f.destroys_data},
+                   {"moves_data", f.moves_data}, {"cost", f.cost}});
+  }
   return {{"field", line.field},
           {"layer", line.layer},
           {"disk_offset", json_or_null(line.disk_offset)},
@@ -100,7 +105,8 @@ json line_json(const AuditLine& line) {
           {"legacy_case", line.legacy_case.empty() ? json(nullptr) : json(line.legacy_case)},
           {"suggested_bytes", json_or_null(line.suggested_bytes)},
           {"message", line.message},
-          {"costs", costs}};
+          {"costs", costs},
+          {"fix", fix}};
 }
 
 json units_json(const AuditUnits& u) {

@@ -39,9 +39,21 @@ std::string cost_text(const AuditCost& c) {
   return text;
 }
 
+// The fix under its finding, one numbered step each: the command, then why
+// and what it costs ("by hand" steps have no command: a backup, a restore).
+void fix_text(std::string& out, const std::vector<FixStep>& fix) {
+  for (size_t i = 0; i < fix.size(); ++i) {
+    const FixStep& step = fix[i];
+    const std::string flags = step.destroys_data ? "; destroys the data" : step.moves_data ? "; moves the data" : "";
+    out += fmt::format("           fix {}: {}\n", i + 1, step.command.empty() ? "(by hand)" : step.command);
+    out += fmt::format("                  {} [{}{}]\n", step.purpose, step.cost, flags);
+  }
+}
+
 void line_text(std::string& out, const AuditLine& line) {
   out += fmt::format("  {:<8} {:<28} {}: {}\n", status_word(line), line.field, line.layer, line.message);
   for (const auto& cost : line.costs) out += fmt::format("           cost: {}\n", cost_text(cost));
+  fix_text(out, line.fix);
 }
 
 std::string checked_against(const AuditUnits& u) {

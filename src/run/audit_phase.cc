@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/error.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "layout/audit_cost.h"
 #include "layout/layout_source.h"
@@ -52,6 +55,46 @@ std::vector<CostGrid> cost_grids(const ResultDocument& doc) {
   return grids;
 }
 
+double median_of(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// The sequential rates a data move is priced at: the read grid's largest
+// requests at queue depth 1 (one request at a time: a floor of what a
+// sequential copy reaches) and the write probe's timed sequential stream.
+FixContext fix_context(const ResultDocument& doc) {
+  FixContext context;
+  const auto grids = cost_grids(doc);
+  if (!grids.empty() && grids.front().op == "read" && !grids.front().grid->sizes.empty()) {
+    const LatencyGrid& g = *grids.front().grid;
+    std::vector<double> row;
+    for (size_t column = 0; column < g.offsets.size(); ++column) {
+      const auto& cell = g.cell(g.sizes.size() - 1, column);
+      row.insert(row.end(), cell.begin(), cell.end());
+    }
+    if (!row.empty() && median_of(row) > 0) {
+      context.read_bytes_per_s = static_cast<double>(g.sizes.back()) / (median_of(row) * 1e-6);
+      context.read_rate_source = fmt::format("the {} grid's {} reads, one at a time", grids.front().name,
+                                             format_size(g.sizes.back()));
+    }
+  }
+  const auto& w = doc.write_probe;
+  if (w && !w->stream_latency_us.empty() && w->stream_chunk_bytes && median_of(w->stream_latency_us) > 0) {
+    context.write_bytes_per_s = static_cast<double>(w->stream_chunk_bytes) / (median_of(w->stream_latency_us) * 1e-6);
+    context.write_rate_source = fmt::format("the write probe's sequential {} stream", format_size(w->stream_chunk_bytes));
+  }
+  return context;
+}
+
+// What --units-from had to say about its document (saved_units phase):
+// the audit repeats it where its findings are read.
+void add_saved_unit_notes(const ResultDocument& doc, LayoutAudit& audit) {
+  for (const auto& note : doc.notes) {
+    if (note.starts_with("--units-from")) audit.notes.push_back(note);
+  }
+}
+
 }  // namespace
 
 void add_audit(ResultDocument& doc, const Target& target, const Options& options) {
@@ -62,6 +105,8 @@ void add_audit(ResultDocument& doc, const Target& target, const Options& options
     const OpenedLayoutSource opened = open_layout_source(target);
     LayoutAudit audit = audit_layout(read_disk_layout(opened.source), units);
     attach_costs(audit, grids, options.seed);
+    attach_fixes(audit, fix_context(doc));
+    add_saved_unit_notes(doc, audit);
     for (auto& m : audit_mismatches(audit)) doc.mismatches.push_back(std::move(m));
     section.layout = std::move(audit);
   } catch (const Error& e) {
@@ -93,7 +138,11 @@ std::optional<std::string> skip_saved_units_if_none(const RunContext& run) {
 }
 
 PhaseOutcome take_saved_units(RunContext& run) {
-  use_saved_units(run.doc, read_measured_units(run.options.units_from), run.options.units_from);
+  const MeasuredUnits saved = read_measured_units(run.options.units_from);
+  use_saved_units(run.doc, saved, run.options.units_from);
+  for (const auto& warning : saved_units_warnings(saved, run.doc.topology, run.doc.path, run.options.units_from)) {
+    print_quietly(stderr, fmt::format("ssdprobe: warning: {}\n", warning));
+  }
   return PhaseOutcome::done();
 }
 

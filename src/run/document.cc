@@ -24,7 +24,44 @@ std::string host_name() {
   return ::uname(&name) == 0 ? std::string(name.nodename) : std::string();
 }
 
+// What differs between the drive a saved document describes and the one
+// audited. A matching serial settles it (a renamed node is the same drive);
+// without serials the path is all there is to compare.
+std::vector<std::string> identity_differences(const MeasuredUnits& saved, const Topology& t,
+                                              const std::string& target_path) {
+  std::vector<std::string> differs;
+  const bool same_serial = !saved.serial.empty() && saved.serial == t.serial;
+  if (!same_serial && (!saved.serial.empty() || !t.serial.empty())) {
+    differs.push_back(fmt::format("serial '{}', this drive '{}'", saved.serial, t.serial));
+  }
+  if (saved.model != t.model && (!saved.model.empty() || !t.model.empty())) {
+    differs.push_back(fmt::format("model '{}', this drive '{}'", saved.model, t.model));
+  }
+  if (!same_serial && saved.path != target_path) {
+    differs.push_back(fmt::format("measured on {}, auditing {}", saved.path, target_path));
+  }
+  return differs;
+}
+
 }  // namespace
+
+std::vector<std::string> saved_units_warnings(const MeasuredUnits& saved, const Topology& topology,
+                                              const std::string& target_path, const std::string& file) {
+  std::vector<std::string> warnings;
+  const auto differs = identity_differences(saved, topology, target_path);
+  if (!differs.empty()) {
+    std::string what;
+    for (const auto& d : differs) what += (what.empty() ? "" : "; ") + d;
+    warnings.push_back(fmt::format("--units-from {}: the document describes another device ({}): its units may "
+                                   "not apply to this one", file, what));
+  }
+  if (!saved.read_page && !saved.write_unit && !saved.erase_block) {
+    warnings.push_back(fmt::format("--units-from {}: the document determined no unit (an `info` document, or a run "
+                                   "that found none): the audit checks only the block sizes, 4 KiB and 1 MiB, as "
+                                   "without --units-from", file));
+  }
+  return warnings;
+}
 
 ResultDocument base_document(const Options& options, const Target& target) {
   ResultDocument doc;
@@ -67,11 +104,7 @@ void use_saved_units(ResultDocument& doc, const MeasuredUnits& saved, const std:
   take(doc.read_page, saved.read_page);
   take(doc.write_unit, saved.write_unit);
   take(doc.erase_block, saved.erase_block);
-  const Topology& t = doc.topology;
-  if ((!saved.model.empty() && saved.model != t.model) || (!saved.serial.empty() && saved.serial != t.serial)) {
-    doc.notes.push_back(fmt::format("{} describes another drive (model '{}', serial '{}'; this one: '{}', '{}'): the "
-                                    "units may not apply", file, saved.model, saved.serial, t.model, t.serial));
-  }
+  for (auto& warning : saved_units_warnings(saved, doc.topology, doc.path, file)) doc.notes.push_back(warning);
 }
 
 }  // namespace ssdprobe

@@ -28,8 +28,14 @@ void record_read(ResultDocument& doc, const GridProbeResult& read, const char* g
                  const std::string& device_state);
 
 // An audit against units measured earlier: they become the document's
-// detected units, marked as read from the file, and a document about another
-// drive is said so (the audit still runs: the user may know better).
+// detected units, marked as read from the file, and the warnings below go
+// into the document's notes (the audit still runs: a sibling drive of the
+// same model is a fair source, and the user may know better).
 void use_saved_units(ResultDocument& doc, const MeasuredUnits& saved, const std::string& file);
+
+// "--units-from FILE: ..." warnings: the document describes another device
+// (by serial, model, path: what differs is named), or determined no unit.
+std::vector<std::string> saved_units_warnings(const MeasuredUnits& saved, const Topology& topology,
+                                              const std::string& target_path, const std::string& file);
 
 }  // namespace ssdprobe

@@ -24,18 +24,6 @@ require_cmd jq sfdisk sgdisk pvcreate pvremove mkfs.xfs mkfs.ext4 addpart delpar
 failures=0
 bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
-# plain_loop SIZE: a loop device over a new sparse file (no direct IO needed:
-# audit only reads a few KiB through the page cache).
-plain_loop() {
-  local file dev
-  file=$(mktemp "$SCRATCH/disk.XXXXXX")
-  truncate -s "$1" "$file"
-  dev=$(losetup --find --show "$file") || fail "losetup $file failed"
-  echo "$dev" >> "$SCRATCH/.loops"
-  drop_partitions "$dev"  # left by an earlier user of this loop number
-  echo "$dev"
-}
-
 audit_json() { "$SSDPROBE" -q audit "$@" --json - ; }
 
 # expect_check JSON FIELD OK [JQ-CONDITION]: the audit has a check FIELD with
@@ -54,7 +42,7 @@ expect_check() {
 }
 
 # 1. MBR at sector 63 and at sector 3, and an aligned partition beside them.
-dev=$(plain_loop 256M)
+dev=$(sparse_loop 256M)
 printf 'label: dos\nstart=3, size=56, type=83\nstart=63, size=65536, type=83\nstart=262144, size=65536, type=83\n' |
   sfdisk --no-reread --no-tell-kernel -q "$dev" >/dev/null 2>"$SCRATCH/sfdisk.err" || { cat "$SCRATCH/sfdisk.err"; fail "sfdisk"; }
 j=$(audit_json "$dev") || fail "audit of the DOS disk exited $?"
@@ -77,13 +65,13 @@ j=$(audit_json "$dev" --at 32256,1M) || fail "audit --at exited $?"
 [ "$rc" = 2 ] && grep -q "invalid --at item '12x'" "$SCRATCH/at.err" || bad "--at 12x: exit $rc, $(cat "$SCRATCH/at.err")"
 
 # 2. GPT partition at sector 34 (sgdisk -a 1 allows it).
-dev=$(plain_loop 64M)
+dev=$(sparse_loop 64M)
 sgdisk -a 1 -n 1:34:+8M "$dev" >/dev/null 2>&1 || fail "sgdisk"
 j=$(audit_json "$dev") || fail "audit of the GPT disk exited $?"
 expect_check "$j" "partition[1].start" false '(.legacy_case | test("sector 34")) and .severity == "error"'
 
 # 3. pvcreate --dataalignment 192k on a partition at 1 MiB.
-dev=$(plain_loop 256M)
+dev=$(sparse_loop 256M)
 printf 'label: gpt\nstart=2048, size=262144, type=linux\n' | sfdisk --no-reread --no-tell-kernel -q "$dev" >/dev/null 2>&1 || fail "sfdisk gpt"
 addpart "$dev" 1 2048 262144 || fail "addpart"
 pvcreate -q --dataalignment 192k "${dev}p1" >/dev/null 2>&1 || fail "pvcreate"
@@ -94,7 +82,7 @@ pe=$(jq -r '.audit.stacks[0].lvm.pe_start_bytes' <<<"$j")
 expect_check "$j" "partition[1].lvm.pe_start" false '.disk_offset == 2228224 and (.misses | map(.unit) | index("1 MiB") != null)'
 
 # 4. md raid5 member (4 disks, 64 KiB chunk) with an ext4 whose stride says 16 KiB.
-dev=$(plain_loop 256M)
+dev=$(sparse_loop 256M)
 "$MAKE_MD" "$dev" --level 5 --raid-disks 4 --chunk 65536 --data-offset 1048576 --role 0 || fail "make-md-member"
 inner=$(losetup --find --show --offset 1048576 --sizelimit $((128 << 20)) "$dev") || fail "losetup --offset"
 echo "$inner" >> "$SCRATCH/.loops"
@@ -108,7 +96,7 @@ expect_check "$j" "md.data_offset" true
 
 # 5. A stack: partition at 1 MiB -> md raid1 member (data offset 2 MiB) ->
 # LVM PV (pe_start 1 MiB) -> offsets compose to 4 MiB on the disk.
-dev=$(plain_loop 512M)
+dev=$(sparse_loop 512M)
 printf 'label: gpt\nstart=2048, size=524288, type=linux\n' | sfdisk --no-reread --no-tell-kernel -q "$dev" >/dev/null 2>&1 || fail "sfdisk"
 addpart "$dev" 1 2048 524288 || fail "addpart"
 "$MAKE_MD" "${dev}p1" --level 1 --raid-disks 2 --chunk 0 --data-offset 2097152 --role 0 || fail "make-md-member on the partition"
@@ -126,7 +114,7 @@ expect_check "$j" "partition[1].lvm.pe_start" true '.disk_offset == 4194304'
 [ "$(jq -r .detected.read_page.bytes "$SCRATCH/page16k.json")" = 16384 ] || fail "the sim run found no 16 KiB page"
 # xfs wants >= 300 MB, and with su=12k a 64 MiB log on a 4 KiB log stripe
 # unit, which needs allocation groups larger than a 512 MiB disk gives.
-dev=$(plain_loop 2G)
+dev=$(sparse_loop 2G)
 printf 'label: gpt\nstart=2048, size=3145728, type=linux\n' | sfdisk --no-reread --no-tell-kernel -q "$dev" >/dev/null 2>&1 || fail "sfdisk"
 addpart "$dev" 1 2048 3145728 || fail "addpart"
 mkfs.xfs -q -f -d su=12k,sw=1 -l su=4096,size=64m "${dev}p1" >/dev/null 2>&1 || fail "mkfs.xfs su=12k"
@@ -143,7 +131,7 @@ j=$(audit_json "$dev" --units-from "$SCRATCH/page16k.json") || fail "audit exite
 [ "$rc" = 3 ] || bad "audit of a simulated drive: exit $rc, want 3"
 
 # 7. An md raid0 member whose 8 KiB chunk splits the drive's 16 KiB page.
-dev=$(plain_loop 64M)
+dev=$(sparse_loop 64M)
 "$MAKE_MD" "$dev" --level 0 --raid-disks 2 --chunk 8192 --data-offset 1048576 --role 0 || fail "make-md-member"
 j=$(audit_json "$dev" --units-from "$SCRATCH/page16k.json") || fail "audit of the raid0 member exited $?"
 expect_check "$j" "md.chunk" false '.severity == "warning" and .misses[0].unit == "read page"'

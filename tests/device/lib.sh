@@ -161,6 +161,19 @@ make_loop() {
   echo "$dev"
 }
 
+# sparse_loop SIZE: a loop device over a new sparse file in $SCRATCH, without
+# direct IO (for tests that build layouts and read a few KiB of them, not
+# for timing); echoes /dev/loopN, with no partitions left from earlier users.
+sparse_loop() {
+  local file dev
+  file=$(mktemp "$SCRATCH/disk.XXXXXX")
+  truncate -s "$1" "$file"
+  dev=$(losetup --find --show "$file") || fail "losetup $file failed"
+  echo "$dev" >> "$SCRATCH/.loops"
+  drop_partitions "$dev"  # left by an earlier user of this loop number
+  echo "$dev"
+}
+
 # start_emudrive MOUNTPOINT ARGS...: runs "$EMUDRIVE -f ARGS MOUNTPOINT" in the
 # background, waits for MOUNTPOINT/disk, registers it for cleanup.
 start_emudrive() {

@@ -148,6 +148,7 @@ void check_starts_checked(const LayoutAudit& audit, const LayoutStack& stack) {
 void check_line(const AuditLine& line, uint64_t alignment) {
   FUZZ_CHECK(!line.field.empty() && !line.layer.empty() && !line.message.empty());
   if (line.ok) FUZZ_CHECK(line.severity == Severity::info);
+  if (line.ok) FUZZ_CHECK(line.fix.empty());  // only findings get a fix
   for (const auto& miss : line.misses) {
     FUZZ_CHECK(miss.unit_bytes != 0 && miss.remainder != 0 && miss.remainder < miss.unit_bytes);
   }

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "report/result_reader.h"
+#include "run/document.h"
 #include "run_cli.h"
 #include "temp_tree.h"
 
@@ -73,4 +74,33 @@ TEST_CASE("--units-from refuses units no probe reports, naming the field") {
     INFO(bad);
     CHECK(refusal(with_unit(dir, real, "erase_block", bad)).find("detected.erase_block.bytes") != std::string::npos);
   }
+}
+
+TEST_CASE("--units-from warns of a document about another device, naming what differs, or with no unit") {
+  using ssdprobe::saved_units_warnings;
+  ssdprobe::Topology here;
+  here.model = "Model A";
+  here.serial = "S1";
+  ssdprobe::MeasuredUnits saved;
+  saved.path = "/dev/sda";
+  saved.model = "Model A";
+  saved.serial = "S1";
+  saved.read_page = 16384;
+  // The same serial under another name is the same drive.
+  CHECK(saved_units_warnings(saved, here, "/dev/disk/by-id/x", "r.json").empty());
+  saved.serial = "S2";
+  auto w = saved_units_warnings(saved, here, "/dev/sdb", "r.json");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].find("--units-from r.json: the document describes another device") == 0);
+  CHECK(w[0].find("serial 'S2', this drive 'S1'") != std::string::npos);
+  CHECK(w[0].find("measured on /dev/sda, auditing /dev/sdb") != std::string::npos);
+  CHECK(w[0].find("model") == std::string::npos);  // the model agrees
+  // No serials (loop devices, sims): the path is what tells.
+  saved = {};
+  saved.path = "sim:nvme-tlc-16k";
+  w = saved_units_warnings(saved, {}, "/dev/loop3", "r.json");
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].find("measured on sim:nvme-tlc-16k, auditing /dev/loop3") != std::string::npos);
+  CHECK(w[1].find("determined no unit") != std::string::npos);
+  CHECK(w[1].find("only the block sizes, 4 KiB and 1 MiB") != std::string::npos);
 }

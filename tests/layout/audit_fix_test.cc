@@ -1,0 +1,205 @@
+// The fix each finding gets: partition starts moved by sfdisk --move-data
+// when the partition fits at an aligned start (else backup and recreate),
+// ext4 stride by tune2fs, xfs sunit by a mount, and (no md or device-mapper
+// on the test machines: strings only) md reshapes and LVM pvmove.
+#include <catch2/catch.hpp>
+
+#include "layout/audit.h"
+
+using namespace ssdprobe;
+
+namespace {
+
+constexpr uint64_t KiB = 1024, MiB = 1024 * 1024;
+
+AuditUnits page16k() {
+  AuditUnits u;
+  u.read_page = 16 * KiB;
+  return u;
+}
+
+LayoutStack partition_at(int number, uint64_t start, uint64_t size) {
+  LayoutStack s;
+  s.partition = PartitionEntry{number, start, size, "0x83", "", false};
+  s.start_disk_offset = start;
+  s.size_bytes = size;
+  return s;
+}
+
+DiskLayout dos_disk(std::vector<LayoutStack> stacks, uint64_t disk = 256 * MiB) {
+  DiskLayout d;
+  d.disk_path = "/dev/loop7";
+  d.disk_size_bytes = disk;
+  d.table = PartitionTable{"dos", 512, {}};
+  for (const auto& s : stacks) d.table->partitions.push_back(*s.partition);
+  d.stacks = std::move(stacks);
+  return d;
+}
+
+FilesystemInfo fs_of(const std::string& type, uint32_t block, std::optional<uint64_t> unit = {},
+                     std::optional<uint64_t> width = {}) {
+  FilesystemInfo fs;
+  fs.type = type;
+  fs.block_bytes = block;
+  fs.stripe_unit_bytes = unit;
+  fs.stripe_width_bytes = width;
+  return fs;
+}
+
+LayoutStack with_fs(LayoutStack s, FilesystemInfo fs) {
+  s.filesystem = std::move(fs);
+  s.filesystem_container = "partition";
+  s.filesystem_disk_offset = s.start_disk_offset;
+  return s;
+}
+
+// A whole-disk md member of a RAID 5 named "host:NAME".
+LayoutStack md_member(const std::string& name, int raid_disks, uint64_t chunk, uint64_t data_offset) {
+  LayoutStack s;
+  MdSuperblock md;
+  md.data_offset_bytes = data_offset;
+  md.data_size_bytes = 100 * MiB;
+  md.chunk_bytes = chunk;
+  md.level = 5;
+  md.raid_disks = raid_disks;
+  md.name = "host:" + name;
+  s.md = md;
+  return s;
+}
+
+DiskLayout whole_disk(const LayoutStack& s) {
+  DiskLayout d;
+  d.disk_path = "/dev/sdb";
+  d.stacks = {s};
+  return d;
+}
+
+LayoutAudit audited(const DiskLayout& d, const FixContext& context = {}) {
+  LayoutAudit audit = audit_layout(d, page16k());
+  attach_fixes(audit, context);
+  return audit;
+}
+
+const AuditLine& line_for(const LayoutAudit& a, const std::string& field) {
+  for (const auto& line : a.lines) {
+    if (line.field == field) return line;
+  }
+  FAIL("no line " << field);
+  return a.lines.front();
+}
+
+}  // namespace
+
+TEST_CASE("a sector-63 partition with room after it is moved with its data, priced at the measured rates") {
+  const FixContext rates{80 * MiB, 40 * MiB, "read grid", "write stream"};
+  const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, 64 * MiB), fs_of("ext4", 4096))}), rates);
+  const AuditLine& line = line_for(audit, "partition[1].start");
+  REQUIRE(line.fix.size() == 3);
+  CHECK(line.fix[0].command == "echo '2048,131072' | sfdisk --move-data /dev/loop7 -N 1");
+  CHECK(line.fix[0].moves_data);
+  CHECK_FALSE(line.fix[0].destroys_data);
+  CHECK(line.fix[0].cost.find("moves 64 MiB") != std::string::npos);
+  CHECK(line.fix[0].cost.find("about 2.4 s") != std::string::npos);  // 0.8 s read + 1.6 s write
+  CHECK(line.fix[1].command == "partx --update --nr 1 /dev/loop7");
+  CHECK(line.fix[2].command == "e2fsck -fn /dev/loop7p1");
+  CHECK(line_for(audit, "partition[1].ext4.block_size").fix.empty());  // OK lines get none
+}
+
+TEST_CASE("with no rate measured the move states its size only") {
+  CHECK(move_cost(3 * MiB, {}).find("moves 3 MiB of data") == 0);
+  CHECK(move_cost(3 * MiB, {}).find("no sequential rate") != std::string::npos);
+  CHECK(move_cost(80 * MiB, {80 * MiB, std::nullopt, "grid", ""}).find("about 1.0 s") != std::string::npos);
+}
+
+TEST_CASE("a partition with no aligned room at its size takes the backup and recreate path") {
+  // Partition 1 at 63 runs up to partition 2 at 1 MiB; nothing fits below.
+  const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, MiB - 63 * 512), fs_of("ext4", 4096)),
+                                       partition_at(2, 1 * MiB, 64 * MiB)}));
+  const AuditLine& line = line_for(audit, "partition[1].start");
+  REQUIRE_FALSE(line.fix.empty());
+  CHECK(line.fix.front().command.empty());  // the backup is the user's
+  CHECK(line.fix.front().cost.find("backup and restore") != std::string::npos);
+  bool destroys = false;
+  for (const auto& step : line.fix) destroys |= step.destroys_data;
+  CHECK(destroys);
+}
+
+TEST_CASE("a partition blocked above moves down to the aligned start below when the gap is free") {
+  // 2 MiB + 63 sectors, 8 MiB long, partition 2 right after it: down to 2 MiB.
+  const uint64_t start = 2 * MiB + 63 * 512;
+  const auto audit = audited(dos_disk({partition_at(1, start, 8 * MiB), partition_at(2, start + 8 * MiB, MiB)}));
+  CHECK(line_for(audit, "partition[1].start").fix.at(0).command ==
+        "echo '4096,16384' | sfdisk --move-data /dev/loop7 -N 1");
+}
+
+TEST_CASE("ext4 stride on a plain partition claims a stripe that does not exist; tune2fs clears it") {
+  const auto audit =
+      audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), fs_of("ext4", 4096, 16 * KiB, 64 * KiB))}));
+  const AuditLine& stride = line_for(audit, "partition[1].ext4.stride");
+  CHECK_FALSE(stride.ok);
+  CHECK(stride.severity == Severity::warning);
+  CHECK(stride.message.find("claims a RAID stripe that does not exist") != std::string::npos);
+  REQUIRE(stride.fix.size() == 1);
+  CHECK(stride.fix[0].command == "tune2fs -E stride=0,stripe_width=0 /dev/loop7p1");
+  CHECK(stride.fix[0].cost == "in place, no data moved");
+  CHECK(line_for(audit, "partition[1].ext4.stripe_width").fix.at(0).command == stride.fix[0].command);
+}
+
+TEST_CASE("ext4 on md with the wrong stride is set to the array's chunk and width") {
+  LayoutStack s = md_member("data", 4, 64 * KiB, 1 * MiB);
+  s.filesystem = fs_of("ext4", 4096, 16 * KiB, 48 * KiB);
+  s.filesystem_container = "md";
+  const DiskLayout d = whole_disk(s);
+  const auto audit = audited(d);
+  CHECK(line_for(audit, "ext4.stride").fix.at(0).command == "tune2fs -E stride=16,stripe_width=48 /dev/md/data");
+}
+
+TEST_CASE("xfs su=12k with no stripe below: a mount with a one-block stripe, which then audits OK") {
+  const auto audit = audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), fs_of("xfs", 4096, 12 * KiB, 12 * KiB))}));
+  const AuditLine& sunit = line_for(audit, "partition[1].xfs.sunit");
+  CHECK(sunit.severity == Severity::warning);
+  CHECK(sunit.message.find("not a multiple of the read page") != std::string::npos);
+  REQUIRE(sunit.fix.size() == 3);
+  CHECK(sunit.fix[1].command == "mount -o sunit=8,swidth=8 /dev/loop7p1 /mnt/ssdprobe-fix");
+  CHECK(sunit.fix[1].purpose.find("fstab") != std::string::npos);
+  CHECK(sunit.fix[2].command == "umount /mnt/ssdprobe-fix");
+  const auto after = audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), fs_of("xfs", 4096, 4 * KiB, 4 * KiB))}));
+  CHECK(after.all_ok());
+  CHECK(line_for(after, "partition[1].xfs.sunit").message.find("one filesystem block") != std::string::npos);
+}
+
+TEST_CASE("md chunk and data offset: reshapes (strings only: no md here)") {
+  const DiskLayout d = whole_disk(md_member("md0", 3, 12 * KiB, 1 * MiB + 4 * KiB));
+  const auto audit = audited(d);
+  const auto& chunk = line_for(audit, "md.chunk").fix.at(0);
+  CHECK(chunk.command == "mdadm --grow /dev/md/md0 --chunk=16K --backup-file=/root/md-md0-chunk.backup");
+  CHECK(chunk.moves_data);
+  CHECK(chunk.cost.find("moves 200 MiB") != std::string::npos);  // 2 data disks × 100 MiB
+  CHECK(line_for(audit, "md.data_offset").fix.at(0).command == "mdadm --grow /dev/md/md0 --data-offset=2048K");
+}
+
+TEST_CASE("LVM pe_start: pvmove onto a PV made aligned; extent size by vgchange (strings only)") {
+  auto s = partition_at(2, 1 * MiB, 200 * MiB);
+  s.node = "/dev/sdb2";
+  LvmPhysicalVolume pv;
+  pv.pe_start_bytes = 192 * KiB;
+  pv.extent_bytes = 4 * MiB;
+  pv.vg_name = "vg0";
+  pv.segments = {LvmSegment{"root", 0, 0, 10, 1, 0}};
+  s.lvm = pv;
+  const auto audit = audited(dos_disk({s}));
+  const auto& fix = line_for(audit, "partition[2].lvm.pe_start").fix;
+  REQUIRE(fix.size() == 5);
+  CHECK(fix[0].command == "pvcreate --dataalignment 1024K NEWDEV");
+  CHECK(fix[1].command == "vgextend vg0 NEWDEV");
+  CHECK(fix[2].command == "pvmove /dev/sdb2 NEWDEV");
+  CHECK(fix[2].cost.find("moves 40 MiB") != std::string::npos);
+  CHECK(fix[4].command == "pvremove /dev/sdb2");
+  CHECK(line_for(audit, "partition[2].lvm.lv[root].start").fix.at(2).command == "pvmove -n root /dev/sdb2 NEWDEV");
+}
+
+TEST_CASE("a kernel partition that disagrees with the table: partx") {
+  auto d = dos_disk({partition_at(1, 1 * MiB, 64 * MiB)});
+  d.kernel_partitions = {KernelPartition{1, "loop7p1", 63 * 512, 64 * MiB, 0}};
+  CHECK(line_for(audited(d), "partition[1].kernel_start").fix.at(0).command == "partx --update --nr 1 /dev/loop7");
+}
