@@ -32,8 +32,8 @@ std::string size_arg(uint64_t bytes) {
 }
 
 std::string running_kernel(const std::string& release) {
-  return release.empty() ? std::string("the running kernel (release unknown)")
-                         : fmt::format("the running kernel, {},", release);
+  return release.empty() ? std::string("The running kernel (release unknown)")
+                         : fmt::format("The running kernel, {},", release);
 }
 
 // Why this block: the unit itself, or the nearest size that still lines up.
@@ -75,7 +75,7 @@ BlockSizeAdvice xfs_item(const Choice& c, const std::string& release, uint64_t p
                            "must be 6.12 or newer (Debian 12's own 6.1 refuses it)", format_size(block), capped,
                            running_kernel(release), page, format_size(block));
   } else {
-    item.why = fmt::format("{} cannot mount it: XFS blocks larger than the {} memory page need Linux 6.12 or newer "
+    item.why = fmt::format("{} cannot mount it. XFS blocks larger than the {} memory page need Linux 6.12 or newer "
                            "(Debian 12's own 6.1 refuses them). Debian 12's mkfs.xfs (xfsprogs 6.1) already makes "
                            "such a filesystem, so a 6.12 or newer kernel is all that is missing; until then keep "
                            "mkfs.xfs's 4 KiB blocks", running_kernel(release), page);

@@ -33,6 +33,9 @@ std::string default_target(const Options& options) {
 Options prepared(const Options& given) {
   Options options = given;
   options.target = default_target(given);
+  // The document alone on standard output, as with '-' (not the text report
+  // and the document mixed in one stream).
+  if (options.json_path == "/dev/stdout") options.json_path = "-";
   if (!options.json_path.empty()) check_json_destination(options.json_path);
   return options;
 }

@@ -33,7 +33,6 @@ struct AuditUnits {
   // --write)", "ruled out", "not determined"), as the audit's note says it.
   std::string read_page_answer = "not determined";
   std::string write_unit_answer = "not determined";
-  std::string erase_block_answer = "not determined";
 };
 
 // A unit a value was checked against and what the value misses it by.

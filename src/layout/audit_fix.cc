@@ -22,7 +22,10 @@ std::string rate_text(double bytes_per_s, const std::string& source) {
   return fmt::format("{:.0f} MiB/s ({})", bytes_per_s / kMiB, source);
 }
 
-std::string seconds_text(double s) { return s < 10 ? fmt::format("{:.1f} s", s) : fmt::format("{:.0f} s", s); }
+std::string seconds_text(double s) {
+  if (s < 0.1) return "under 0.1 s";
+  return s < 10 ? fmt::format("about {:.1f} s", s) : fmt::format("about {:.0f} s", s);
+}
 
 // The partition number in "partition[N].…", or 0 for a whole-disk field.
 int partition_number(const std::string& field) {
@@ -100,13 +103,13 @@ std::string move_cost(uint64_t bytes, const FixContext& c) {
   const std::string size = format_size(bytes);
   const double b = static_cast<double>(bytes);
   if (c.read_bytes_per_s && c.write_bytes_per_s) {
-    return fmt::format("moves {} of data (reads and writes all of it): about {} at the measured {} read and {} "
+    return fmt::format("moves {} of data (reads and writes all of it): {} at the measured {} read and {} "
                        "write rates", size, seconds_text(b / *c.read_bytes_per_s + b / *c.write_bytes_per_s),
                        rate_text(*c.read_bytes_per_s, c.read_rate_source),
                        rate_text(*c.write_bytes_per_s, c.write_rate_source));
   }
   if (c.read_bytes_per_s) {
-    return fmt::format("moves {} of data: reading it takes about {} at the measured {} read rate, writing it back "
+    return fmt::format("moves {} of data: reading it takes {} at the measured {} read rate, writing it back "
                        "as long again or more (write rate not measured without --write)", size,
                        seconds_text(b / *c.read_bytes_per_s), rate_text(*c.read_bytes_per_s, c.read_rate_source));
   }

@@ -3,19 +3,12 @@
 #include "core/plural.h"
 #include "core/units.h"
 #include "report/audit_render.h"
+#include "report/enum_names.h"
 
 namespace ssdprobe {
 namespace {
 
-std::string status_word(const AuditLine& line) {
-  if (line.ok) return "OK";
-  switch (line.severity) {
-    case Severity::error: return "ERROR";
-    case Severity::warning: return "WARNING";
-    case Severity::info: return "NOTE";
-  }
-  return "?";
-}
+std::string status_word(const AuditLine& line) { return line.ok ? "OK" : severity_label(line.severity); }
 
 std::string share(double value) { return fmt::format("{:.0f} %", value * 100.0); }
 

@@ -21,6 +21,15 @@ const char* severity_name(Severity severity) {
   return "warning";
 }
 
+const char* severity_label(Severity severity) {
+  switch (severity) {
+    case Severity::info: return "NOTE";
+    case Severity::warning: return "WARNING";
+    case Severity::error: return "ERROR";
+  }
+  return "NOTE";
+}
+
 const char* stop_reason_name(GridStopReason reason) {
   switch (reason) {
     case GridStopReason::settled: return "settled";

@@ -12,6 +12,7 @@ namespace ssdprobe {
 
 const char* unit_state_name(UnitState state);        // "found", "absent", "undetermined", "not_measured"
 const char* severity_name(Severity severity);        // "info", "warning", "error"
+const char* severity_label(Severity severity);       // "NOTE", "WARNING", "ERROR": the audit's and verdict's words
 const char* stop_reason_name(GridStopReason reason);  // "settled", "budget", "byte cap", "IO cap", "round limit"
 const char* unit_cost_key(UnitCost cost);
 const char* phase_state_name(PhaseState state);  // "done", "budget", "skipped", "failed", "interrupted", "not_run"  // "per_block_touched", "per_partial_block" (step_model.h has the prose)

@@ -281,6 +281,14 @@ namespace {
 // refused: the document would overwrite the disk.
 enum class Destination { file, stream, block_device };
 
+// /dev/stdout, /dev/stderr, /dev/fd/N: this process's own descriptors,
+// whatever the shell connected them to (a file with `> out.json` too). They
+// are written through: a rename would put a file in /dev in their place.
+bool own_descriptor(const std::string& path) {
+  return path == "/dev/stdout" || path == "/dev/stderr" || path.starts_with("/dev/fd/") ||
+         path.starts_with("/proc/self/fd/");
+}
+
 Destination destination_of(const std::string& path, const std::string& option) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return Destination::file;
@@ -288,7 +296,9 @@ Destination destination_of(const std::string& path, const std::string& option) {
     throw Error(ErrorCategory::usage,
                 fmt::format("{} {}: is a block device; the output would overwrite it (give a file name)", option, path));
   }
-  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return Destination::stream;
+  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || own_descriptor(path)) {
+    return Destination::stream;
+  }
   return Destination::file;
 }
 
@@ -313,13 +323,13 @@ void refuse_target_like_output(const std::string& path, const std::string& optio
                                                   "missing value put the target there?)", option, path, why, option));
   };
   if (path.starts_with("sim:")) refuse("looks like a simulated drive target, not an output file");
-  if (!path.starts_with("/dev/") || path.starts_with("/dev/shm/")) return;
+  if (!path.starts_with("/dev/") || path.starts_with("/dev/shm/") || own_descriptor(path)) return;
   struct stat st {};
   const bool stream = ::stat(path.c_str(), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) ||
                                                          S_ISSOCK(st.st_mode));
   if (!stream) {
-    refuse("looks like a device target, not an output file (of /dev, only terminals, pipes, sockets and /dev/null "
-           "take output)");
+    refuse("looks like a device target, not an output file (of /dev, only terminals, pipes, sockets, /dev/null and "
+           "/dev/stdout, /dev/stderr, /dev/fd/N take output)");
   }
 }
 

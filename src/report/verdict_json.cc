@@ -30,6 +30,7 @@ json finding_json(const VerdictFinding& f) {
           {"field", f.field},
           {"layer", f.layer},
           {"message", f.message},
+          {"headline", f.headline},
           {"cost", text_or_null(f.cost)},
           {"cost_ratio", f.cost_ratio > 0.0 ? json(rounded(f.cost_ratio)) : json(nullptr)},
           {"fix", text_or_null(f.fix)}};

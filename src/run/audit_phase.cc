@@ -34,7 +34,6 @@ AuditUnits units_of(const ResultDocument& doc) {
   units.erase_block = doc.erase_block.bytes;
   units.read_page_answer = answer_words(doc.read_page);
   units.write_unit_answer = answer_words(doc.write_unit);
-  units.erase_block_answer = answer_words(doc.erase_block);
   return units;
 }
 

@@ -5,23 +5,15 @@
 #include <fmt/ranges.h>
 
 #include "analysis/io_size_policy.h"
-#include "core/plural.h"
 #include "core/units.h"
+#include "report/enum_names.h"
+#include "run/other_io.h"
 
 namespace ssdprobe {
 namespace {
 
 constexpr uint64_t kMiB = 1 << 20;
 constexpr uint64_t kFilesystemBlock = 4096;
-
-const char* severity_word(Severity s) {
-  switch (s) {
-    case Severity::error: return "ERROR";
-    case Severity::warning: return "WARNING";
-    case Severity::info: return "NOTE";
-  }
-  return "NOTE";
-}
 
 // The largest significant measured cost of a line: "4 KiB reads cost 1.09x
 // (95 % 1.05-1.13)"; "no measurable cost" when every cost was measured and
@@ -44,16 +36,42 @@ void measured_cost(const AuditLine& line, VerdictFinding& f) {
   }
 }
 
-// The first step of the least destructive fix.
+// The first step of the least destructive fix (layout/audit_fix.h): its
+// command, or its words when the step is the user's (a backup).
 std::string first_fix(const AuditLine& line) {
-  if (line.suggested_bytes && line.disk_offset && *line.suggested_bytes != *line.disk_offset) {
-    return fmt::format("move it to the next aligned start, {}", format_exact_size(*line.suggested_bytes));
+  if (line.fix.empty()) return "";
+  const FixStep& step = line.fix.front();
+  return step.command.empty() ? step.purpose : step.command;
+}
+
+// Every line the audit checked: the layout's, then the starts asked about.
+std::vector<const AuditLine*> audit_lines(const ResultDocument& doc) {
+  std::vector<const AuditLine*> lines;
+  if (!doc.audit) return lines;
+  if (doc.audit->layout) {
+    for (const auto& line : doc.audit->layout->lines) lines.push_back(&line);
   }
-  return "";
+  for (const auto& line : doc.audit->at) lines.push_back(&line);
+  return lines;
+}
+
+// The finding in a few words for the one-line summary: a start names where
+// it is and the most basic boundary it misses ("partition 1 starts at 32256
+// B (sector 63 ...), 3.5 KiB past a 4 KiB boundary"); other lines keep the
+// audit's message.
+std::string headline(const AuditLine& line) {
+  if (!line.disk_offset || line.misses.empty()) return fmt::format("{}: {}", line.layer, line.message);
+  const UnitMiss& miss = line.misses.front();
+  const bool named_by_size = miss.unit == "4 KiB" || miss.unit == "1 MiB";
+  const std::string boundary = named_by_size ? miss.unit : fmt::format("{} ({})", miss.unit, format_size(miss.unit_bytes));
+  return fmt::format("{} starts at {}{}, {} past a {} boundary", line.layer, format_exact_size(*line.disk_offset),
+                     line.legacy_case.empty() ? "" : fmt::format(" ({})", line.legacy_case),
+                     format_size(miss.remainder), boundary);
 }
 
 VerdictFinding finding_of(const AuditLine& line) {
   VerdictFinding f;
+  f.headline = headline(line);
   f.severity = line.severity;
   f.field = line.field;
   f.layer = line.layer;
@@ -121,10 +139,10 @@ std::string under_reported_phrase(const std::vector<UnderReported>& under) {
 }
 
 std::string finding_phrase(const VerdictFinding& f, size_t others) {
-  std::string text = fmt::format("{} {}: {}", severity_word(f.severity), f.layer, f.message);
+  std::string text = fmt::format("{} {}", severity_label(f.severity), f.headline);
   if (!f.cost.empty()) text += "; " + f.cost;
   if (!f.fix.empty()) text += "; first: " + f.fix;
-  if (others > 0) text += fmt::format("; {} more", counted(others, "finding"));
+  if (others > 0) text += fmt::format("; {} more finding{} below", others, others == 1 ? "" : "s");
   return text;
 }
 
@@ -175,19 +193,29 @@ std::optional<FirstAction> next_measurement(const Verdict& v, const std::string&
   return std::nullopt;
 }
 
+// The worst finding's first fix step, with what it is for and costs.
+FirstAction first_fix_action(const ResultDocument& doc, const VerdictFinding& worst) {
+  FirstAction action{fmt::format("fix {} ({})", worst.layer, worst.field), ""};
+  for (const AuditLine* line : audit_lines(doc)) {
+    if (line->field != worst.field || line->fix.empty()) continue;
+    const FixStep& step = line->fix.front();
+    action.command = step.command;
+    action.text += fmt::format(": {}{}", step.purpose, step.cost.empty() ? "" : fmt::format(" [{}]", step.cost));
+    if (line->fix.size() > 1) {
+      action.text += fmt::format("; then {} more step{} (the audit lists them)", line->fix.size() - 1,
+                                 line->fix.size() == 2 ? "" : "s");
+    }
+    break;
+  }
+  return action;
+}
+
 }  // namespace
 
 std::vector<VerdictFinding> ranked_findings(const ResultDocument& doc) {
   std::vector<VerdictFinding> findings;
-  if (doc.audit) {
-    if (doc.audit->layout) {
-      for (const auto& line : doc.audit->layout->lines) {
-        if (!line.ok) findings.push_back(finding_of(line));
-      }
-    }
-    for (const auto& line : doc.audit->at) {
-      if (!line.ok) findings.push_back(finding_of(line));
-    }
+  for (const AuditLine* line : audit_lines(doc)) {
+    if (!line->ok) findings.push_back(finding_of(*line));
   }
   std::stable_sort(findings.begin(), findings.end(), [](const VerdictFinding& a, const VerdictFinding& b) {
     if (a.severity != b.severity) return a.severity > b.severity;
@@ -203,12 +231,13 @@ Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
   v.findings = ranked_findings(doc);
   for (const auto& f : v.findings) ++v.findings_by_severity[static_cast<size_t>(f.severity)];
   v.stopped = stopped_phrase(doc);
+  if (auto disturbed = other_io_disturbance(doc)) v.cautions.push_back(*disturbed);
   std::vector<std::string> parts;
   if (!v.stopped.empty()) parts.push_back(v.stopped);
   if (!v.findings.empty()) {
     const VerdictFinding& worst = v.findings.front();
     parts.push_back(finding_phrase(worst, v.findings.size() - 1));
-    v.first_action = FirstAction{fmt::format("fix {} ({})", worst.layer, worst.field), worst.fix};
+    v.first_action = first_fix_action(doc, worst);
   }
   const bool any_found = std::any_of(v.units.begin(), v.units.end(),
                                      [](const VerdictUnit& u) { return u.answer == UnitAnswer::found; });
@@ -224,6 +253,8 @@ Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
     v.defaults_right = defaults_right(doc, v);
   }
   if (!v.first_action) v.first_action = next_measurement(v, doc.path);
+  // Said in the one line, since a disturbed timing weakens every answer in it.
+  if (!v.cautions.empty()) parts.push_back("other IO on the disk during the run may have disturbed the timings");
   v.summary = fmt::format("Verdict: {}", fmt::join(parts, "; "));
   return v;
 }

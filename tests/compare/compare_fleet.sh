@@ -52,7 +52,7 @@ check "text: 11 documents in 3 groups, 3 skipped" 'grep -q "11 documents in 3 gr
 check "text: nvme-tlc-16k row: 4 drives, 3 runs, 1 info, 16 KiB page" \
   'grep -Eq "^ssdprobe simulated drive nvme-tlc-16k +sim +64 GiB +4 +3 +1 +16 KiB +- +- +1 MiB" "$T/text"'
 check "text: sata-mlc-8k row with write unit and erase block" \
-  'grep -Eq "^ssdprobe simulated drive sata-mlc-8k +sim +64 GiB +3 +3 +0 +8 KiB +16 KiB +4 MiB +4 MiB" "$T/text"'
+  'grep -Eq "^ssdprobe simulated drive sata-mlc-8k +sim +64 GiB +3 +3 +0 +8 KiB +16 KiB +4 MiB +1 MiB" "$T/text"'
 check "text: read page agreement line" 'grep -q "read page     16 KiB in 3/3 runs" "$T/text"'
 check "text: info document counts as not measured nowhere, reported everywhere" \
   'grep -q "documents     4 (3 timed runs, 1 info) from 4 drives" "$T/text"'
@@ -105,7 +105,7 @@ PY'
 "$SSDPROBE" compare --markdown - "$F" > "$T/c.md" 2> /dev/null
 check "markdown: 3 group sections" '[ "$(grep -c "^## ssdprobe simulated drive" "$T/c.md")" = 3 ]'
 check "markdown: summary row of sata-mlc-8k" \
-  'grep -Fq "| ssdprobe simulated drive sata-mlc-8k | sim | 64 GiB | 3 | 3 | 0 | 8 KiB | 16 KiB | 4 MiB | 4 MiB |" "$T/c.md"'
+  'grep -Fq "| ssdprobe simulated drive sata-mlc-8k | sim | 64 GiB | 3 | 3 | 0 | 8 KiB | 16 KiB | 4 MiB | 1 MiB |" "$T/c.md"'
 check "markdown: skipped files listed" '[ "$(grep -c "^- .*broken/" "$T/c.md")" = 3 ]'
 check "markdown on stdout: no text report mixed in" '! grep -q "^MODEL" "$T/c.md"'
 

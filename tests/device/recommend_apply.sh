@@ -128,7 +128,9 @@ recs="$units"
 # A misaligned layout is not "nothing to change".
 fresh_disk
 printf 'label: dos\nstart=63, size=1048576, type=83\n' | sfdisk --no-reread --no-tell-kernel -q "$dev" >/dev/null 2>&1
-j=$("$SSDPROBE" -q audit "$dev" --units-from "$units" --json -) || bad "audit of the misaligned disk exited $?"
+"$SSDPROBE" -q audit "$dev" --units-from "$units" >/dev/null 2>&1; rc=$?
+[ "$rc" = 8 ] || bad "audit of the misaligned disk exited $rc, want 8 (an error-severity finding)"
+j=$("$SSDPROBE" -q audit --fail-on never "$dev" --units-from "$units" --json -) || bad "audit --fail-on never exited $?"
 [ "$(jq -r '.recommendations.verdict // "none"' <<<"$j")" = none ] || bad "misaligned disk got verdict $(jq -r .recommendations.verdict <<<"$j")"
 
 [ "$failures" = 0 ] || fail "$failures checks failed"

@@ -119,9 +119,20 @@ e2fsck -fn "$over" > "$SCRATCH/fsck.txt" 2>&1 || bad "e2fsck of the stacked file
 mount -o ro "$over" "$mnt" && { [ "$(b2sum < "$mnt/data")" = "$data_sum" ] || bad "the file on the stacked filesystem changed"; umount "$mnt"; }
 # The other way round: a run on the loop over DEV while something holds DEV
 # exclusively (here a process with O_EXCL; another run on DEV would too).
-python3 -c "import os, time; fd = os.open('$DEV', os.O_RDONLY | os.O_EXCL); time.sleep(60)" &
+# The claim is retried for a few seconds: the unmount just before can leave
+# the device briefly busy (EBUSY) on a loaded machine.
+python3 -c "
+import os, time
+for attempt in range(50):
+    try:
+        fd = os.open('$DEV', os.O_RDONLY | os.O_EXCL)
+        break
+    except OSError:
+        time.sleep(0.1)
+open('$SCRATCH/held', 'w').close()
+time.sleep(60)" &
 holder=$!
-sleep 0.5
+for _ in $(seq 60); do [ -e "$SCRATCH/held" ] && break; sleep 0.1; done
 write_run "$SCRATCH/held-backing.log" "$J" 16M:16M "$over"; rc=$?
 kill "$holder"; wait "$holder" 2>/dev/null
 expect 7 "$SCRATCH/held-backing.log" "cannot be claimed exclusively" "a loop over a device someone holds exclusively: refused"

@@ -35,4 +35,12 @@ wait "$reader"
 "$SSDPROBE" -q compare --csv "$T/null" "$T/r.json" > /dev/null 2>&1 || bad "compare --csv into a character device exited $?"
 [ -c "$T/null" ] || bad "compare --csv replaced the character device node"
 
+# --json /dev/stdout with standard output redirected to a file: the document
+# lands in the file, and nothing is created or replaced in /dev.
+"$SSDPROBE" -q --json /dev/stdout sim:clean-4k > "$T/stdout.json" 2> "$T/stdout.err" ||
+  bad "--json /dev/stdout > FILE exited $?: $(cat "$T/stdout.err")"
+[ "$(jq -r .schema "$T/stdout.json" 2>/dev/null)" = "ssdprobe/1" ] || bad "--json /dev/stdout > FILE: no document in FILE"
+[ -L /dev/stdout ] || bad "/dev/stdout is no longer a symbolic link"
+[ ! -e /dev/stdout.partial ] || bad "a /dev/stdout.partial was left in /dev"
+
 [ "$failures" = 0 ] && echo "PASS" || exit 1

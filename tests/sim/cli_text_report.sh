@@ -15,7 +15,7 @@ command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 T=$(mktemp -d "${SSDPROBE_TEST_TMPDIR:-/var/tmp}/ssdprobe-text.XXXXXX") || fail "no temporary directory"
 trap 'rm -rf "$T"' EXIT
-commands='^     (parted|sfdisk|sgdisk|mdadm|pvcreate|vgcreate|lvcreate|mkfs_xfs|mkfs_ext4|mkfs_f2fs) '
+commands='^     (parted|sfdisk|sgdisk|mdadm|pvcreate|vgcreate|lvcreate|mkfs_[a-z0-9_]+) '
 
 # sim:qlc-16k-iu: a 48 MiB erase block, beyond what the default 256 MiB window can show.
 COLUMNS=72 "$SSDPROBE" -q --write --yes --json "$T/q.json" sim:qlc-16k-iu > "$T/q.txt" 2> "$T/q.err" ||

@@ -51,7 +51,7 @@ fi
 # A disk image with a partition at sector 63 and one at 1 MiB.
 img="$T/disk.img"
 truncate -s 256M "$img"
-printf 'start=63, size=200000, type=83\nstart=2048, size=200000, type=83\n' |
+printf 'start=63, size=200000, type=83\nstart=204800, size=200000, type=83\n' |
   sfdisk -q --label dos --no-reread "$img" >/dev/null 2>&1 || fail "sfdisk failed"
 "$SSDPROBE" -q audit --json "$T/a.json" "$img" > "$T/a.txt"; rc=$?
 [ "$rc" = 8 ] || fail "audit of a sector-63 partition exited $rc, want 8"
@@ -78,8 +78,8 @@ grep -q "To rebuild the disk from scratch instead" "$T/r.txt" ||
 [ "$rc" = 8 ] || fail "run --fail-on error exited $rc, want 8"
 
 # A clean disk: audit exits 0 and its verdict names no finding.
+truncate -s 256M "$T/ok.img"
 printf 'start=2048, size=200000, type=83\n' | sfdisk -q --label dos --no-reread "$T/ok.img" >/dev/null 2>&1 ||
-  { truncate -s 256M "$T/ok.img" && printf 'start=2048, size=200000, type=83\n' | sfdisk -q --label dos "$T/ok.img" >/dev/null 2>&1; } ||
   fail "sfdisk failed"
 "$SSDPROBE" -q audit --json "$T/ok.json" "$T/ok.img" > "$T/ok.txt"; rc=$?
 [ "$rc" = 0 ] || fail "audit of an aligned disk exited $rc"
@@ -92,7 +92,6 @@ jq -e '.verdict.findings == []' "$T/ok.json" >/dev/null || fail "findings: $(jq 
 "$SSDPROBE" -q --seed 2 --json "$T/flat2.json" sim:flat-dram >/dev/null || fail "flat run exited $?"
 if [ "$(jq -r .detected.read_page.state "$T/flat1.json")" = absent ]; then
   jq -e '.detected.read_page.searched_up_to_bytes > 0' "$T/flat1.json" >/dev/null || fail "no searched_up_to_bytes"
-  head -n 1 "$T/flat1.json" >/dev/null
   "$SSDPROBE" compare "$T/flat1.json" "$T/flat2.json" > "$T/cmp.txt" || fail "compare exited $?"
   grep -q "ruled out" "$T/cmp.txt" || fail "compare does not say ruled out: $(cat "$T/cmp.txt")"
   "$SSDPROBE" compare --csv "$T/cmp.csv" "$T/flat1.json" "$T/flat2.json" >/dev/null || fail "compare --csv exited $?"

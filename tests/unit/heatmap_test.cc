@@ -31,8 +31,8 @@ SavedResult document(const std::string& file, double scale_by) {
   SavedResult r;
   r.file = file;
   r.model = "Test drive";
-  r.read_page = {16384, "found", 0.97};
-  r.write_unit = {std::nullopt, "undetermined", 0.4};
+  r.read_page = {16384, "found", 0.97, std::nullopt, ""};
+  r.write_unit = {std::nullopt, "undetermined", 0.4, std::nullopt, "rerun with --budget 120"};
   SavedGrid g = read_grid();
   for (auto& row : g.median_us) {
     for (double& v : row) v *= scale_by;
@@ -100,7 +100,8 @@ TEST_CASE("a write grid is judged against the write unit and drawn as categorica
   const HeatmapPanel& p = f.panels[0];
   CHECK(p.categorical_offsets);
   CHECK_FALSE(p.unit_bytes);
-  CHECK(p.verdict == "write unit not determined (confidence 0.4)");
+  // Not determined: no confidence of its own, and what would tell.
+  CHECK(p.verdict == "write unit not determined (rerun with --budget 120)");
   const PanelAxes axes = panel_axes(p);
   REQUIRE(axes.x_ticks.size() == 5);
   CHECK(axes.x_ticks[1].label == "0.5");

@@ -1,0 +1,131 @@
+// The verdict's rules on documents built by hand: what it leads with, the
+// four answers and what would tell, "the defaults are right" only on a clean
+// disk, and the text's first line being verdict.summary.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "report/json_report.h"
+#include "report/text_report.h"
+#include "run/verdict_builder.h"
+
+using namespace ssdprobe;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+ResultDocument timed_doc() {
+  ResultDocument doc;
+  doc.path = "/dev/sdz";
+  doc.phases.push_back({"read_grid", PhaseState::done, "", 1.0, {}});
+  doc.read_page = {16384, UnitState::found, 0.998, "e", {}, "", {}, {}, {}};
+  return doc;
+}
+
+AuditLine bad_start(Severity severity, double ratio) {
+  AuditLine line;
+  line.field = severity == Severity::error ? "partition[1].start" : "partition[2].start";
+  line.layer = severity == Severity::error ? "partition 1 (/dev/sdz1)" : "partition 2 (/dev/sdz2)";
+  line.disk_offset = severity == Severity::error ? 32256 : 8192;
+  line.ok = false;
+  line.severity = severity;
+  line.misses = {{severity == Severity::error ? "4 KiB" : "read page", severity == Severity::error ? 4096u : 16384u,
+                  severity == Severity::error ? 3584u : 8192u}};
+  line.message = "misaligned";
+  AuditCost cost;
+  cost.op = "read";
+  cost.request_bytes = 4096;
+  cost.cost.determined = true;
+  cost.cost.significant = true;
+  cost.cost.ratio = ratio;
+  cost.cost.ratio_low = ratio - 0.02;
+  cost.cost.ratio_high = ratio + 0.02;
+  line.costs.push_back(cost);
+  line.fix.push_back({"echo '2048,' | sfdisk --move-data /dev/sdz -N 1", "move it", false, true, "moves 1 GiB"});
+  return line;
+}
+
+ResultDocument with_findings(std::vector<AuditLine> lines) {
+  ResultDocument doc = timed_doc();
+  AuditSection audit;
+  audit.layout = LayoutAudit{};
+  audit.layout->lines = std::move(lines);
+  doc.audit = audit;
+  return doc;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+TEST_CASE("the worst finding leads, errors before warnings whatever their costs, with cost and first fix") {
+  ResultDocument doc = with_findings({bad_start(Severity::warning, 1.9), bad_start(Severity::error, 1.09)});
+  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0});
+  const Verdict& v = doc.verdict;
+  REQUIRE(v.findings.size() == 2);
+  CHECK(v.findings[0].severity == Severity::error);
+  CHECK(v.findings_by_severity[static_cast<size_t>(Severity::error)] == 1);
+  CHECK(v.summary.rfind("Verdict: ERROR partition 1 (/dev/sdz1) starts at 32256 B", 0) == 0);
+  CHECK(has(v.summary, "4 KiB reads there cost 1.09x"));
+  CHECK(has(v.summary, "first: echo '2048,' | sfdisk --move-data /dev/sdz -N 1"));
+  CHECK(has(v.summary, "1 more finding"));
+  CHECK_FALSE(has(v.summary, "are right"));
+  CHECK_FALSE(v.defaults_right);
+  REQUIRE(v.first_action);
+  CHECK(v.first_action->command == "echo '2048,' | sfdisk --move-data /dev/sdz -N 1");
+  CHECK(first_line(render_text(doc)) == v.summary);
+  CHECK(to_json(doc)["verdict"]["summary"] == v.summary);
+}
+
+TEST_CASE("the defaults are right only with a unit found, nothing misaligned and 4 KiB IO costing a block") {
+  ResultDocument doc = timed_doc();
+  doc.read_page.bytes = 4096;
+  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0});
+  CHECK(doc.verdict.defaults_right);
+  CHECK(has(doc.verdict.summary, "4 KiB filesystem blocks are right"));
+
+  ResultDocument page16 = timed_doc();
+  page16.verdict = build_verdict(page16, RunFacts{true, false, 60.0});
+  CHECK_FALSE(page16.verdict.defaults_right);
+  CHECK(has(page16.verdict.summary, "IO smaller than 16 KiB costs a whole 16 KiB"));
+
+  ResultDocument info_doc;
+  info_doc.path = "/dev/sdz";
+  info_doc.verdict = build_verdict(info_doc, RunFacts{false, false, 60.0});
+  CHECK(info_doc.verdict.summary.rfind("Verdict: nothing measured", 0) == 0);
+  CHECK_FALSE(info_doc.verdict.defaults_right);
+}
+
+TEST_CASE("a unit not determined says what would tell; a ruled-out one how far it was ruled out") {
+  ResultDocument doc = timed_doc();
+  doc.phases[0].state = PhaseState::budget;
+  doc.read_page = {};
+  doc.read_page.state = UnitState::undetermined;
+  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0});
+  CHECK(doc.verdict.units[0].answer == UnitAnswer::not_determined);
+  CHECK(doc.verdict.units[0].to_determine == "rerun with --budget 120");
+  CHECK(doc.read_page.to_determine == "rerun with --budget 120");
+  CHECK(has(doc.verdict.summary, "read page not determined (rerun with --budget 120)"));
+  CHECK(has(doc.verdict.summary, "write unit and erase block not measured (rerun with --write)"));
+  REQUIRE(doc.verdict.first_action);
+  CHECK(doc.verdict.first_action->command == "ssdprobe --budget 120 /dev/sdz");
+  CHECK(to_json(doc)["verdict"]["units"][0]["state"] == "not_determined");
+
+  ResultDocument flat = timed_doc();
+  flat.read_page = {};
+  flat.read_page.state = UnitState::absent;
+  flat.read_page.searched_up_to_bytes = 128 * 1024;
+  flat.verdict = build_verdict(flat, RunFacts{true, false, 60.0});
+  CHECK(flat.verdict.units[0].answer == UnitAnswer::ruled_out);
+  CHECK(has(flat.verdict.summary, "no read page up to 128 KiB"));
+  CHECK(flat.verdict.units[0].to_determine.empty());
+  CHECK(to_json(flat)["verdict"]["units"][0]["state"] == "ruled_out");
+}
+
+TEST_CASE("a stopped run says so first") {
+  ResultDocument doc = timed_doc();
+  doc.phases.push_back({"write_grid", PhaseState::interrupted, "interrupted by signal 2", 0.5, {}});
+  doc.phases.push_back({"erase_stream", PhaseState::not_run, "the run stopped", 0.0, {}});
+  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0});
+  CHECK(doc.verdict.summary.rfind("Verdict: run stopped in the write_grid phase (interrupted by signal 2)", 0) == 0);
+}
