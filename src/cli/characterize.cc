@@ -6,11 +6,13 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/compare_outputs.h"
 #include "cli/progress.h"
 #include "cli/terminal_width.h"
 #include "core/error.h"
 #include "core/output.h"
 #include "device/sim_profile.h"
+#include "report/enum_names.h"
 #include "report/json_report.h"
 #include "report/text_report.h"
 #include "run/runs.h"
@@ -37,6 +39,8 @@ Options prepared(const Options& given) {
   // and the document mixed in one stream).
   if (options.json_path == "/dev/stdout") options.json_path = "-";
   if (!options.json_path.empty()) check_json_destination(options.json_path);
+  refuse_output_over_input({"--json", options.json_path}, options.target, "the target");
+  refuse_output_over_input({"--json", options.json_path}, options.units_from, "the --units-from document");
   return options;
 }
 
@@ -70,7 +74,18 @@ int findings_exit_code(const ResultDocument& doc, const std::string& fail_on, co
   if (level == "never") return 0;
   const Severity threshold = level == "warning" ? Severity::warning : Severity::error;
   const auto worst = worst_severity(doc.verdict, doc.mismatches);
-  return worst && *worst >= threshold ? kExitFindings : 0;
+  if (!worst || *worst < threshold) return 0;
+  // Say which finding or mismatch decided it: a kernel mismatch can reach
+  // --fail-on warning on a disk whose audit is clean.
+  std::string why;
+  for (const auto& f : doc.verdict.findings) {
+    if (why.empty() && f.severity >= threshold) why = f.headline;
+  }
+  for (const auto& m : doc.mismatches) {
+    if (why.empty() && m.severity >= threshold) why = fmt::format("{}: {}", m.field, m.message);
+  }
+  print_warning(fmt::format("exit {}: --fail-on {}: {} {}", kExitFindings, level, severity_name(*worst), why));
+  return kExitFindings;
 }
 
 }  // namespace

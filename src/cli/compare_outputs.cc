@@ -23,6 +23,13 @@ void refuse(const CompareOutput& output, const std::string& why) {
 
 }  // namespace
 
+void refuse_output_over_input(const CompareOutput& output, const std::string& input, const std::string& what) {
+  if (output.path.empty() || output.path == "-" || input.empty()) return;
+  if (!same_file(output.path, input)) return;
+  throw Error(ErrorCategory::usage, fmt::format("{} {}: is {}, which the output would overwrite; nothing was written "
+                                                "(give another file name)", output.option, output.path, what));
+}
+
 void refuse_outputs_over_inputs(const std::vector<CompareOutput>& outputs, const std::vector<std::string>& inputs) {
   for (const CompareOutput& output : outputs) {
     if (output.path.empty() || output.path == "-") continue;

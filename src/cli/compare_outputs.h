@@ -18,4 +18,10 @@ struct CompareOutput {
 // Throws Error(usage) naming the option, the path and why.
 void refuse_outputs_over_inputs(const std::vector<CompareOutput>& outputs, const std::vector<std::string>& inputs);
 
+// Every command's rule: an output that is the same file as something the
+// command reads (the target, a --units-from document, a plotted document)
+// is refused before anything is written. `what` names the input: "the
+// target", "the --units-from document".
+void refuse_output_over_input(const CompareOutput& output, const std::string& input, const std::string& what);
+
 }  // namespace ssdprobe

@@ -1,5 +1,7 @@
 #include "cli/plot_run.h"
 
+#include "cli/compare_outputs.h"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -76,6 +78,10 @@ int run_plot(const Options& options, const PlotArgs& args) {
     throw Error(ErrorCategory::usage, "--relative and --throughput are two different pictures: give one");
   }
   if (args.no_data && !args.data.empty()) throw Error(ErrorCategory::usage, "--data and --no-data contradict");
+  for (const std::string& file : args.documents) {
+    refuse_output_over_input({"--output", args.output}, file, "one of the documents plotted");
+    refuse_output_over_input({"--data", args.data}, file, "one of the documents plotted");
+  }
   const ImageFormat format = chosen_format(args);
   std::vector<SavedResult> documents;
   for (const std::string& file : args.documents) documents.push_back(read_document(file));

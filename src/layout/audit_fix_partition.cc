@@ -19,13 +19,27 @@ struct Room {
   uint64_t low = 0, high = 0;
 };
 
+// The free space around a partition. A DOS extended partition (a container)
+// is an obstacle like any other for a primary partition; a logical one must
+// stay inside its container, past the boot record that starts its chain.
 Room room_around(const DiskLayout& layout, const PartitionEntry& self) {
   const PartitionTable& table = *layout.table;
   const bool gpt = table.scheme == "gpt";
+  const bool logical = table.scheme == "dos" && self.number > 4;
   Room room{(gpt ? 34 : 1) * uint64_t{table.sector_bytes}, layout.disk_size_bytes};
   if (gpt) room.high -= std::min<uint64_t>(room.high, 33 * uint64_t{table.sector_bytes});
   for (const auto& other : table.partitions) {
-    if (other.number == self.number || other.container) continue;
+    if (other.number == self.number) continue;
+    if (other.container) {
+      if (!logical) {
+        if (other.start_bytes >= self.start_bytes) room.high = std::min(room.high, other.start_bytes);
+        else room.low = std::max(room.low, other.start_bytes + other.size_bytes);
+      } else if (other.start_bytes <= self.start_bytes) {
+        room.low = std::max(room.low, other.start_bytes + table.sector_bytes);
+        room.high = std::min(room.high, other.start_bytes + other.size_bytes);
+      }
+      continue;
+    }
     const uint64_t end = other.start_bytes + other.size_bytes;
     if (other.start_bytes >= self.start_bytes) room.high = std::min(room.high, other.start_bytes);
     else room.low = std::max(room.low, end);
@@ -88,10 +102,18 @@ std::vector<FixStep> recreate_partition(const FixTarget& t, uint64_t align) {
   const std::string backup = fmt::format("needs a backup and restore of the data on partition {} ({})", p.number,
                                          format_size(p.size_bytes));
   std::vector<FixStep> steps;
+  // Nowhere to recreate it aligned: no step would fix it, and a mkfs on the
+  // unmoved partition would only lose its data. Said in words, no commands.
+  if (end <= start) {
+    steps.push_back(by_hand(fmt::format("no aligned place for partition {} between its neighbours: making room means "
+                                        "moving or shrinking them first (back up {} before changing the table)",
+                                        p.number, t.layout.disk_path), backup));
+    return steps;
+  }
   steps.push_back(by_hand(fmt::format("no aligned start leaves room for partition {} at its size: back up every "
                                       "file on {} to another disk (the next steps erase it)", p.number, t.node),
                           backup));
-  if (end > start) {
+  {
     steps.push_back({fmt::format("echo '{},{}' | sfdisk {} -N {}", sectors(start, sector),
                                  sectors(end - start, sector), t.layout.disk_path, p.number),
                      fmt::format("recreate partition {} at sector {} ({}), {} long", p.number, sectors(start, sector),

@@ -54,12 +54,13 @@ std::vector<FixStep> pvmove_path(const FixTarget& t, const std::string& pv_node,
   const std::string vg = pv.vg_name.empty() ? "VG" : pv.vg_name;
   const std::string moved = lv.empty() ? "" : fmt::format("-n {} ", lv);
   std::vector<FixStep> steps = {
-      in_place(fmt::format("pvcreate --dataalignment {} NEWDEV", kib(align)),
+      {fmt::format("pvcreate --dataalignment {} NEWDEV", kib(align)),
                fmt::format("NEWDEV: a partition or disk you choose, starting aligned (a multiple of {} from the "
                            "disk's start), with room for {}; its data area starts aligned. (The data area of {} "
                            "cannot move under its data: in place it takes a backup, pvcreate --dataalignment and "
                            "vgcfgrestore, and a restore)", format_size(align), format_size(allocated_bytes(pv, lv)),
-                           pv_node)),
+                           pv_node),
+       true, false, "erases NEWDEV: whatever it held is lost (the PV's own data moves with pvmove below)"},
       in_place(fmt::format("vgextend {} NEWDEV", vg), "add it to the volume group"),
       {fmt::format("pvmove {}{} NEWDEV", moved, pv_node), "move the extents, online (LVs may stay in use)", false,
        true, move_cost(allocated_bytes(pv, lv), t.context)},

@@ -54,7 +54,6 @@ std::string checked_against(const AuditUnits& u) {
                                  format_size(u.physical_block));
   if (u.read_page) text += ", read page " + format_size(*u.read_page);
   if (u.write_unit) text += ", write unit " + format_size(*u.write_unit);
-  if (u.erase_block) text += ", erase block " + format_size(*u.erase_block);
   return text + fmt::format(", 1 MiB (layer starts should be multiples of {})", format_size(wanted_alignment(u)));
 }
 

@@ -48,6 +48,9 @@ MeasuredUnits read_measured_units(const std::string& path) {
   units.read_page = checked_unit(saved.read_page, "read_page", path);
   units.write_unit = checked_unit(saved.write_unit, "write_unit", path);
   units.erase_block = checked_unit(saved.erase_block, "erase_block", path);
+  units.read_page_answer = saved.read_page;
+  units.write_unit_answer = saved.write_unit;
+  units.erase_block_answer = saved.erase_block;
   return units;
 }
 

@@ -37,13 +37,14 @@ struct UnderReported {
 // One audit finding (a line that is not OK), as the verdict ranks it.
 struct VerdictFinding {
   Severity severity = Severity::warning;
-  std::string field;    // "partition[1].start", "xfs.sunit", "at.start"
+  std::string field;    // "partition[1].start", "partition[1].xfs.sunit"
   std::string layer;    // "partition 1 (/dev/loop0p1)"
   std::string message;  // the audit's line
   std::string headline; // the finding in a few words, as the summary says it
   std::string cost;     // the measured cost in a few words, or empty when none was measured
   double cost_ratio = 0.0;  // the largest significant ratio, 0 when none
   std::string fix;      // the first step of its fix, in words or as a command
+  int disruption = 0;   // its fix: 0 in place, 1 moves data, 2 destroys data, 3 none (ranks equals)
 };
 
 struct FirstAction {

@@ -72,8 +72,9 @@ void verdict_text(std::string& out, const Verdict& v, size_t width) {
   }
   if (v.findings.size() > 1) {
     out += fmt::format("  - audit: {}, {}, {}; each is below, with its fix\n",
-                       counted(v.findings_by_severity[2], "error"), counted(v.findings_by_severity[1], "warning"),
-                       counted(v.findings_by_severity[0], "note"));
+                       counted(v.findings_by_severity[static_cast<size_t>(Severity::error)], "error"),
+                       counted(v.findings_by_severity[static_cast<size_t>(Severity::warning)], "warning"),
+                       counted(v.findings_by_severity[static_cast<size_t>(Severity::info)], "note"));
   }
   for (const auto& caution : v.cautions) out += wrapped("  - caution: ", caution, width, 4);
   if (v.first_action) {

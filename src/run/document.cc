@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/clock_text.h"
+#include "report/unit_answer.h"
 
 namespace ssdprobe {
 namespace {
@@ -95,15 +96,20 @@ void record_read(ResultDocument& doc, const GridProbeResult& read, const char* g
 
 void use_saved_units(ResultDocument& doc, const MeasuredUnits& saved, const std::string& file) {
   const std::string evidence = fmt::format("from {} (measured on {})", file, saved.path);
-  auto take = [&](DetectedUnit& unit, const std::optional<uint64_t>& bytes) {
-    if (!bytes) return;
+  // The saved answer whole: a found unit with its confidence, a ruled-out
+  // one with its reach; a unit the document did not measure stays so.
+  auto take = [&](DetectedUnit& unit, const std::optional<uint64_t>& bytes, const SavedUnit& answer) {
+    const UnitAnswer saved_answer = unit_answer(answer.state);
+    if (!bytes && saved_answer != UnitAnswer::ruled_out) return;
     unit.bytes = bytes;
-    unit.state = UnitState::found;
+    unit.state = bytes ? UnitState::found : UnitState::absent;
+    unit.confidence = bytes ? answer.confidence : 0.0;
+    unit.searched_up_to_bytes = answer.searched_up_to_bytes;
     unit.evidence = evidence;
   };
-  take(doc.read_page, saved.read_page);
-  take(doc.write_unit, saved.write_unit);
-  take(doc.erase_block, saved.erase_block);
+  take(doc.read_page, saved.read_page, saved.read_page_answer);
+  take(doc.write_unit, saved.write_unit, saved.write_unit_answer);
+  take(doc.erase_block, saved.erase_block, saved.erase_block_answer);
   for (auto& warning : saved_units_warnings(saved, doc.topology, doc.path, file)) doc.notes.push_back(warning);
 }
 

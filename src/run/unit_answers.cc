@@ -46,6 +46,7 @@ std::string phase_hint(const ResultDocument& doc, const char* phase, const RunFa
 }
 
 std::string read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
+  if (doc.read_page.state == UnitState::found || doc.read_page.state == UnitState::absent) return "";
   if (!facts.timed) return fmt::format("run `ssdprobe {}` to measure it", doc.path);
   if (doc.read_page.state == UnitState::not_measured || doc.read_page.state == UnitState::undetermined) {
     std::string hint = phase_hint(doc, "read_grid", facts, "");
@@ -56,6 +57,9 @@ std::string read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
 }
 
 std::string write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char* phase, const RunFacts& facts) {
+  if (unit.state == UnitState::found) return "";
+  if (unit.state == UnitState::absent && std::string(phase) == "write_grid") return "";
+  if (!facts.timed && unit.state != UnitState::not_measured) return "";
   if (!facts.timed) return fmt::format("run `ssdprobe --write {}` to measure it", doc.path);
   if (!facts.write) return "rerun with --write";
   if (unit.state == UnitState::absent && std::string(phase) == "erase_stream") return erase_block_search_hint(doc);

@@ -36,22 +36,29 @@ void measured_cost(const AuditLine& line, VerdictFinding& f) {
   }
 }
 
-// The first step of the least destructive fix (layout/audit_fix.h): its
-// command, or its words when the step is the user's (a backup).
-std::string first_fix(const AuditLine& line) {
-  if (line.fix.empty()) return "";
-  const FixStep& step = line.fix.front();
-  return step.command.empty() ? step.purpose : step.command;
+// The step of a fix that does the work (layout/audit_fix.h): the first one,
+// past a `mkdir` that only makes a mount point. Null when there is no fix.
+const FixStep* main_step(const AuditLine& line) {
+  for (const auto& step : line.fix) {
+    if (!step.command.starts_with("mkdir ")) return &step;
+  }
+  return line.fix.empty() ? nullptr : &line.fix.front();
 }
 
-// Every line the audit checked: the layout's, then the starts asked about.
+// That step's command, or its words when the step is the user's (a backup).
+std::string first_fix(const AuditLine& line) {
+  const FixStep* step = main_step(line);
+  if (step == nullptr) return "";
+  return step->command.empty() ? step->purpose : step->command;
+}
+
+// Every line the audit checked on the disk's layout. Not the starts asked
+// about with --at: they are what-ifs, not something on the disk to fix (the
+// audit section prices them).
 std::vector<const AuditLine*> audit_lines(const ResultDocument& doc) {
   std::vector<const AuditLine*> lines;
-  if (!doc.audit) return lines;
-  if (doc.audit->layout) {
-    for (const auto& line : doc.audit->layout->lines) lines.push_back(&line);
-  }
-  for (const auto& line : doc.audit->at) lines.push_back(&line);
+  if (!doc.audit || !doc.audit->layout) return lines;
+  for (const auto& line : doc.audit->layout->lines) lines.push_back(&line);
   return lines;
 }
 
@@ -64,13 +71,25 @@ std::string headline(const AuditLine& line) {
   const UnitMiss& miss = line.misses.front();
   const bool named_by_size = miss.unit == "4 KiB" || miss.unit == "1 MiB";
   const std::string boundary = named_by_size ? miss.unit : fmt::format("{} ({})", miss.unit, format_size(miss.unit_bytes));
+  // "sector 63 (DOS ...)" names the start better than bytes; "1536 B (sector 3)" would only repeat them.
+  const bool names_sector = line.legacy_case.starts_with("sector ");
   return fmt::format("{} starts at {}{}, {} past a {} boundary", line.layer, format_exact_size(*line.disk_offset),
-                     line.legacy_case.empty() ? "" : fmt::format(" ({})", line.legacy_case),
-                     format_size(miss.remainder), boundary);
+                     names_sector ? ", " + line.legacy_case : "", format_size(miss.remainder), boundary);
+}
+
+// How much the fix disturbs: 0 in place, 1 moves data, 2 destroys it (a
+// backup and restore); 3 when there is no fix at all.
+int disruption(const AuditLine& line) {
+  const FixStep* step = main_step(line);
+  if (step == nullptr) return 3;
+  int worst = 0;
+  for (const auto& s : line.fix) worst = std::max(worst, s.destroys_data ? 2 : s.moves_data ? 1 : 0);
+  return worst;
 }
 
 VerdictFinding finding_of(const AuditLine& line) {
   VerdictFinding f;
+  f.disruption = disruption(line);
   f.headline = headline(line);
   f.severity = line.severity;
   f.field = line.field;
@@ -138,10 +157,14 @@ std::string under_reported_phrase(const std::vector<UnderReported>& under) {
   return fmt::format("the kernel under-reports ({})", fmt::join(items, ", "));
 }
 
+// An info finding with no measured cost is a convention missed: its fix is
+// optional, never "first" (moving a partition for it is out of proportion).
+bool optional_fix(const VerdictFinding& f) { return f.severity == Severity::info && f.cost_ratio <= 0.0; }
+
 std::string finding_phrase(const VerdictFinding& f, size_t others) {
   std::string text = fmt::format("{} {}", severity_label(f.severity), f.headline);
   if (!f.cost.empty()) text += "; " + f.cost;
-  if (!f.fix.empty()) text += "; first: " + f.fix;
+  if (!f.fix.empty() && !optional_fix(f)) text += "; first: " + f.fix;
   if (others > 0) text += fmt::format("; {} more finding{} below", others, others == 1 ? "" : "s");
   return text;
 }
@@ -187,6 +210,10 @@ std::optional<FirstAction> next_measurement(const Verdict& v, const std::string&
     if (u.to_determine.rfind(kRerun, 0) == 0) {
       const std::string options = u.to_determine.substr(kRerun.size(), u.to_determine.find(" on ") - kRerun.size());
       action.command = fmt::format("ssdprobe {} {}", options, target);
+    } else if (const size_t open = u.to_determine.find('`'); open != std::string::npos) {
+      // "run `ssdprobe /dev/sdz` to measure it": the command between the quotes.
+      const size_t close = u.to_determine.find('`', open + 1);
+      if (close != std::string::npos) action.command = u.to_determine.substr(open + 1, close - open - 1);
     }
     return action;
   }
@@ -195,15 +222,15 @@ std::optional<FirstAction> next_measurement(const Verdict& v, const std::string&
 
 // The worst finding's first fix step, with what it is for and costs.
 FirstAction first_fix_action(const ResultDocument& doc, const VerdictFinding& worst) {
-  FirstAction action{fmt::format("fix {} ({})", worst.layer, worst.field), ""};
+  FirstAction action{fmt::format("{}fix {} ({})", optional_fix(worst) ? "optional (a convention, no measured cost): "
+                                                                        : "", worst.layer, worst.field), ""};
   for (const AuditLine* line : audit_lines(doc)) {
-    if (line->field != worst.field || line->fix.empty()) continue;
-    const FixStep& step = line->fix.front();
-    action.command = step.command;
-    action.text += fmt::format(": {}{}", step.purpose, step.cost.empty() ? "" : fmt::format(" [{}]", step.cost));
+    const FixStep* step = line->field == worst.field ? main_step(*line) : nullptr;
+    if (step == nullptr) continue;
+    action.command = step->command;
+    action.text += fmt::format(": {}{}", step->purpose, step->cost.empty() ? "" : fmt::format(" [{}]", step->cost));
     if (line->fix.size() > 1) {
-      action.text += fmt::format("; then {} more step{} (the audit lists them)", line->fix.size() - 1,
-                                 line->fix.size() == 2 ? "" : "s");
+      action.text += fmt::format(" ({} steps in all: the audit lists them in order)", line->fix.size());
     }
     break;
   }
@@ -217,9 +244,12 @@ std::vector<VerdictFinding> ranked_findings(const ResultDocument& doc) {
   for (const AuditLine* line : audit_lines(doc)) {
     if (!line->ok) findings.push_back(finding_of(*line));
   }
+  // Worst first; between equals, the one whose fix disturbs least, so the
+  // first thing to do is the cheapest of the worst.
   std::stable_sort(findings.begin(), findings.end(), [](const VerdictFinding& a, const VerdictFinding& b) {
     if (a.severity != b.severity) return a.severity > b.severity;
-    return a.cost_ratio > b.cost_ratio;
+    if (a.cost_ratio != b.cost_ratio) return a.cost_ratio > b.cost_ratio;
+    return a.disruption < b.disruption;
   });
   return findings;
 }

@@ -13,8 +13,9 @@ namespace ssdprobe {
 
 Verdict build_verdict(ResultDocument& doc, const RunFacts& facts);
 
-// The audit's lines that are not OK (the layout's, then --at's), worst
-// first: by severity, then by the largest significant measured cost.
+// The audit's lines on the disk's layout that are not OK (not --at's
+// what-ifs), worst first: by severity, then by the largest significant
+// measured cost.
 std::vector<VerdictFinding> ranked_findings(const ResultDocument& doc);
 
 }  // namespace ssdprobe

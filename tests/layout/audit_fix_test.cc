@@ -112,9 +112,10 @@ TEST_CASE("with no rate measured the move states its size only") {
 }
 
 TEST_CASE("a partition with no aligned room at its size takes the backup and recreate path") {
-  // Partition 1 at 63 runs up to partition 2 at 1 MiB; nothing fits below.
-  const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, MiB - 63 * 512), fs_of("ext4", 4096)),
-                                       partition_at(2, 1 * MiB, 64 * MiB)}));
+  // Partition 1 at 63, 2 MiB long, runs up to partition 2 at 2 MiB + 63
+  // sectors: it fits neither at 1 MiB nor at 0; recreated at 1 MiB, smaller.
+  const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, 2 * MiB), fs_of("ext4", 4096)),
+                                       partition_at(2, 2 * MiB + 63 * 512, 64 * MiB)}));
   const AuditLine& line = line_for(audit, "partition[1].start");
   REQUIRE_FALSE(line.fix.empty());
   CHECK(line.fix.front().command.empty());  // the backup is the user's
@@ -122,6 +123,28 @@ TEST_CASE("a partition with no aligned room at its size takes the backup and rec
   bool destroys = false;
   for (const auto& step : line.fix) destroys |= step.destroys_data;
   CHECK(destroys);
+}
+
+TEST_CASE("a partition with no aligned place at all gets words, never a mkfs on the unmoved partition") {
+  // Partition 1 at 63 runs up to partition 2 at 1 MiB: no aligned start
+  // below partition 2 leaves any room.
+  const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, MiB - 63 * 512), fs_of("ext4", 4096)),
+                                       partition_at(2, 1 * MiB, 64 * MiB)}));
+  const AuditLine& line = line_for(audit, "partition[1].start");
+  REQUIRE(line.fix.size() == 1);
+  CHECK(line.fix.front().command.empty());
+  CHECK(line.fix.front().purpose.find("moving or shrinking them first") != std::string::npos);
+}
+
+TEST_CASE("a primary partition never moves into a DOS extended partition") {
+  // p1 at 63 (100000 sectors), extended p2 right after it, logical p5 inside:
+  // 1 MiB + 100000 sectors would run into the extended partition.
+  LayoutStack extended = partition_at(2, 100063ull * 512, 64 * MiB);
+  extended.partition->container = true;
+  const auto audit = audited(dos_disk({partition_at(1, 63 * 512, 100000ull * 512), extended,
+                                       partition_at(5, 102111ull * 512, 32 * MiB)}));
+  const AuditLine& line = line_for(audit, "partition[1].start");
+  for (const auto& step : line.fix) CHECK(step.command.find("--move-data") == std::string::npos);
 }
 
 TEST_CASE("a partition blocked above moves down to the aligned start below when the gap is free") {
