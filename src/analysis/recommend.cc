@@ -82,7 +82,7 @@ struct ChosenSize {
 // See kStripeUnitFloor. lvm2 and md RAID 4/5/6/10 accept only powers of two;
 // a unit with an odd factor (48 KiB) then has no multiple they accept.
 ChosenSize choose_stripe_unit(const std::optional<MemberUnit>& unit, bool power_of_two_only) {
-  if (!unit) return {kUnknownUnitStripe, "no write unit or read page was determined: 512 KiB is a multiple of every "
+  if (!unit) return {kUnknownUnitStripe, "no write unit or read page was found: 512 KiB is a multiple of every "
                                          "power-of-two unit up to 512 KiB"};
   const auto multiple = capped_lcm(unit->bytes, kStripeUnitFloor);
   if (multiple && (!power_of_two_only || std::has_single_bit(*multiple))) {
@@ -370,7 +370,7 @@ std::string lvm_steps(Context& c, const LvmPlan& lvm, const std::optional<std::s
 // pays for all of it.
 std::string unit_versus_blocks(const GeometryForRecommendation& g) {
   const auto unit = member_unit(g);
-  if (!unit) return "no write unit or read page was determined";
+  if (!unit) return "no write unit or read page was found";
   if (unit->bytes <= kFilesystemBlock) {
     return fmt::format("the {} is {}: 4 KiB filesystem blocks cover it", unit->name, format_size(unit->bytes));
   }
@@ -409,7 +409,7 @@ std::string f2fs_sections(const Context& c, const std::optional<Stripe>& stripe,
     notes.push_back(fmt::format("mkfs.f2fs keeps its default section (one 2 MiB segment): on {} a section cannot "
                                 "line up with each member's erase block", stripe->layer));
   } else if (!erase) {
-    notes.push_back("the erase block was not determined: mkfs.f2fs keeps its default section of one 2 MiB segment");
+    notes.push_back("no erase block was found: mkfs.f2fs keeps its default section of one 2 MiB segment");
   } else if (*erase % kF2fsSegment != 0 || *erase > kLargestSize) {
     notes.push_back(fmt::format("the {} erase block is not a multiple of F2FS's 2 MiB segment: mkfs.f2fs keeps its "
                                 "default section of one segment", format_size(*erase)));
@@ -520,7 +520,7 @@ Recommendations recommend(const GeometryForRecommendation& g, const StackForReco
   if (!any_unit) {
     // Nothing measured (info, audit) or nothing found: 1 MiB is the safe
     // default, but nothing here shows it is right for this drive.
-    r.notes.insert(r.notes.begin(), "no unit was determined, so these are the defaults: 1 MiB alignment (parted, "
+    r.notes.insert(r.notes.begin(), "no unit was found, so these are the defaults: 1 MiB alignment (parted, "
                                     "fdisk, sfdisk, sgdisk and LVM use it) covers the units of most drives");
   } else if (alignment == kMiB) {
     r.notes.insert(r.notes.begin(), "1 MiB alignment (the default of parted, fdisk, sfdisk, sgdisk and LVM) is already a "

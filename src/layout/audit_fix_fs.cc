@@ -95,7 +95,9 @@ std::vector<FixStep> filesystem_fix(const FixTarget& t, const AuditLine& line, c
   if (type == "xfs" && (what == "sunit" || what == "swidth")) return xfs_stripe_fix(t);
   const std::string mkfs = mkfs_command(t, what, filesystem_node(t));
   if (mkfs.empty()) return {};
-  return recreate_filesystem(t, mkfs, fmt::format("{} {} cannot change in place", type, line.field));
+  // "partition[1].ext4.block_size" -> "block_size": the setting, once.
+  const std::string setting = line.field.substr(line.field.rfind('.') + 1);
+  return recreate_filesystem(t, mkfs, fmt::format("the {} {} cannot change in place", type, setting));
 }
 
 }  // namespace ssdprobe

@@ -48,7 +48,7 @@ std::string unit_answer_text(UnitAnswer answer, const std::optional<uint64_t>& b
   switch (answer) {
     case UnitAnswer::found: return bytes ? format_size(*bytes) : "found";
     case UnitAnswer::ruled_out:
-      return searched_up_to && *searched_up_to > 0 ? "none up to " + format_size(*searched_up_to) : "none found";
+      return searched_up_to && *searched_up_to > 0 ? "none up to " + format_size(*searched_up_to) : "ruled out";
     case UnitAnswer::not_determined: return "not determined";
     case UnitAnswer::not_measured: return "not measured";
   }
@@ -63,7 +63,7 @@ std::string unit_phrase(const std::string& what, UnitAnswer answer, const std::o
     case UnitAnswer::ruled_out:
       return searched_up_to && *searched_up_to > 0
                  ? fmt::format("no {} up to {}", what, format_size(*searched_up_to))
-                 : fmt::format("no {} found", what);
+                 : fmt::format("no {} (ruled out)", what);
     case UnitAnswer::not_determined: return fmt::format("{} not determined{}", what, hint);
     case UnitAnswer::not_measured: return fmt::format("{} not measured{}", what, hint);
   }

@@ -28,7 +28,7 @@ UnitAnswer unit_answer(std::string_view saved_state);
 const char* unit_answer_key(UnitAnswer answer);    // found, ruled_out, not_determined, not_measured
 const char* unit_answer_words(UnitAnswer answer);  // found, ruled out, not determined, not measured
 
-// The answer in a few words: "16 KiB", "none up to 42.6 MiB", "none found",
+// The answer in a few words: "16 KiB", "none up to 42.6 MiB", "ruled out",
 // "not determined", "not measured". `searched_up_to` is the largest unit the
 // probe could have seen (ruled out only).
 std::string unit_answer_text(UnitAnswer answer, const std::optional<uint64_t>& bytes,

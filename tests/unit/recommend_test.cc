@@ -190,7 +190,7 @@ TEST_CASE("an erase block sizes the F2FS section") {
   SECTION("unknown: the default, and a note") {
     const Recommendations r = recommend(g, "/dev/sdc", "/dev/sdc1", false);
     CHECK(command(r, "mkfs_f2fs") == "mkfs.f2fs -f /dev/sdc1");
-    CHECK(any_note(r, "the erase block was not determined"));
+    CHECK(any_note(r, "no erase block was found"));
   }
   SECTION("3 MiB is not a whole number of segments: the default, and a note") {
     g.erase_block = 3 << 20;
@@ -312,7 +312,7 @@ TEST_CASE("no unit determined: plain commands and 1 MiB") {
   const Recommendations r = recommend({}, "/dev/sda", "/dev/sda1", false);
   CHECK(r.partition_start_bytes == 1048576);
   CHECK(command(r, "mkfs_xfs") == "mkfs.xfs -f /dev/sda1");
-  CHECK(any_note(r, "no write unit or read page was determined"));
+  CHECK(any_note(r, "no write unit or read page was found"));
   StackForRecommendation stack;
   stack.md = MdStripe{0, 2, std::nullopt, std::nullopt};
   CHECK(has(command(recommend({}, stack, "/dev/sda", "/dev/sda1", false), "mdadm"), "--chunk=512K "));
