@@ -21,9 +21,7 @@ require_cmd jq sfdisk partx addpart delpart mkfs.xfs mkfs.ext4 tune2fs e2fsck xf
 
 failures=0
 bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-MNT="$SCRATCH/mnt"
-mkdir -p "$MNT"
-trap 'rc=$?; umount -q "$MNT" 2>/dev/null; (exit $rc); cleanup' EXIT
+scratch_mount_point
 
 # partitioned SIZE START SECTORS: a DOS disk with one partition the kernel knows.
 partitioned() {

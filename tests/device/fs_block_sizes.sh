@@ -19,11 +19,7 @@ require_cmd jq sfdisk partx mkfs.xfs mkfs.ext4 mkfs.f2fs xfs_info dumpe2fs sha25
 failures=0
 bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
-MNT="$SCRATCH/mnt"
-mkdir -p "$MNT"
-# lib.sh's cleanup detaches the loops; a filesystem still mounted on one would
-# keep it busy, so unmount first.
-trap 'rc=$?; mountpoint -q "$MNT" && umount "$MNT"; (exit $rc); cleanup' EXIT
+scratch_mount_point
 
 # The running kernel mounts XFS blocks above the page size from 6.12.
 read -r kmajor kminor < <(uname -r | sed -E 's/^([0-9]+)\.([0-9]+).*/\1 \2/')

@@ -101,6 +101,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
+# scratch_mount_point: sets MNT to a directory in $SCRATCH to mount on; on
+# exit whatever is mounted there is unmounted before the loops are detached
+# (a mounted filesystem would keep its loop device busy).
+scratch_mount_point() {
+  MNT="$SCRATCH/mnt"
+  mkdir -p "$MNT"
+  trap 'rc=$?; mountpoint -q "$MNT" && umount "$MNT"; (exit $rc); cleanup' EXIT
+}
+
 make_scratch
 
 # ---------------------------------------------------------------------------

@@ -1,5 +1,10 @@
 #!/bin/bash
-# Tests what a run on a shared server records (issue 19): the other IO on the disk per timed phase (zero on a quiet loop device, non-zero with a dd beside it, and the note that it may have disturbed the timings), the host, command line and end time, the --write question's upper bound on the bytes written (not exceeded by the run), and an unattached loop device refused as an unusable target (exit 3, size 0).
+# What a run on a shared server records (issue 19): the other IO on the disk
+# per timed phase (zero on a quiet loop device, non-zero with a dd beside it,
+# and the note that it may have disturbed the timings), the host, command line
+# and end time, the --write question's upper bound on the bytes written (not
+# exceeded by the run), and an unattached loop device refused as an unusable
+# target (exit 3, size 0).
 #
 # Usage: server_run.sh SSDPROBE
 set -u
