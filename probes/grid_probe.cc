@@ -244,7 +244,10 @@ class GridRounds {
   bool size_next_round() {
     const double per_io_s = result_.elapsed_s / static_cast<double>(result_.ios + options_.warmup_ios);
     const double remaining_s = options_.budget_s - result_.elapsed_s;
-    const uint64_t affordable = per_io_s > 0 ? static_cast<uint64_t>(remaining_s / per_io_s) : result_.ios;
+    // Past the budget nothing is affordable (and a negative double cast to an
+    // unsigned integer is undefined).
+    const uint64_t affordable =
+        per_io_s > 0 ? static_cast<uint64_t>(std::max(0.0, remaining_s) / per_io_s) : result_.ios;
     next_round_ios_ = std::min<uint64_t>(result_.grid.total_samples(), affordable);
     if (options_.max_bytes > 0) {
       const double bytes_per_io =

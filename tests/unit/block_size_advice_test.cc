@@ -85,10 +85,12 @@ TEST_CASE("a 16 KiB write unit: 16 KiB blocks, XFS only from 6.12") {
     required(advice, "ext4 bigalloc", true);
   }
   SECTION("an unknown kernel cannot be assumed to mount it") {
-    CHECK_FALSE(item_named(filesystem_block_advice(std::nullopt, 16 * kKiB, "", 4096), "XFS")->applies);
+    const auto advice = filesystem_block_advice(std::nullopt, 16 * kKiB, "", 4096);
+    CHECK_FALSE(item_named(advice, "XFS")->applies);
   }
   SECTION("64 KiB memory pages: a 16 KiB XFS block mounts on any kernel") {
-    const auto* xfs = item_named(filesystem_block_advice(16 * kKiB, 16 * kKiB, "6.1.0", 65536), "XFS");
+    const auto advice = filesystem_block_advice(16 * kKiB, 16 * kKiB, "6.1.0", 65536);
+    const auto* xfs = item_named(advice, "XFS");
     CHECK(xfs->applies);
     CHECK(has(xfs->why, "mounts on any kernel"));
   }
