@@ -30,6 +30,7 @@ struct GridLevel {
   uint64_t large_bytes = 0;
   double large_us = 0.0;
   std::optional<double> offset_spread;  // largest (max - min) / median of one size's cell medians
+  uint32_t queue_depth = 1;             // the grid's: above 1, every latency includes waiting in the queue
 };
 
 const GridReport* grid_named(const ResultDocument& doc, const char* name) {
@@ -48,8 +49,10 @@ const PhaseRecord* phase_named(const ResultDocument& doc, const char* name) {
 
 // From the grid when the document has it, else the verdict's typical
 // small-IO latency alone.
-std::optional<GridLevel> level_of(const GridReport* report, const std::optional<UnitVerdict>& verdict) {
+std::optional<GridLevel> level_of(const GridReport* report, const std::optional<UnitVerdict>& verdict,
+                                  uint32_t queue_depth) {
   GridLevel level;
+  level.queue_depth = report != nullptr ? report->queue_depth : queue_depth;
   if (report != nullptr && !report->grid.sizes.empty() && !report->grid.offsets.empty()) {
     const LatencyGrid& grid = report->grid;
     double spread = 0.0;
@@ -107,9 +110,10 @@ std::optional<double> per_4k(const GridLevel& level) {
   return 4096.0 * (level.large_us - level.small_us) / static_cast<double>(level.large_bytes - level.small_bytes);
 }
 
-// Reads whose cost grows with their size faster than a link transfers.
+// Reads whose cost grows with their size faster than a link transfers (at
+// queue depth 1: deeper, waiting in the queue grows with the size too).
 bool sensed_block_by_block(const std::optional<GridLevel>& level) {
-  if (!level) return false;
+  if (!level || level->queue_depth > 1) return false;
   const auto cost = per_4k(*level);
   return cost && *cost > 4.0 * kLinkUsPerKiB;
 }
@@ -127,14 +131,20 @@ std::string block_by_block_sentence(const GridLevel& level, bool written, bool b
                      block_by_block_text(level), block_sized_page ? ", which fits a page no larger than a block" : "");
 }
 
+// Small reads fast enough to have sensed no NAND (at queue depth 1: deeper,
+// their latency includes waiting for the others).
+bool senseless(const std::optional<GridLevel>& level) {
+  return level && level->queue_depth <= 1 && level->small_us < kSenselessReadUs;
+}
+
 std::string percent(double share) { return fmt::format("{:.0f} %", 100.0 * share); }
 
 // "no read page up to 128 KiB (ruled out)" / "read page not determined":
 // the three answers' words (report/unit_answer.h).
 std::string answer_phrase(const UnitVerdict& v) {
   if (v.state == UnitState::absent) {
-    return v.searched_up_to_bytes ? fmt::format("no read page up to {} (ruled out)", format_size(*v.searched_up_to_bytes))
-                                  : std::string("read page ruled out");
+    if (!v.searched_up_to_bytes) return "read page ruled out";
+    return fmt::format("no read page up to {} (ruled out)", format_size(*v.searched_up_to_bytes));
   }
   return "read page not determined";
 }
@@ -159,26 +169,45 @@ std::string grid_result(const UnitVerdict& v) {
                                 : std::string("ruled one out");
 }
 
-// The queue depth that keeps the units busy: the knee, else the unit
-// count, else a depth that keeps most drives' dies busy.
-std::string deeper_depth(const ResultDocument& doc) {
-  if (doc.parallelism) {
-    const ParallelismVerdict& v = doc.parallelism->verdict;
-    if (v.queue_depth_knee.state == UnitState::found && v.queue_depth_knee.value) {
-      return fmt::format("--qd {:.0f}, the queue depth knee", *v.queue_depth_knee.value);
-    }
-    if (v.parallel_units.state == UnitState::found && v.parallel_units.value) {
-      return fmt::format("--qd {:.0f}, the parallel units", *v.parallel_units.value);
-    }
+// The queue depth that keeps the units busy, as the parallelism probe
+// found it: the knee, else the unit count; nothing when it found neither.
+struct BusyDepth {
+  uint32_t depth = 0;
+  const char* what = "";
+};
+
+std::optional<BusyDepth> busy_depth(const ResultDocument& doc) {
+  if (!doc.parallelism) return std::nullopt;
+  const ParallelismVerdict& v = doc.parallelism->verdict;
+  if (v.queue_depth_knee.state == UnitState::found && v.queue_depth_knee.value) {
+    return BusyDepth{static_cast<uint32_t>(std::lround(*v.queue_depth_knee.value)), "the queue depth knee"};
   }
-  return fmt::format("--qd {}", kSuggestedDepth);
+  if (v.parallel_units.state == UnitState::found && v.parallel_units.value) {
+    return BusyDepth{static_cast<uint32_t>(std::lround(*v.parallel_units.value)), "the parallel units"};
+  }
+  return std::nullopt;
 }
 
-std::optional<double> knee_of(const ResultDocument& doc) {
-  if (!doc.parallelism) return std::nullopt;
-  const ParallelismValue& knee = doc.parallelism->verdict.queue_depth_knee;
-  if (knee.state != UnitState::found) return std::nullopt;
-  return knee.value;
+// What a straddling read at a deeper queue would tell, against the depth
+// the read grids ran at.
+std::string queue_depth_text(const ResultDocument& doc, uint32_t queue_depth) {
+  const std::optional<BusyDepth> busy = busy_depth(doc);
+  const std::string deeper = busy ? fmt::format("--qd {}, {}", busy->depth, busy->what)
+                                  : fmt::format("--qd {}", kSuggestedDepth);
+  if (queue_depth <= 1) {
+    return fmt::format("a read grid at a deeper queue ({}), where the units are busy and a straddling read waits for "
+                       "the busier of its two, would tell", deeper);
+  }
+  const std::string ran = fmt::format("the read grid ran at --qd {}, where a straddling read waits for the busier of "
+                                      "its two units more often than at 1", queue_depth);
+  if (busy && queue_depth >= busy->depth) {
+    return fmt::format("the read grid already ran at --qd {}, at or past {} ({}), where a straddling read waits for "
+                       "the busier of its two units, which makes this unlikely", queue_depth, busy->what,
+                       busy->depth);
+  }
+  if (busy || queue_depth < kSuggestedDepth) return ran + fmt::format("; a deeper queue ({}) would tell", deeper);
+  return ran + fmt::format("; the parallelism probe found no queue depth knee to say whether --qd {} keeps every "
+                           "unit busy", queue_depth);
 }
 
 // Reason 1: never-written or trimmed space. `written` is the re-read's
@@ -190,7 +219,7 @@ std::string unwritten_reason(const ReadPageEvidence& ev, const ResultDocument& d
   if (!ev.write) {
     text += "not tested, as this run wrote nothing; --write (the run then re-reads the window it wrote) or "
             "--region over space that holds data would tell";
-    if (first && first->small_us < kSenselessReadUs) {
+    if (senseless(first)) {
       text += fmt::format(" (the {} at {} were fast enough to have sensed no NAND, which fits)", small_reads(*first),
                           us(first->small_us));
     }
@@ -289,24 +318,12 @@ std::string parallel_reason(const ReadPageEvidence& ev, const ResultDocument& do
     text += fmt::format("; written space reads slower than the first grid's ({} against {}), so it senses NAND, yet "
                         "shows no page: this fits", us(written->small_us), us(first_level->small_us));
   }
-  if (level && level->small_us < kSenselessReadUs) {
+  if (senseless(level)) {
     text += fmt::format("; but the {}{} took {}, fast enough to have sensed no NAND, which fits {} better: a read "
                         "that senses pages in parallel still pays one sense", written ? "written window's " : "",
                         small_reads(*level), us(level->small_us), written ? "(3)" : "(1) or (3)");
   }
-  const std::optional<double> knee = knee_of(doc);
-  if (ev.queue_depth <= 1) {
-    text += fmt::format("; a read grid at a deeper queue ({}), where the units are busy and a straddling read waits "
-                        "for the busier of its two, would tell", deeper_depth(doc));
-  } else if (knee && ev.queue_depth >= *knee) {
-    text += fmt::format("; the read grid already ran at --qd {}, at or past the queue depth knee ({:.0f}), where a "
-                        "straddling read waits for the busier of its two units, which makes this unlikely",
-                        ev.queue_depth, *knee);
-  } else {
-    text += fmt::format("; the read grid ran at --qd {}, where a straddling read waits for the busier of its two "
-                        "units more often than at 1; a deeper queue ({}) would tell", ev.queue_depth,
-                        deeper_depth(doc));
-  }
+  text += "; " + queue_depth_text(doc, ev.queue_depth);
   return text;
 }
 
@@ -325,7 +342,13 @@ std::string pageless_reason(const std::optional<GridLevel>& first, const std::op
   if (sensed_block_by_block(level)) {
     return text + fmt::format("less likely: {}{}, and larger reads pay per block (above)", where, level_text(*level));
   }
-  if (level->small_us < kSenselessReadUs) {
+  if (level->queue_depth > 1) {
+    return text + fmt::format("not determined by this run: {}{}, but at --qd {} every read also waits for the "
+                              "others in the queue, so their level does not say whether they sensed NAND; a grid at "
+                              "--qd 1 would tell",
+                              where, level_text(*level), level->queue_depth);
+  }
+  if (senseless(level)) {
     return text + fmt::format("fits: {}{}, fast enough to have sensed no NAND (a TLC or QLC sense takes 40 us and "
                               "more)", where, level_text(*level));
   }
@@ -362,9 +385,9 @@ std::optional<std::string> read_page_note(const ResultDocument& doc, const ReadP
     return std::nullopt;
   }
   const UnitVerdict& first = *ev.first;
-  const std::optional<GridLevel> first_level = level_of(grid_named(doc, "read"), ev.first);
+  const std::optional<GridLevel> first_level = level_of(grid_named(doc, "read"), ev.first, ev.queue_depth);
   const std::optional<GridLevel> written_level =
-      ev.reread ? level_of(grid_named(doc, "read-written"), ev.reread) : std::nullopt;
+      ev.reread ? level_of(grid_named(doc, "read-written"), ev.reread, ev.queue_depth) : std::nullopt;
   if (ev.reread && ev.reread->state == UnitState::found && ev.reread->bytes) {
     return found_on_written(first, *ev.reread, first_level, written_level);
   }

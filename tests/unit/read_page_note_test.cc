@@ -260,6 +260,21 @@ TEST_CASE("a grid already run at a deep queue makes parallel sensing unlikely", 
   CHECK(has(note_of(doc, {ruled_out(70.0), std::nullopt, false, 4}),
             "the read grid ran at --qd 4, where a straddling read waits for the busier of its two units more often "
             "than at 1; a deeper queue (--qd 32, the queue depth knee) would tell"));
+  // No knee, no unit count (sim:flat-dram at --qd 32): nothing to judge the depth by.
+  const ResultDocument flat = doc_with({grid("read", 9.8, 17.5)}, parallelism(0, std::nullopt, false));
+  CHECK(has(note_of(flat, {ruled_out(9.8), std::nullopt, false, 32}),
+            "the read grid ran at --qd 32, where a straddling read waits for the busier of its two units more often "
+            "than at 1; the parallelism probe found no queue depth knee to say whether --qd 32 keeps every unit "
+            "busy"));
+  CHECK(has(note_of(flat, {ruled_out(9.8), std::nullopt, false, 8}), "; a deeper queue (--qd 32) would tell"));
+  // Latencies at a deep queue include waiting: their level does not tell.
+  ResultDocument queued = doc_with({grid("read", 48.0, 56.0)}, parallelism(16 * KiB, 48.0, true));
+  queued.grids[0].queue_depth = 32;
+  const std::string note = note_of(queued, {ruled_out(48.0), std::nullopt, false, 32});
+  CHECK(has(note, "(3) media without pages (DRAM, Optane, a RAM disk, a loop device over tmpfs or the page cache): not "
+                  "determined by this run: 4 KiB reads took a median of 48.0 us (32 KiB: 56.0 us), every offset of a "
+                  "size within 2 % of the others, but at --qd 32 every read also waits for the others in the queue, "
+                  "so their level does not say whether they sensed NAND; a grid at --qd 1 would tell"));
 }
 
 TEST_CASE("a --write run whose re-read did not run says why, and unwritten space stays open", "[read_page_note]") {
