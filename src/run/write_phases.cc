@@ -133,7 +133,7 @@ PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
 // written with it: say so rather than let bytes_written look complete.
 void note_uncounted_writes(RunContext& run) {
   const std::string& phase = run.stopped_in;
-  if (phase != "write_grid" && phase != "erase_stream" && phase != "write_parallelism") return;
+  if (phase != "slc_cache" && phase != "write_grid" && phase != "erase_stream" && phase != "write_parallelism") return;
   run.doc.notes.push_back(fmt::format("write_probe.bytes_written counts only the write phases that finished: the {} "
                                       "phase wrote more inside the window before it was stopped (restored with the "
                                       "rest)", phase));
