@@ -11,6 +11,9 @@
 # size), then checked afterwards from the trace; a kill that landed in another
 # phase is restored and retried.
 set -u
+# --cache-bytes 0: the phases aimed at here are the write grid, stream and restore,
+# told apart by their writes; the SLC cache probe has its own kill test
+# (slc_cache_kill.sh, next session) and would be mistaken for them.
 . "$(dirname "$0")/lib.sh"
 
 use_binaries "$@"
@@ -40,7 +43,7 @@ last_writes_phase() {
 
 start_run() {
   : > "$TRACE"
-  "$SSDPROBE" --write --yes --journal "$J" --budget 5 --region "$REGION" "$DEV" < /dev/null > "$1" 2>&1 &
+  "$SSDPROBE" --write --yes --cache-bytes 0 --journal "$J" --budget 5 --region "$REGION" "$DEV" < /dev/null > "$1" 2>&1 &
   RUN_PID=$!
 }
 
@@ -76,7 +79,7 @@ check_recovery() {
     bad "$tag: the device changed although the run was killed before its journal was committed"
   fi
 
-  "$SSDPROBE" --write --yes --journal "$J" --budget 5 --region "$REGION" "$DEV" < /dev/null > "$SCRATCH/$tag.rerun.log" 2>&1
+  "$SSDPROBE" --write --yes --cache-bytes 0 --journal "$J" --budget 5 --region "$REGION" "$DEV" < /dev/null > "$SCRATCH/$tag.rerun.log" 2>&1
   rc=$?
   [ "$rc" = 7 ] || bad "$tag: a new --write run exited $rc, want 7: $(tail -n 3 "$SCRATCH/$tag.rerun.log")"
   grep -qF "ssdprobe restore $journal" "$SCRATCH/$tag.rerun.log" ||
