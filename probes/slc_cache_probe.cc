@@ -101,7 +101,7 @@ SlcCacheResult run_slc_cache_probe(Device& device, const SlcCacheOptions& option
   if (result.first.drop && o.recovery_idle_s > 0.0 && time_left && o.cap_bytes > result.first.written_bytes()) {
     // The cap bounds the whole probe. What came back is at most the cache the
     // first fill found, and a drop needs its slower writes after it.
-    const uint64_t left = o.cap_bytes - std::min(o.cap_bytes, result.first.written_bytes());
+    const uint64_t left = o.cap_bytes - result.first.written_bytes();
     const uint64_t cap = std::min(left, 2 * result.first.bytes_before_drop() + 64 * o.io_bytes);
     result.recovery = fill(device, runner, o, 2, o.recovery_idle_s, cap, start);
     result.bytes_written += result.recovery->written_bytes();

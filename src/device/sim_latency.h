@@ -28,7 +28,6 @@ class SimLatencyModel {
   double ideal_cached_write_us(uint64_t offset, uint64_t length) const;
   // The drive had nothing to do for `seconds`: it empties its SLC cache.
   void idle(double seconds);
-  uint64_t slc_cache_free_bytes() const { return cache_free_bytes_; }
 
   const SimProfile& profile() const { return profile_; }
 

@@ -65,17 +65,16 @@ uint64_t confirmable_bytes(const CacheFill& fill) {
 
 DetectedUnit cache_not_found(const CacheFill& fill) {
   DetectedUnit unit;
-  unit.state = fill.cut_by_budget ? UnitState::undetermined : UnitState::absent;
-  unit.searched_up_to_bytes = confirmable_bytes(fill);
   if (fill.latency_us.empty()) {
     unit.state = UnitState::undetermined;
-    unit.searched_up_to_bytes.reset();
     unit.evidence = fill.cut_by_budget
                         ? fmt::format("--budget left no time to write after the {:g} s idle", fill.idle_s)
                         : fmt::format("--cache-bytes {} is less than one {} write: nothing was written",
                                       format_size(fill.cap_bytes), format_size(fill.io_bytes));
     return unit;
   }
+  unit.state = fill.cut_by_budget ? UnitState::undetermined : UnitState::absent;
+  unit.searched_up_to_bytes = confirmable_bytes(fill);
   unit.evidence = fmt::format(
       "after {:g} s idle, {} of sequential {} writes at a median {} showed no lasting drop in speed ({}; a cache "
       "of up to {} would have shown): the drive has no SLC cache, or one larger than that, or one already full "

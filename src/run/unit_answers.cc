@@ -78,8 +78,9 @@ VerdictUnit verdict_unit(const char* name, const char* words, const DetectedUnit
   v.searched_up_to_bytes = unit.searched_up_to_bytes;
   v.to_determine = unit.to_determine;
   v.text = unit_phrase(words, v.answer, unit.bytes, unit.searched_up_to_bytes, "");
-  // Grid rounds that moved together by a quarter or more: two drive states
-  // in one answer, never one unqualified value.
+  // A write phase that saw the drive change state (the grid's rounds moved
+  // together, the stream slowed for good): two states in one answer, never
+  // one unqualified value. Native: measured where data ends up.
   if (unit.bytes && unit.regime == "mixed") v.text += " (measured while the drive changed state)";
   if (unit.bytes && unit.regime == "native") v.text += " (after the SLC cache ran out)";
   // Only the read page can come from re-reading written space; its answer
