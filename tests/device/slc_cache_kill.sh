@@ -21,10 +21,10 @@ J="$SCRATCH/j"
 # A 64 MiB window, rewritten many times over before the kill (the journal
 # must hold the content from before the first pass, not from a later one).
 REGION="64M:64M"
-# --budget 12: the read grid takes at most ~5 s of it, the slc_cache phase
-# ~1.6 s (1 s of idling, then writing); --cache-bytes keeps the fill from
-# ending on its own before the budget does.
-RUN_ARGS=(--write --yes --journal "$J" --budget 12 --cache-bytes 4G --region "$REGION")
+# --budget 16: the read grid takes at most ~7 s of it, the slc_cache phase
+# ~2.2 s (1 s of idling, then ~1.2 s of writing); --cache-bytes keeps the
+# fill from ending at the default cap before the budget does.
+RUN_ARGS=(--write --yes --journal "$J" --budget 16 --cache-bytes 64G --region "$REGION")
 
 file_sha() { dd if="$FILE" bs=4M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 
@@ -131,11 +131,11 @@ random_file "$FILE" $((256 * MIB))
 DEV=$(make_loop "$FILE" 512) || exit 1
 H0=$(file_sha)
 
-# Random points: at once, and two random times in the first 0.5 s of writing
+# Random points: at once, and two random times in the first 0.8 s of writing
 # (at ~400 MB/s the 64 MiB window goes round every ~0.2 s).
 kill_at kill-first 0
-kill_at kill-random-1 "0.$(printf '%03d' $((RANDOM % 250)))"
-kill_at kill-random-2 "0.$(printf '%03d' $((250 + RANDOM % 250)))"
+kill_at kill-random-1 "0.$(printf '%03d' $((RANDOM % 400)))"
+kill_at kill-random-2 "0.$(printf '%03d' $((400 + RANDOM % 400)))"
 
 [ "$failures" = 0 ] || fail "$failures problems"
 echo "PASS"

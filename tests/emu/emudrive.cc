@@ -392,18 +392,19 @@ class LatencyModel {
   // A write whose first in_cache bytes go to the SLC cache (0 without one).
   double write_us(uint64_t off, uint64_t len, uint64_t in_cache = 0) {
     double t = o_.base_us + map_cost(off, len);
-    t += cache_program_us(off, in_cache);
-    t += native_program_us(off + in_cache, len - in_cache, off == last_write_end_);
+    if (in_cache > 0) t += cache_program_us(off, in_cache);
+    add_native_program_us(t, off + in_cache, len - in_cache, off == last_write_end_);
     last_write_end_ = off + len;
     return with_noise(t);
   }
 
  private:
-  double native_program_us(uint64_t off, uint64_t len, bool sequential) const {
-    double t = o_.write_us * static_cast<double>(units_touched(off, len, o_.write_unit));
+  // Adds the terms one by one, in the order they had before the SLC cache
+  // (the same sums, to the last bit, without one).
+  void add_native_program_us(double& t, uint64_t off, uint64_t len, bool sequential) const {
+    t += o_.write_us * static_cast<double>(units_touched(off, len, o_.write_unit));
     t += o_.rmw_us * static_cast<double>(units_partly_covered(off, len, o_.write_unit));
     if (sequential) t += o_.erase_stall_us * static_cast<double>(boundaries_reached(off, len, o_.erase_block));
-    return t;
   }
 
   // In the SLC cache: its own program unit and cost, no erase stalls.
