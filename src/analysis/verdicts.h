@@ -35,6 +35,11 @@ struct DetectedUnit {
   // with --budget 120"), or search further when it is ruled out; set with the
   // verdict (run/unit_answers.h), empty when found.
   std::string to_determine;
+  // Write units: the drive state the writes met ("native": after an SLC
+  // cache was exhausted; "slc_cache": inside one; "unknown": no cache drop
+  // was seen, so a cache larger than what was written may have taken them).
+  // Empty for units where it does not apply.
+  std::string regime;
 };
 
 enum class Severity {

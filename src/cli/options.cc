@@ -80,6 +80,7 @@ OptionValue apply(const OptionField& field, Options& o, const std::string& name,
       if (text.empty()) return {};
       return o.*f.member = parse_region(text);
     }
+    OptionValue operator()(const SizeField& f) const { return o.*f.member = parse_size(text, name); }
   };
   return std::visit(Visitor{o, name, text}, field);
 }
@@ -137,6 +138,11 @@ const std::vector<OptionSpec>& option_table() {
        FlagField{&Options::write}},
       {"--yes", "", "", "yes", kCharacterize | kRestore,
        "Confirm --write (or restore: writing the journal back) without asking (for scripts)", FlagField{&Options::yes}},
+      {"--cache-bytes", "SIZE", "16G", "cache_bytes", kCharacterize,
+       "With --write: the most the SLC cache probe writes (rewriting the saved window, e.g. 64G; 0 skips the "
+       "probe). It writes until the write speed drops and stays down; a cache larger than SIZE is reported as "
+       "larger than what was written",
+       SizeField{&Options::cache_bytes}},
       {"--journal", "DIR", "/var/lib/ssdprobe/journal", "journal_dir", kCharacterize,
        "Where --write saves the original content; must be on another filesystem than the target", TextField{&Options::journal_dir}},
       {"--no-preserve", "", "", "no_preserve", kCharacterize,

@@ -41,7 +41,10 @@ struct CountField {
 struct RegionField {
   Region Options::*member;  // OFFSET:LENGTH (core/units.h)
 };
-using OptionField = std::variant<FlagField, TextField, SecondsField, CountField, RegionField>;
+struct SizeField {
+  uint64_t Options::*member;  // bytes, with a suffix (core/units.h parse_size): 16G, 512M
+};
+using OptionField = std::variant<FlagField, TextField, SecondsField, CountField, RegionField, SizeField>;
 
 struct OptionSpec {
   const char* names;        // CLI11 name list: "-q,--quiet"

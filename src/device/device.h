@@ -93,6 +93,11 @@ class Device {
   // microseconds (0: always sleep). Engines that cannot poll ignore it.
   virtual void set_completion_spin(uint32_t max_us) { (void)max_us; }
 
+  // Nothing to do for `ns` nanoseconds, with nothing in flight: the SLC cache
+  // probe lets a drive empty its cache. Real engines sleep, in slices, and
+  // return early when a signal asked the run to stop (the caller's next IO
+  // raises it); a simulated drive moves its virtual clock.
+  virtual void idle(uint64_t ns);
   // The time source the runner stamps with, in nanoseconds. Real devices use
   // CLOCK_MONOTONIC_RAW; simulated ones return their virtual clock.
   virtual uint64_t now_ns() = 0;

@@ -43,6 +43,14 @@ void SimDevice::submit(const IoRequest& request) {
   pending_.push(Pending{done, sequence_++, IoCompletion{request.tag, request.length}});
 }
 
+void SimDevice::idle(uint64_t ns) {
+  if (!pending_.empty()) throw Error(ErrorCategory::internal, "idle() with requests in flight");
+  uint64_t busy_until = now_ns_;
+  for (uint64_t unit_free : unit_free_ns_) busy_until = std::max(busy_until, unit_free);
+  now_ns_ = busy_until + ns;
+  model_.idle(static_cast<double>(ns) / 1e9);
+}
+
 IoCompletion SimDevice::wait_one() {
   if (pending_.empty()) throw Error(ErrorCategory::internal, "wait_one() with nothing in flight");
   Pending next = pending_.top();

@@ -30,6 +30,7 @@ class SimDevice : public Device {
   void submit(const IoRequest& request) override;
   IoCompletion wait_one() override;
   uint64_t now_ns() override { return now_ns_; }
+  void idle(uint64_t ns) override;
 
   const SimProfile& profile() const { return model_.profile(); }
   // Behave like the psync engine: one IO in flight at a time.

@@ -6,7 +6,7 @@
 namespace ssdprobe {
 
 SimLatencyModel::SimLatencyModel(const SimProfile& profile, uint64_t seed)
-    : profile_(profile), random_(seed ^ 0x5eed51a7e5eedull) {}
+    : profile_(profile), random_(seed ^ 0x5eed51a7e5eedull), cache_free_bytes_(profile.slc_cache.bytes) {}
 
 double SimLatencyModel::ideal_read_us(uint64_t offset, uint64_t length) const {
   double us = profile_.read_base_us + profile_.transfer_us_per_kib * static_cast<double>(length) / 1024.0;
@@ -19,23 +19,43 @@ double SimLatencyModel::ideal_read_us(uint64_t offset, uint64_t length) const {
   return us;
 }
 
-double SimLatencyModel::ideal_write_us(uint64_t offset, uint64_t length, bool sequential) const {
-  const uint64_t unit = profile_.program_unit;
+namespace {
+
+// Units of `unit` bytes that [offset, offset + length) covers only in part.
+uint64_t partly_covered(uint64_t offset, uint64_t length, uint64_t unit) {
+  const bool head = offset % unit != 0, tail = (offset + length) % unit != 0;
+  if (units_touched(offset, length, unit) == 1) return head || tail ? 1 : 0;
+  return (head ? 1 : 0) + (tail ? 1 : 0);
+}
+
+}  // namespace
+
+// Transfer, the program units touched, read-modify-write of partly covered
+// program and mapping units: what every write costs, native or cached.
+double SimLatencyModel::programmed_write_us(uint64_t offset, uint64_t length, uint64_t unit, double program_us,
+                                            double rmw_us) const {
   double us = profile_.read_base_us + profile_.transfer_us_per_kib * static_cast<double>(length) / 1024.0;
-  us += profile_.program_us * static_cast<double>(units_touched(offset, length, unit));
-  const bool head_partial = offset % unit != 0;
-  const bool tail_partial = (offset + length) % unit != 0;
-  const uint64_t partial = units_touched(offset, length, unit) == 1
-                               ? (head_partial || tail_partial ? 1 : 0)
-                               : (head_partial ? 1 : 0) + (tail_partial ? 1 : 0);
-  us += profile_.rmw_us * static_cast<double>(partial);
+  us += program_us * static_cast<double>(units_touched(offset, length, unit));
+  us += rmw_us * static_cast<double>(partly_covered(offset, length, unit));
   if (profile_.write_map_unit > 0) {
-    const uint64_t map = profile_.write_map_unit;
-    const bool map_head = offset % map != 0, map_tail = (offset + length) % map != 0;
-    const uint64_t map_partial = units_touched(offset, length, map) == 1 ? (map_head || map_tail ? 1 : 0)
-                                                                          : (map_head ? 1 : 0) + (map_tail ? 1 : 0);
-    us += profile_.map_rmw_us * static_cast<double>(map_partial);
+    us += profile_.map_rmw_us * static_cast<double>(partly_covered(offset, length, profile_.write_map_unit));
   }
+  return us;
+}
+
+double SimLatencyModel::ideal_cached_write_us(uint64_t offset, uint64_t length) const {
+  const SimSlcCache& cache = profile_.slc_cache;
+  return programmed_write_us(offset, length, cache.program_unit, cache.program_us, cache.rmw_us);
+}
+
+void SimLatencyModel::idle(double seconds) {
+  const double refill = seconds * profile_.slc_cache.recover_bytes_per_s;
+  const uint64_t room = profile_.slc_cache.bytes - cache_free_bytes_;
+  cache_free_bytes_ += refill >= static_cast<double>(room) ? room : static_cast<uint64_t>(refill);
+}
+
+double SimLatencyModel::ideal_write_us(uint64_t offset, uint64_t length, bool sequential) const {
+  double us = programmed_write_us(offset, length, profile_.program_unit, profile_.program_us, profile_.rmw_us);
   if (sequential && profile_.erase_block > 0 && offset % profile_.erase_block == 0) {
     us += profile_.erase_stall_us;
   }
@@ -93,7 +113,13 @@ double SimLatencyModel::service_us(IoOp op, uint64_t offset, uint64_t length) {
     }
     remember_pages(offset, length);
   } else {
-    us = ideal_write_us(offset, length, offset == last_write_end_);
+    if (cache_free_bytes_ >= length) {
+      us = ideal_cached_write_us(offset, length);
+      cache_free_bytes_ -= length;
+    } else {
+      us = ideal_write_us(offset, length, offset == last_write_end_);
+      cache_free_bytes_ = 0;
+    }
     remember_written(offset, length);
     last_write_end_ = offset + length;
     buffered_pages_.clear();

@@ -24,10 +24,17 @@ class SimLatencyModel {
   // Noise-free read time, for tests and for documentation of the model.
   double ideal_read_us(uint64_t offset, uint64_t length) const;
   double ideal_write_us(uint64_t offset, uint64_t length, bool sequential) const;
+  // The same write landing in the SLC cache: its program unit, no erase stall.
+  double ideal_cached_write_us(uint64_t offset, uint64_t length) const;
+  // The drive had nothing to do for `seconds`: it empties its SLC cache.
+  void idle(double seconds);
+  uint64_t slc_cache_free_bytes() const { return cache_free_bytes_; }
 
   const SimProfile& profile() const { return profile_; }
 
  private:
+  double programmed_write_us(uint64_t offset, uint64_t length, uint64_t unit, double program_us,
+                             double rmw_us) const;
   bool all_pages_buffered(uint64_t offset, uint64_t length) const;
   void remember_pages(uint64_t offset, uint64_t length);
   double apply_noise(double us);
@@ -38,7 +45,8 @@ class SimLatencyModel {
   Random random_;
   std::deque<uint64_t> buffered_pages_;  // most recent last
   uint64_t last_write_end_ = UINT64_MAX;
-  std::unordered_set<uint64_t> written_granules_;  // 4 KiB granules (only with unwritten_reads_skip_nand)
+  std::unordered_set<uint64_t> written_granules_;
+  uint64_t cache_free_bytes_ = 0;  // room left in the SLC cache  // 4 KiB granules (only with unwritten_reads_skip_nand)
 };
 
 }  // namespace ssdprobe

@@ -18,6 +18,19 @@ struct SimLevel {
   double crossing_us = 0.0;
 };
 
+// An SLC cache: writes land in fast single-bit cells while it has room (its
+// own program unit and time, no erase-block stalls), then at the native cost
+// below. The drive empties it into native blocks while idle, at
+// recover_bytes_per_s; a simulated drive starts with its whole cache free,
+// as a drive that has been idle does. bytes 0: no cache.
+struct SimSlcCache {
+  uint64_t bytes = 0;
+  uint32_t program_unit = 16384;
+  double program_us = 12.0;   // per in-cache program unit touched
+  double rmw_us = 10.0;       // extra per partly covered in-cache program unit
+  double recover_bytes_per_s = 0.0;
+};
+
 struct SimProfile {
   std::string name;
   std::string description;
@@ -46,6 +59,7 @@ struct SimProfile {
   double rmw_us = 40.0;               // extra per partly covered program unit
   uint64_t erase_block = 8ull << 20;
   double erase_stall_us = 1500.0;     // sequential stream entering a new erase block
+  SimSlcCache slc_cache;              // the write costs above are the native ones
 
   // Internal parallelism: a request is served by parallel unit
   // (offset / interleave) % parallel_units; requests on different units
@@ -83,9 +97,19 @@ struct SimProfile {
   }
   // The write unit a correct analysis must report: the program unit when a
   // partly covered one costs something and it is larger than a sector (the
-  // largest unit with a penalty wins over a smaller mapping unit).
+  // largest unit with a penalty wins over a smaller mapping unit). It is the
+  // native one: a --write run exhausts an SLC cache before its write grid
+  // when the cache is within the cache probe's cap.
   std::optional<uint32_t> expected_write_unit() const {
-    if (program_unit > logical_block && (rmw_us > 0.0 || program_us > 0.0)) return program_unit;
+    return expected_unit_of(program_unit, program_us, rmw_us);
+  }
+  // The in-cache write unit: what a write grid sees while the cache has room.
+  std::optional<uint32_t> expected_in_cache_write_unit() const {
+    if (slc_cache.bytes == 0) return expected_write_unit();
+    return expected_unit_of(slc_cache.program_unit, slc_cache.program_us, slc_cache.rmw_us);
+  }
+  std::optional<uint32_t> expected_unit_of(uint32_t program, double program_cost_us, double rmw_cost_us) const {
+    if (program > logical_block && (rmw_cost_us > 0.0 || program_cost_us > 0.0)) return program;
     if (write_map_unit > logical_block && map_rmw_us > 0.0) return write_map_unit;
     return std::nullopt;
   }

@@ -187,13 +187,43 @@ SimProfile channels_4x16k() {
   return p;
 }
 
+// Consumer drives with an SLC cache: fast with a 16 KiB program unit until
+// the cache is full, then the native TLC/QLC unit at a quarter of the speed;
+// the cache empties while the drive idles. One cache smaller than the
+// default write window, one between the window and the cache probe's cap.
+SimProfile tlc_slc_128m() {
+  SimProfile p = nvme_tlc_16k();
+  p.name = "tlc-slc-128m";
+  p.description = "NVMe TLC, 16 KiB read page, 128 MiB SLC cache (16 KiB program unit) before native 48 KiB "
+                  "programs, refilled at 64 MiB/s while idle";
+  p.program_us = 200.0;
+  p.rmw_us = 120.0;
+  p.slc_cache = {.bytes = 128ull << 20, .program_unit = 16384, .program_us = 12.0, .rmw_us = 10.0,
+                 .recover_bytes_per_s = 64.0 * (1 << 20)};
+  return p;
+}
+
+SimProfile qlc_slc_2g() {
+  SimProfile p = nvme_tlc_16k();
+  p.name = "qlc-slc-2g";
+  p.description = "NVMe QLC, 16 KiB read page, 2 GiB SLC cache (16 KiB program unit) before native 64 KiB "
+                  "programs, refilled at 256 MiB/s while idle";
+  p.program_unit = 65536;
+  p.program_us = 300.0;
+  p.rmw_us = 150.0;
+  p.erase_block = 32ull << 20;
+  p.slc_cache = {.bytes = 2ull << 30, .program_unit = 16384, .program_us = 12.0, .rmw_us = 10.0,
+                 .recover_bytes_per_s = 256.0 * (1 << 20)};
+  return p;
+}
+
 }  // namespace
 
 const std::vector<SimProfile>& sim_profiles() {
   static const std::vector<SimProfile> profiles{
       nvme_tlc_16k(), nvme_4kn_32k(), sata_mlc_8k(), clean_4k(),      noisy_16k(),
       subtle_8k(),    qlc_16k_iu_32k(), multiplane_16k(), flat_dram(), emmc_4k_4kn(),
-      fresh_tlc_16k(), channels_8x64k(), channels_4x16k(),
+      fresh_tlc_16k(), channels_8x64k(), channels_4x16k(), tlc_slc_128m(), qlc_slc_2g(),
   };
   return profiles;
 }

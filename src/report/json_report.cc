@@ -89,6 +89,7 @@ json detected_json(const DetectedUnit& unit) {
   if (!unit.device_state.empty()) out["device_state"] = unit.device_state;
   if (unit.searched_up_to_bytes) out["searched_up_to_bytes"] = *unit.searched_up_to_bytes;
   if (!unit.to_determine.empty()) out["to_determine"] = unit.to_determine;
+  if (!unit.regime.empty()) out["regime"] = unit.regime;
   if (unit.fit_dispersion) out["fit_dispersion"] = std::round(*unit.fit_dispersion * 100.0) / 100.0;
   if (!unit.levels.empty()) {
     json levels = json::array();
@@ -101,6 +102,36 @@ json detected_json(const DetectedUnit& unit) {
     }
     out["levels"] = levels;
   }
+  return out;
+}
+
+json optional_rounded(const std::optional<double>& value) { return value ? json(rounded(*value)) : json(nullptr); }
+
+json cache_recovery_json(const std::optional<CacheRecovery>& recovery) {
+  if (!recovery) return nullptr;
+  return {{"idle_s", rounded(recovery->idle_s)},
+          {"state", unit_state_name(recovery->state)},
+          {"bytes", json_or_null(recovery->bytes)},
+          {"at_least_bytes", json_or_null(recovery->at_least_bytes)},
+          {"evidence", recovery->evidence}};
+}
+
+// detected.slc_cache: the unit's fields, and the probe's measurements when it ran.
+json slc_cache_json(const DetectedUnit& unit, const std::optional<SlcCacheDetail>& detail) {
+  json out = detected_json(unit);
+  if (!detail) return out;
+  out["in_cache_bytes_per_s"] = optional_rounded(detail->in_cache_bytes_per_s);
+  out["native_bytes_per_s"] = optional_rounded(detail->native_bytes_per_s);
+  out["written_bytes"] = detail->written_bytes;
+  out["cap_bytes"] = detail->cap_bytes;
+  out["io_bytes"] = detail->io_bytes;
+  out["idle_s"] = rounded(detail->idle_s);
+  json curve = json::array();
+  for (const auto& point : detail->curve) {
+    curve.push_back({{"written_bytes", point.written_bytes}, {"bytes_per_s", rounded(point.bytes_per_s)}});
+  }
+  out["curve"] = curve;
+  out["recovery"] = cache_recovery_json(detail->recovery);
   return out;
 }
 
@@ -248,7 +279,8 @@ json to_json(const ResultDocument& d) {
               {"detected",
                {{"read_page", detected_json(d.read_page)},
                 {"write_unit", detected_json(d.write_unit)},
-                {"erase_block", detected_json(d.erase_block)}}},
+                {"erase_block", detected_json(d.erase_block)},
+                {"slc_cache", slc_cache_json(d.slc_cache, d.slc_cache_detail)}}},
               {"mismatches", mismatches},
               {"verdict", verdict_json(d.verdict)},
               {"recommendations", recommendations_json(d.recommendations)},

@@ -123,6 +123,30 @@ struct PhaseRecord {
   std::optional<OtherIo> other_io;
 };
 
+// The SLC cache probe's measurements beside detected.slc_cache (a
+// DetectedUnit: found = the bytes written before the drop).
+struct CacheCurvePoint {
+  uint64_t written_bytes = 0;  // bytes the fill had written at the end of this stretch
+  double bytes_per_s = 0.0;    // the stretch's write speed
+};
+struct CacheRecovery {
+  double idle_s = 0.0;                   // how long the drive idled before the second fill
+  UnitState state = UnitState::undetermined;  // found: `bytes` came back; absent: none measurable
+  std::optional<uint64_t> bytes;         // found: bytes written before the second drop
+  std::optional<uint64_t> at_least_bytes;  // no drop within the bytes left: at least this much came back
+  std::string evidence;
+};
+struct SlcCacheDetail {
+  std::optional<double> in_cache_bytes_per_s;  // median speed before the drop (or of the whole fill)
+  std::optional<double> native_bytes_per_s;    // median speed after it
+  uint64_t written_bytes = 0;                  // both fills
+  uint64_t cap_bytes = 0;                      // --cache-bytes
+  uint64_t io_bytes = 0;                       // each write's size
+  double idle_s = 0.0;                         // idle before the first fill
+  std::vector<CacheCurvePoint> curve;          // the first fill
+  std::optional<CacheRecovery> recovery;
+};
+
 struct ResultDocument {
   std::string started_at;   // ISO 8601 UTC
   std::string ended_at;     // ISO 8601 UTC, when the last phase ended
@@ -135,6 +159,8 @@ struct ResultDocument {
   Topology topology;
   FirmwareSection firmware;
   DetectedUnit read_page, write_unit, erase_block;
+  DetectedUnit slc_cache;  // found: the bytes a burst of writes gets at the cache's speed
+  std::optional<SlcCacheDetail> slc_cache_detail;  // absent unless the SLC cache probe ran
   std::vector<Mismatch> mismatches;
   Recommendations recommendations;
   Verdict verdict;  // built last, from everything above it (run/verdict_builder.h)

@@ -239,6 +239,10 @@ void evidence(std::string& out, const ResultDocument& d, size_t width) {
   if (d.erase_block.state == UnitState::absent && !d.erase_block.to_determine.empty()) {
     out += wrapped("    ", d.erase_block.to_determine, width, 4);
   }
+  if (!d.slc_cache.evidence.empty()) out += wrapped("  SLC cache: ", d.slc_cache.evidence, width, 4);
+  if (d.slc_cache_detail && d.slc_cache_detail->recovery) {
+    out += wrapped("    recovery: ", d.slc_cache_detail->recovery->evidence, width, 4);
+  }
 }
 
 // The audit's own findings are mismatches too (for readers of the JSON), but

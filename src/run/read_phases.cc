@@ -3,6 +3,7 @@
 #include "analysis/mismatches.h"
 #include "probes/grid_plan.h"
 #include "run/document.h"
+#include "run/read_page_note.h"
 
 namespace ssdprobe {
 namespace {
@@ -28,6 +29,7 @@ PhaseOutcome run_read_grid(RunContext& run) {
   run.tally.device_time_s += read.elapsed_s;
   run.read_rounds = read.rounds;
   run.read_stop_reason = read.stop_reason;
+  run.read_verdict = read.verdict;
   return PhaseOutcome::of_grid(read);
 }
 
@@ -47,6 +49,7 @@ PhaseOutcome reread_written_window(RunContext& run) {
   }
   run.tally.ios += again.ios;
   run.tally.device_time_s += again.elapsed_s;
+  run.reread_verdict = again.verdict;
   if (again.verdict.bytes) {
     record_read(run.doc, again, "read-written", run.options.queue_depth,
                 "read inside the write window after the write probes wrote it: the first read grid, over "
@@ -60,11 +63,8 @@ PhaseOutcome reread_written_window(RunContext& run) {
 
 PhaseOutcome check_kernel_values(RunContext& run) {
   ResultDocument& doc = run.doc;
-  if (!doc.read_page.bytes && doc.read_page.state != UnitState::not_measured) {
-    doc.notes.push_back("no read page found: if the probed range was never written or was trimmed, many drives "
-                        "answer reads from the mapping table without sensing NAND; probe a range that holds data"
-                        + std::string(run.options.write ? "" : " (with --write, the written window is re-read)"));
-  }
+  const ReadPageEvidence evidence{run.read_verdict, run.reread_verdict, run.options.write, run.options.queue_depth};
+  if (auto note = read_page_note(doc, evidence)) doc.notes.push_back(*note);
   doc.mismatches = find_mismatches(doc.topology, {&doc.read_page, &doc.write_unit, &doc.erase_block});
   return PhaseOutcome::done();
 }

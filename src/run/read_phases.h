@@ -23,7 +23,9 @@ PhaseOutcome reread_written_window(RunContext& run);
 std::optional<std::string> skip_reread_if_page_found(const RunContext& run);
 
 // The sysfs values (minimum_io_size, physical_block_size...) against the
-// units found, and the note that says why a read page may not show.
+// units found, and the note on a read page the grids did not show: every
+// reason the run's data allow, and what would tell them apart
+// (run/read_page_note.h).
 PhaseOutcome check_kernel_values(RunContext& run);
 
 }  // namespace ssdprobe

@@ -22,6 +22,9 @@ namespace ssdprobe {
 // 1 s on a drive with 60 us reads).
 constexpr double kParallelismBudgetShare = 0.10;
 constexpr double kWriteParallelismBudgetShare = 0.05;
+// The SLC cache probe runs first among the write phases and may take this
+// share of their budget (the rest is shared as before, from what it left).
+constexpr double kSlcCacheBudgetShare = 0.30;
 
 // Device time spent so far, in the sums the budget rules use. The grids'
 // and the erase stream's time is `device_time_s` (the document's
@@ -43,6 +46,7 @@ struct RunBudget {
   double read_grid_s() const { return write ? grids_s() / 2.0 : grids_s(); }
   // The write phases' whole budget, after the read grid took `read_elapsed_s`.
   double write_phases_s(double read_elapsed_s) const;
+  double slc_cache_s(double write_phases_s) const { return write_phases_s * kSlcCacheBudgetShare; }
   double write_grid_s(double write_phases_s) const { return write_phases_s / 2.0; }
   double erase_stream_s(double write_phases_s, double grid_elapsed_s) const;
   double write_parallelism_s(double write_phases_s, double grid_elapsed_s, double stream_elapsed_s) const;

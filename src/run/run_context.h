@@ -59,6 +59,11 @@ struct RunContext {
   // The first read grid, for run.rounds and run.stop_reason.
   int read_rounds = 0;
   GridStopReason read_stop_reason = GridStopReason::round_limit;
+  // The read grids' verdicts (the first, and the re-read of the written
+  // window when it ran): the document keeps only the one that stands, and
+  // the note on a read page they did not show (run/read_page_note.h) reads
+  // both.
+  std::optional<UnitVerdict> read_verdict, reread_verdict;
   // Set by the pipeline when a phase stopped the run: the phases that run
   // after a stop (the restore) read them to say why they run.
   const Error* stopped_by = nullptr;

@@ -26,6 +26,7 @@ struct Options {
   bool write = false;             // write probes allowed
   bool yes = false;               // confirmation given on the command line
   bool preserve = true;           // journal and restore the written range
+  uint64_t cache_bytes = 16ull << 30;  // --cache-bytes: the SLC cache probe's byte cap (0: no probe)
   std::string journal_dir = "/var/lib/ssdprobe/journal";
   std::string device;             // restore: the device, when it moved
   bool partial = false;           // restore: put back what a damaged journal still holds

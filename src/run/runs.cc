@@ -19,6 +19,7 @@
 #include "run/pipeline.h"
 #include "probes/grid_plan.h"
 #include "run/read_phases.h"
+#include "run/slc_cache_phase.h"
 #include "run/verdict_phase.h"
 #include "run/write_phases.h"
 #include "run/write_setup.h"
@@ -72,6 +73,8 @@ const std::vector<Phase>& characterize_phases() {
       {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
       {.name = "read_grid", .run = run_read_grid, .decides = Units{&ResultDocument::read_page}, .timed = true},
       {.name = "write_session", .run = open_write_session, .needs = Needs::writes},
+      {.name = "slc_cache", .run = run_slc_cache_phase, .needs = Needs::writes, .skip_if = skip_cache_if_disabled,
+       .decides = Units{&ResultDocument::slc_cache}, .timed = true},
       {.name = "write_grid", .run = run_write_grid, .needs = Needs::writes,
        .decides = Units{&ResultDocument::write_unit}, .timed = true},
       {.name = "erase_stream", .run = run_erase_stream, .needs = Needs::writes,

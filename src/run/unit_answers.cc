@@ -78,12 +78,28 @@ VerdictUnit verdict_unit(const char* name, const char* words, const DetectedUnit
   v.searched_up_to_bytes = unit.searched_up_to_bytes;
   v.to_determine = unit.to_determine;
   v.text = unit_phrase(words, v.answer, unit.bytes, unit.searched_up_to_bytes, "");
+  // Grid rounds that moved together by a quarter or more: two drive states
+  // in one answer, never one unqualified value.
+  if (unit.bytes && unit.regime == "mixed") v.text += " (measured while the drive changed state)";
+  if (unit.bytes && unit.regime == "native") v.text += " (after the SLC cache ran out)";
   // Only the read page can come from re-reading written space; its answer
   // then holds for written data, and the verdict says so.
   if (unit.bytes && !unit.device_state.empty() && std::string_view(name) == "read_page") {
     v.text += " (on freshly written space)";
   }
   return v;
+}
+
+// A write unit measured with no cache drop seen may be an SLC cache's: said
+// beside it, with how far the cache probe looked, when --budget cut the probe
+// short. (A probe that reached its cap is "no SLC cache up to N" in the same
+// line already.)
+void qualify_unknown_regime(VerdictUnit& v, const ResultDocument& doc) {
+  if (!v.bytes || doc.write_unit.regime != "unknown" || !doc.slc_cache_detail) return;
+  if (doc.slc_cache.state != UnitState::undetermined) return;
+  const uint64_t written = doc.slc_cache_detail->written_bytes;
+  v.text += written == 0 ? std::string(" (the SLC cache probe had no time to write: it may be the cache's unit)")
+                         : fmt::format(" (no SLC cache drop within {}: it may be the cache's unit)", format_size(written));
 }
 
 // The seconds one stream pass over `bytes` takes at the rate the timed pass measured.
@@ -132,14 +148,35 @@ std::string erase_block_search_hint(const ResultDocument& doc) {
                              : std::string());
 }
 
+// A cache the fill did not run out: a larger cap, or more budget, would tell.
+std::string slc_cache_hint(const ResultDocument& doc, const RunFacts& facts) {
+  const DetectedUnit& cache = doc.slc_cache;
+  if (cache.state == UnitState::found || cache.state == UnitState::not_measured) return "";
+  if (cache.state == UnitState::undetermined) {
+    std::string hint = phase_hint(doc, "slc_cache", facts, "--write ");
+    return hint.empty() ? more_budget(facts, "--write ") : hint;
+  }
+  const uint64_t cap = doc.slc_cache_detail ? doc.slc_cache_detail->cap_bytes : 0;
+  return fmt::format("a cache larger than {} needs a larger --cache-bytes (e.g. {}) and the --budget to write it",
+                     format_size(cap), size_argument(cap * 4));
+}
+
 std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts) {
   doc.read_page.to_determine = doc.read_page.state == UnitState::found ? "" : read_page_hint(doc, facts);
   doc.write_unit.to_determine = write_hint(doc, doc.write_unit, "write_grid", facts);
   doc.erase_block.to_determine = write_hint(doc, doc.erase_block, "erase_stream", facts);
   if (doc.read_page.state == UnitState::absent) doc.read_page.to_determine.clear();
   if (doc.write_unit.state == UnitState::absent) doc.write_unit.to_determine.clear();
-  return {verdict_unit("read_page", "read page", doc.read_page), verdict_unit("write_unit", "write unit", doc.write_unit),
-          verdict_unit("erase_block", "erase block", doc.erase_block)};
+  std::vector<VerdictUnit> units{verdict_unit("read_page", "read page", doc.read_page),
+                                 verdict_unit("write_unit", "write unit", doc.write_unit),
+                                 verdict_unit("erase_block", "erase block", doc.erase_block)};
+  qualify_unknown_regime(units[1], doc);
+  // The SLC cache is an answer only where its probe ran (or was to run).
+  if (doc.slc_cache.state != UnitState::not_measured || doc.slc_cache_detail) {
+    doc.slc_cache.to_determine = slc_cache_hint(doc, facts);
+    units.push_back(verdict_unit("slc_cache", "SLC cache", doc.slc_cache));
+  }
+  return units;
 }
 
 }  // namespace ssdprobe

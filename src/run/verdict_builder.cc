@@ -148,6 +148,17 @@ std::string units_phrase(const std::vector<VerdictUnit>& units) {
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
+// What an SLC cache means for a person who writes in bursts: "writes beyond
+// ~128 MiB in a burst run at 207 MiB/s (965 MiB/s before)".
+std::string burst_phrase(const ResultDocument& doc) {
+  if (doc.slc_cache.state != UnitState::found || !doc.slc_cache.bytes || !doc.slc_cache_detail) return "";
+  const SlcCacheDetail& d = *doc.slc_cache_detail;
+  if (!d.in_cache_bytes_per_s || !d.native_bytes_per_s) return "";
+  return fmt::format("writes beyond ~{} in a burst run at {}/s ({}/s before)", format_size(*doc.slc_cache.bytes),
+                     format_size(static_cast<uint64_t>(*d.native_bytes_per_s)),
+                     format_size(static_cast<uint64_t>(*d.in_cache_bytes_per_s)));
+}
+
 std::string under_reported_phrase(const std::vector<UnderReported>& under) {
   if (under.empty()) return "";
   std::vector<std::string> items;
@@ -277,6 +288,7 @@ Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
   } else {
     parts.push_back(units_phrase(v.units));
   }
+  if (const std::string burst = burst_phrase(doc); !burst.empty()) parts.push_back(burst);
   if (const std::string under = under_reported_phrase(v.under_reported); !under.empty()) parts.push_back(under);
   if (v.findings.empty() && (facts.timed || any_found)) {
     parts.push_back(defaults_phrase(doc, v));

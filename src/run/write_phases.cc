@@ -1,10 +1,13 @@
 #include "run/write_phases.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "analysis/stats.h"
 #include "core/error.h"
 #include "core/output.h"
 #include "core/units.h"
@@ -14,6 +17,7 @@
 #include "probes/grid_probe.h"
 #include "run/document.h"
 #include "run/parallelism_section.h"
+#include "run/slc_cache_phase.h"
 #include "run/write_bound.h"
 
 namespace ssdprobe {
@@ -28,6 +32,28 @@ bool real_drive(const RunContext& run) {
 
 SmartWriteCounters counters_now(const RunContext& run) {
   return real_drive(run) ? read_write_counters(run.target.path) : SmartWriteCounters{};
+}
+
+// A drive that changed state during the grid (a cache running out, garbage
+// collection starting) moves every cell of a round together: the round
+// drift. Its correction keeps the fit honest to first order; a shift this
+// large says the answer mixes two states, and the document says so.
+void note_regime(ResultDocument& doc, const GridProbeResult& grid) {
+  std::vector<double> medians;
+  for (const auto& cell : grid.grid.samples) {
+    if (!cell.empty()) medians.push_back(median(cell));
+  }
+  if (medians.empty() || grid.round_shifts_us.empty()) return;
+  const double typical = median(medians);
+  double largest = 0.0;
+  for (double shift : grid.round_shifts_us) largest = std::max(largest, std::abs(shift));
+  if (typical <= 0.0 || largest < 0.25 * typical) return;
+  doc.notes.push_back(fmt::format(
+      "the write grid's later rounds ran {:.0f} us ({:.0f} % of a typical cell) away from its first round: the drive "
+      "changed state while it was measured (an SLC cache running out, garbage collection); each round was put back "
+      "on the first round's footing, but the write unit mixes two states",
+      largest, 100.0 * largest / typical));
+  doc.write_unit.regime = "mixed";
 }
 
 GridProbeResult write_grid(RunContext& run, double budget_s) {
@@ -151,7 +177,8 @@ PhaseOutcome run_write_grid(RunContext& run) {
   run.tally.ios += grid.ios;
   const UnitVerdict& v = grid.verdict;
   run.doc.write_unit = {v.bytes, v.state, v.confidence, v.evidence, v.levels, "random writes inside the write window",
-                        v.searched_up_to_bytes, v.fit_dispersion, {}};
+                        v.searched_up_to_bytes, v.fit_dispersion, {}, write_regime(run.doc)};
+  note_regime(run.doc, grid);
   run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
   add_notes(run.doc, grid.plan.notes);
   summary(run).bytes_written += grid.bytes_issued;

@@ -13,7 +13,7 @@ namespace {
 
 // The question states the most the run can write, and for how long.
 WritePlanSummary with_bound(WritePlanSummary plan, const Options& options) {
-  const WriteBound bound = write_bound({plan.offset, plan.length}, !plan.simulated && plan.preserve);
+  const WriteBound bound = write_bound({plan.offset, plan.length}, !plan.simulated && plan.preserve, options.cache_bytes);
   plan.max_bytes_written = bound.total();
   plan.max_bytes_breakdown = bound.breakdown();
   plan.budget_s = options.budget_s;

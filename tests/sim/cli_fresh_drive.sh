@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tests that a never-written drive (reads of unwritten space skip NAND) is reported honestly: no read page read-only, with a note saying why, and the page found with --write by re-reading the window the write probes wrote, with that device state recorded.
+# Tests that a never-written drive (reads of unwritten space skip NAND) is reported honestly: no read page read-only, with a note naming never-written space as untested, and the page found with --write by re-reading the window the write probes wrote, with that device state recorded and a note saying so; and that a drive with no page on written space either (flat-dram) is not blamed on never-written space.
 #
 # Usage: cli_fresh_drive.sh SSDPROBE
 set -u
@@ -10,7 +10,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 ro=$("$SSDPROBE" -q --json - sim:fresh-16k) || fail "read-only run exited $?"
 [ "$(jq -r .detected.read_page.bytes <<<"$ro")" = null ] || fail "read-only: a page was claimed on never-written space"
-jq -e '.notes | any(test("never written"))' <<<"$ro" >/dev/null || fail "read-only: no note on never-written space"
+# The note names never-written space as untested by a read-only run, and what would test it.
+jq -e '.notes | any(test("never-written or trimmed space, which many drives answer from the mapping table without sensing NAND: not tested, as this run wrote nothing; --write"))' <<<"$ro" >/dev/null ||
+  fail "read-only: no note on never-written space: $(jq -c .notes <<<"$ro")"
 [ "$(jq -r '.grids | map(.name) | join(",")' <<<"$ro")" = read ] || fail "read-only: unexpected grids"
 
 rw=$("$SSDPROBE" -q --write --yes --json - sim:fresh-16k) || fail "--write run exited $?"
@@ -19,6 +21,15 @@ rw=$("$SSDPROBE" -q --write --yes --json - sim:fresh-16k) || fail "--write run e
 jq -e '.detected.read_page.device_state | test("inside the write window")' <<<"$rw" >/dev/null ||
   fail "--write: the read page does not say where it was measured"
 [ "$(jq -r '.grids | map(.name) | join(",")' <<<"$rw")" = read,write,read-written ] || fail "--write: grids $(jq -c '.grids | map(.name)' <<<"$rw")"
+jq -e '.notes | any(test("^read page 16 KiB found on written space only: the first read grid ruled one out up to 128 KiB"))' <<<"$rw" >/dev/null ||
+  fail "--write: no note on the page found on written space only: $(jq -c .notes <<<"$rw")"
+# A drive that shows no page on written space either: never-written space is
+# not the reason, and the note says so (sim:flat-dram: no pages at all).
+flat=$("$SSDPROBE" -q --write --yes --json - sim:flat-dram) || fail "--write run on flat-dram exited $?"
+jq -e '.notes | any(test("never-written or trimmed space, [^;]*: not the reason here: the re-read of the window this run wrote \\(and restored\\) shows none either"))' <<<"$flat" >/dev/null ||
+  fail "flat-dram --write: the note does not rule out never-written space: $(jq -c .notes <<<"$flat")"
+jq -e '.notes | any(test("\\(3\\) media without pages [^;]*: fits: in the written window"))' <<<"$flat" >/dev/null ||
+  fail "flat-dram --write: the note does not say page-less media fits: $(jq -c .notes <<<"$flat")"
 # A drive whose page shows on the first grid is not re-read.
 n=$("$SSDPROBE" -q --write --yes --json - sim:nvme-tlc-16k | jq '.grids | length')
 [ "$n" = 2 ] || fail "a drive with a visible page was re-read ($n grids)"

@@ -21,14 +21,14 @@ commands='^     (parted|sfdisk|sgdisk|mdadm|pvcreate|vgcreate|lvcreate|mkfs_[a-z
 COLUMNS=72 "$SSDPROBE" -q --write --yes --json "$T/q.json" sim:qlc-16k-iu > "$T/q.txt" 2> "$T/q.err" ||
   fail "qlc run exited $?"
 first=$(head -n 1 "$T/q.txt")
-echo "$first" | grep -Eq '^Verdict: read page 32 KiB; write unit 128 KiB; no erase block up to [0-9.]+ MiB; the kernel under-reports \(minimum_io_size 4 KiB' ||
+echo "$first" | grep -Eq '^Verdict: read page 32 KiB; write unit 128 KiB; no erase block up to [0-9.]+ MiB; no SLC cache up to 16 GiB; the kernel under-reports \(minimum_io_size 4 KiB' ||
   fail "verdict: $first"
 # The first line is the JSON's verdict.summary, word for word (never folded).
 [ "$first" = "$(jq -r .verdict.summary "$T/q.json")" ] || fail "first line is not verdict.summary: $first"
 echo "$first" | grep -q "IO smaller than 128 KiB costs a whole 128 KiB" ||
   fail "the verdict does not say what 4 KiB blocks cost on a 128 KiB write unit: $first"
 echo "$first" | grep -q "are right" && fail "the verdict calls the defaults right with a 128 KiB write unit: $first"
-[ "$(jq -r '.verdict.units | map(.state) | join(",")' "$T/q.json")" = "found,found,ruled_out" ] ||
+[ "$(jq -r '.verdict.units | map(.state) | join(",")' "$T/q.json")" = "found,found,ruled_out,ruled_out" ] ||
   fail "verdict.units states: $(jq -c '.verdict.units | map(.state)' "$T/q.json")"
 # Running text folds (tables keep their columns): the verdict's detail lines,
 # evidence, mismatches, recommendation notes, run summary.
@@ -38,7 +38,7 @@ long=$(awk 'NR > 1 && /^(  - |  first|Evidence|Mismatches|Recommendation|Run:|Wr
 grep -q "^Evidence" "$T/q.txt" && grep -q "^Mismatches" "$T/q.txt" || fail "no Evidence or Mismatches section"
 raw=$(grep -Ev "$commands" "$T/q.txt" | grep -E '[0-9]{8,}')
 [ -z "$raw" ] || fail "raw byte counts in the text: $raw"
-grep -Eq '^Writes: [0-9.]+ MiB written inside 32640 MiB to 32896 MiB \(256 MiB\)' "$T/q.txt" ||
+grep -Eq '^Writes: [0-9.]+ [MG]iB written inside 32640 MiB to 32896 MiB \(256 MiB\)' "$T/q.txt" ||
   fail "the write range is not readable: $(grep -A1 '^Writes' "$T/q.txt")"
 for pair in "physical_block_size:read page" "minimum_io_size:write unit" "optimal_io_size:erase block"; do
   grep -q "^  ${pair%%:*} .*${pair#*:}" "$T/q.txt" || fail "${pair%%:*} is not beside the ${pair#*:}"

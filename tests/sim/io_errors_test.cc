@@ -266,11 +266,14 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
     const char* name;
     uint64_t at;  // write number, counted per submit (warm-up included)
     bool short_write;
+    const char* phase;     // the phase the fault falls in
+    uint64_t cache_bytes;  // --cache-bytes (0: no SLC cache probe, the write grid writes first)
   };
   const Fault fault = GENERATE(values<Fault>({
-      {"EIO at write #100", 100, false},
-      {"EIO at write #1 (warm-up)", 1, false},
-      {"short write at write #150", 150, true},
+      {"EIO at write #100", 100, false, "write_grid", 0},
+      {"EIO at write #1 (warm-up)", 1, false, "write_grid", 0},
+      {"short write at write #150", 150, true, "write_grid", 0},
+      {"EIO at write #20 of the SLC cache probe", 20, false, "slc_cache", 1ull << 30},
   }));
   INFO(fault.name);
 
@@ -290,7 +293,8 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
   }
   target.device = std::move(faulty_owner);
 
-  const Options options = bed.options();
+  Options options = bed.options();
+  options.cache_bytes = fault.cache_bytes;
   SilentObserver observer;
   RunContext run(options, target, observer, {options.budget_s, true});
   run.write.window = window;
@@ -304,7 +308,7 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
   CHECK(std::string(stop->what()).find("write of") != std::string::npos);
   // The document: the write grid failed, the phases after it did not run,
   // the restore ran and says so, and the units were not measured.
-  const PhaseRecord* grid = find_phase(run.doc, "write_grid");
+  const PhaseRecord* grid = find_phase(run.doc, fault.phase);
   const PhaseRecord* stream = find_phase(run.doc, "erase_stream");
   const PhaseRecord* restore = find_phase(run.doc, "restore");
   REQUIRE(grid != nullptr);
@@ -312,7 +316,7 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
   REQUIRE(restore != nullptr);
   CHECK(grid->state == PhaseState::failed);
   CHECK(stream->state == PhaseState::not_run);
-  CHECK(stream->reason.find("write_grid") != std::string::npos);
+  CHECK(stream->reason.find(fault.phase) != std::string::npos);
   CHECK(restore->state == PhaseState::done);
   REQUIRE(run.doc.write_probe.has_value());
   CHECK(run.doc.write_probe->restored);

@@ -18,6 +18,7 @@
 #include "device/sim_latency.h"
 #include "probes/parallelism_plan.h"
 #include "probes/parallelism_probe.h"
+#include "probes/slc_cache_probe.h"
 #include "recording_device.h"
 #include "safety/write_session.h"
 
@@ -348,6 +349,14 @@ TEST_CASE("write verdicts over every profile: found values are the truth") {
   for (const auto& profile : sim_profiles()) {
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       SimDevice device(profile, seed, true);
+      // A cached drive is timed as a --write run times it: after the cache
+      // probe ran the cache out (the truth below is the native model's).
+      if (profile.slc_cache.bytes > 0) {
+        SlcCacheOptions cache;
+        cache.window = default_write_window(device.limits().size_bytes);
+        cache.recovery_idle_s = 0.0;
+        REQUIRE(run_slc_cache_probe(device, cache).first.drop);
+      }
       const ParallelismProbeResult r =
           write_probe(device, profile, seed, default_write_window(device.limits().size_bytes));
       const ParallelismVerdict& v = r.verdict;

@@ -67,11 +67,11 @@ TEST_CASE("a read-only run records every phase: the write phases skipped with th
   const RunResult result = characterize(sim_options("sim:nvme-tlc-16k", false), quiet);
   REQUIRE_FALSE(result.stopped_by);
   const ResultDocument& doc = result.doc;
-  CHECK(names(doc.phases) == std::vector<std::string>{"pending_journals", "read_grid", "write_session", "write_grid", "erase_stream",
+  CHECK(names(doc.phases) == std::vector<std::string>{"pending_journals", "read_grid", "write_session", "slc_cache", "write_grid", "erase_stream",
                                                       "write_parallelism", "restore", "read_written",
                                                       "read_parallelism", "kernel_check", "firmware", "audit",
                                                       "verdict"});
-  for (const char* write_phase : {"write_session", "write_grid", "erase_stream", "write_parallelism", "restore"}) {
+  for (const char* write_phase : {"write_session", "slc_cache", "write_grid", "erase_stream", "write_parallelism", "restore"}) {
     CHECK(record(doc, write_phase).state == PhaseState::skipped);
     CHECK(record(doc, write_phase).reason == "write probes were not enabled (--write)");
   }
@@ -138,8 +138,8 @@ TEST_CASE("a signal during the write grid keeps what finished and names what did
   CHECK(text.substr(0, text.find('\n')) == doc.verdict.summary);
   CHECK(text.find("\nRun stopped in the write_grid phase (interrupted by signal") != std::string::npos);
   const auto json = to_json(doc);
-  CHECK(json["phases"][3]["name"] == "write_grid");
-  CHECK(json["phases"][3]["state"] == "interrupted");
+  CHECK(json["phases"][4]["name"] == "write_grid");
+  CHECK(json["phases"][4]["state"] == "interrupted");
   CHECK(json["detected"]["read_page"]["bytes"] == 16384);
 }
 
@@ -153,7 +153,7 @@ TEST_CASE("a signal during the first read grid leaves the read page not measured
   CHECK(record(doc, "read_grid").state == PhaseState::interrupted);
   CHECK(doc.read_page.state == UnitState::not_measured);
   CHECK_FALSE(doc.parallelism.has_value());
-  for (const auto& note : doc.notes) CHECK(note.find("no read page found") == std::string::npos);
+  for (const auto& note : doc.notes) CHECK(note.find("hides from a read grid") == std::string::npos);
   CHECK(record(doc, "verdict").state == PhaseState::done);
 }
 

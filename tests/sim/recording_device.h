@@ -27,6 +27,7 @@ class RecordingDevice : public Device {
     return inner_.wait_one();
   }
   uint64_t now_ns() override { return inner_.now_ns(); }
+  void idle(uint64_t ns) override { inner_.idle(ns); }
 
   std::vector<IoRequest> requests;
   uint32_t in_flight = 0;

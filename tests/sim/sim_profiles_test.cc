@@ -27,6 +27,7 @@ class DriftingDevice : public Device {
     return done;
   }
   uint64_t now_ns() override { return inner_.now_ns() + extra_ns_; }
+  void idle(uint64_t ns) override { inner_.idle(ns); }
 
  private:
   Device& inner_;

@@ -9,6 +9,7 @@
 #include "probes/grid_plan.h"
 #include "probes/erase_stream_probe.h"
 #include "probes/grid_probe.h"
+#include "probes/slc_cache_probe.h"
 #include "recording_device.h"
 #include "safety/write_session.h"
 
@@ -39,6 +40,16 @@ EraseStreamResult stream(Device& device, const Region& window, uint64_t chunk, u
   return run_erase_stream(device, options);
 }
 
+// A drive with an SLC cache is measured as a --write run measures it: after
+// the cache probe has run the cache out, in the native state.
+void exhaust_cache(Device& device, const SimProfile& profile, const Region& window) {
+  if (profile.slc_cache.bytes == 0) return;
+  SlcCacheOptions options;
+  options.window = window;
+  options.recovery_idle_s = 0.0;
+  REQUIRE(run_slc_cache_probe(device, options).first.drop);
+}
+
 }  // namespace
 
 TEST_CASE("every profile's write unit is inferred exactly or reported as not determined") {
@@ -47,6 +58,7 @@ TEST_CASE("every profile's write unit is inferred exactly or reported as not det
       INFO(fmt::format("profile {} seed {}", profile.name, seed));
       SimDevice device(profile, seed, true);
       const Region window = default_write_window(device.limits().size_bytes);
+      exhaust_cache(device, profile, window);
       const GridProbeResult result = write_grid(device, window, seed);
       INFO(result.verdict.evidence);
       const auto expected = profile.expected_write_unit();
@@ -66,6 +78,7 @@ TEST_CASE("every profile's erase block is inferred exactly or null with the size
       INFO(fmt::format("profile {} seed {}", profile.name, seed));
       SimDevice device(profile, seed, true);
       const Region window = default_write_window(device.limits().size_bytes);
+      exhaust_cache(device, profile, window);
       const EraseStreamResult result = stream(device, window, kChunk, seed);
       INFO(result.verdict.evidence);
       const auto expected = profile.expected_erase_block(window.length, kChunk);

@@ -92,6 +92,7 @@ class FaultyDevice : public ssdprobe::Device {
   }
 
   uint64_t now_ns() override { return inner_.now_ns() + clock_offset_ns_; }
+  void idle(uint64_t ns) override { inner_.idle(ns); }
 
  private:
   enum class Kind { fail, short_transfer, delay };

@@ -1,0 +1,84 @@
+#include "probes/slc_cache_probe.h"
+
+#include <algorithm>
+
+#include "core/block_math.h"
+#include "core/error.h"
+#include "runner/runner.h"
+
+namespace ssdprobe {
+namespace {
+
+constexpr size_t kBatch = 16;  // writes between two looks for a drop
+
+// The next `count` writes of a fill that wraps around the window.
+std::vector<PlannedIo> next_writes(const Region& window, uint64_t io_bytes, uint64_t& at, size_t count) {
+  std::vector<PlannedIo> ios;
+  for (size_t i = 0; i < count; ++i) {
+    if (at + io_bytes > window.offset + window.length) at = window.offset;
+    ios.push_back({IoOp::write, at, static_cast<uint32_t>(io_bytes)});
+    at += io_bytes;
+  }
+  return ios;
+}
+
+double seconds_since(ProbeRunner& runner, uint64_t start_ns) {
+  return static_cast<double>(runner.now_ns() - start_ns) / 1e9;
+}
+
+// Idles, then writes until a sustained drop, the cap, or `deadline_s` of
+// the probe's clock (measured from `probe_start_ns`).
+CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& options, int number, double idle_s,
+               uint64_t cap_bytes, uint64_t probe_start_ns) {
+  CacheFill result;
+  result.idle_s = idle_s;
+  result.io_bytes = std::min<uint64_t>(options.io_bytes, align_down(options.window.length, 4096));
+  result.cap_bytes = cap_bytes;
+  device.idle(static_cast<uint64_t>(idle_s * 1e9));
+  uint64_t at = options.window.offset;
+  const size_t most_writes = std::max<uint64_t>(cap_bytes / result.io_bytes, 1);
+  while (result.latency_us.size() < most_writes) {
+    if (options.budget_s > 0.0 && seconds_since(runner, probe_start_ns) >= options.budget_s) {
+      result.cut_by_budget = true;
+      break;
+    }
+    const size_t count = std::min(kBatch, most_writes - result.latency_us.size());
+    const auto ios = next_writes(options.window, result.io_bytes, at, count);
+    const auto latency = runner.run(ios);
+    result.latency_us.insert(result.latency_us.end(), latency.begin(), latency.end());
+    if (options.progress) options.progress(number, result.written_bytes(), cap_bytes);
+    result.drop = find_sustained_drop(result.latency_us);
+    if (result.drop) break;
+  }
+  // The cap or the budget: the last look is the answer (a drop needs its
+  // full run of slower writes, which a cut fill may not have).
+  return result;
+}
+
+}  // namespace
+
+SlcCacheResult run_slc_cache_probe(Device& device, const SlcCacheOptions& options) {
+  if (!device.writable()) throw Error(ErrorCategory::internal, "the SLC cache probe needs a writable device");
+  const uint64_t io_bytes = std::min<uint64_t>(options.io_bytes, device.limits().max_transfer);
+  SlcCacheOptions o = options;
+  o.io_bytes = align_down(io_bytes, device.limits().logical_block);
+  ProbeRunner runner(device, 1, static_cast<uint32_t>(o.io_bytes));
+  runner.fill_buffers(o.seed);
+  SlcCacheResult result;
+  const uint64_t start = runner.now_ns();
+  result.first = fill(device, runner, o, 1, o.idle_s, o.cap_bytes, start);
+  result.bytes_written = result.first.written_bytes();
+  const bool time_left = o.budget_s <= 0.0 || seconds_since(runner, start) + o.recovery_idle_s < o.budget_s;
+  if (result.first.drop && o.recovery_idle_s > 0.0 && time_left && o.cap_bytes > result.first.written_bytes()) {
+    // The cap bounds the whole probe. What came back is at most the cache the
+    // first fill found, and a drop needs its slower writes after it.
+    const uint64_t left = o.cap_bytes - std::min(o.cap_bytes, result.first.written_bytes());
+    const uint64_t cap = std::min(left, 2 * result.first.bytes_before_drop() + 64 * o.io_bytes);
+    result.recovery = fill(device, runner, o, 2, o.recovery_idle_s, cap, start);
+    result.bytes_written += result.recovery->written_bytes();
+  }
+  result.elapsed_s = seconds_since(runner, start);
+  return result;
+}
+
+}  // namespace ssdprobe

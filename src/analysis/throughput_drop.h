@@ -1,0 +1,45 @@
+// A drop in write speed that stays down: an SLC cache running out (or any
+// other change of regime) in a series of equal writes' latencies, taken in
+// the order they were written.
+//
+// The split is the single change point that best fits the log-latencies as
+// two constant levels (least squares: on a log scale a drive that doubles
+// its latency moves by the same amount whatever its speed). It counts as a
+// drop only when the two sides are told apart by their samples, not just by
+// their means: the later side's median is at least `min_ratio` slower, at
+// least `min_separation` of all (earlier, later) sample pairs put the later
+// one slower (a rank measure, so a few garbage-collection stalls on either
+// side cannot make or unmake it), and the later side is long enough to say
+// the drop stayed (min_after_samples, and min_after_fraction of the earlier
+// side). A transient dip that recovered fails the separation.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+
+namespace ssdprobe {
+
+struct DropRule {
+  double min_ratio = 1.25;
+  double min_separation = 0.95;
+  size_t min_before_samples = 8;
+  size_t min_after_samples = 32;
+  double min_after_fraction = 0.05;
+};
+
+struct ThroughputDrop {
+  size_t index = 0;              // the first sample of the slower regime
+  double before_median_us = 0.0;
+  double after_median_us = 0.0;
+  double separation = 0.0;       // fraction of (earlier, later) pairs with the later one slower
+};
+
+// The best single split of `latencies_us`, if it is a sustained drop.
+std::optional<ThroughputDrop> find_sustained_drop(std::span<const double> latencies_us, const DropRule& rule = {});
+
+// Fraction of pairs (a in `earlier`, b in `later`) with b > a, ties counting
+// one half: the probability that a later sample is the slower one.
+double later_slower_fraction(std::span<const double> earlier, std::span<const double> later);
+
+}  // namespace ssdprobe

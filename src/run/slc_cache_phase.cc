@@ -1,0 +1,151 @@
+#include "run/slc_cache_phase.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+
+#include "analysis/stats.h"
+#include "core/units.h"
+#include "probes/slc_cache_probe.h"
+#include "run/document.h"
+#include "run/run_context.h"
+
+namespace ssdprobe {
+namespace {
+
+constexpr size_t kCurvePoints = 128;  // the document's curve: enough to draw, small to keep
+
+double bytes_per_s(uint64_t io_bytes, double latency_us) { return static_cast<double>(io_bytes) * 1e6 / latency_us; }
+
+std::string rate_text(double bytes_per_second) { return format_size(static_cast<uint64_t>(bytes_per_second)) + "/s"; }
+
+// The first fill's speed in at most kCurvePoints stretches of equal writes.
+std::vector<CacheCurvePoint> curve_of(const CacheFill& fill) {
+  std::vector<CacheCurvePoint> curve;
+  const size_t n = fill.latency_us.size();
+  const size_t stretch = std::max<size_t>(1, (n + kCurvePoints - 1) / kCurvePoints);
+  for (size_t first = 0; first < n; first += stretch) {
+    const size_t count = std::min(stretch, n - first);
+    const double us = std::accumulate(fill.latency_us.begin() + first, fill.latency_us.begin() + first + count, 0.0);
+    curve.push_back({(first + count) * fill.io_bytes, bytes_per_s(count * fill.io_bytes, us)});
+  }
+  return curve;
+}
+
+DetectedUnit cache_found(const CacheFill& fill) {
+  const ThroughputDrop& drop = *fill.drop;
+  DetectedUnit unit;
+  unit.state = UnitState::found;
+  unit.bytes = fill.bytes_before_drop();
+  unit.confidence = drop.separation;
+  unit.evidence = fmt::format(
+      "after {:g} s idle, sequential {} writes ran at {} for {}, then at {} ({:.1f}x slower) for the {} written "
+      "after; {:.1f} % of (earlier, later) write pairs have the later one slower",
+      fill.idle_s, format_size(fill.io_bytes), rate_text(bytes_per_s(fill.io_bytes, drop.before_median_us)),
+      format_size(fill.bytes_before_drop()), rate_text(bytes_per_s(fill.io_bytes, drop.after_median_us)),
+      drop.after_median_us / drop.before_median_us, format_size(fill.written_bytes() - fill.bytes_before_drop()),
+      100.0 * drop.separation);
+  return unit;
+}
+
+DetectedUnit cache_not_found(const CacheFill& fill) {
+  DetectedUnit unit;
+  unit.state = fill.cut_by_budget ? UnitState::undetermined : UnitState::absent;
+  unit.searched_up_to_bytes = fill.written_bytes();
+  if (fill.latency_us.empty()) {
+    unit.evidence = fmt::format("--budget left no time to write after the {:g} s idle", fill.idle_s);
+    return unit;
+  }
+  unit.evidence = fmt::format(
+      "after {:g} s idle, {} of sequential {} writes at a median {} showed no lasting drop in speed ({}): the "
+      "drive has no SLC cache, or one larger than that, or one it had already filled before the run",
+      fill.idle_s, format_size(fill.written_bytes()), format_size(fill.io_bytes),
+      rate_text(bytes_per_s(fill.io_bytes, median(fill.latency_us))),
+      fill.cut_by_budget ? "--budget ended the fill" : "the --cache-bytes cap ended it");
+  return unit;
+}
+
+// How much of the cache the second fill found again after its idle.
+CacheRecovery recovery_of(const CacheFill& second, const CacheFill& first) {
+  CacheRecovery r;
+  r.idle_s = second.idle_s;
+  if (second.drop) {
+    r.state = UnitState::found;
+    r.bytes = second.bytes_before_drop();
+    r.evidence = fmt::format("after {:g} s idle, {} ran at the cache's speed again before the drop", second.idle_s,
+                             format_size(*r.bytes));
+    return r;
+  }
+  // No drop: all at the native speed (nothing came back) or all at the
+  // cache's (more came back than the fill could write). On a log scale,
+  // nearer the one or the other.
+  const double typical = std::log(median(second.latency_us));
+  const double in_cache = std::log(first.drop->before_median_us), native = std::log(first.drop->after_median_us);
+  if (std::abs(typical - native) < std::abs(typical - in_cache)) {
+    r.state = UnitState::absent;
+    r.evidence = fmt::format("after {:g} s idle, the writes ran at the native speed from the start: nothing "
+                             "measurable came back", second.idle_s);
+  } else {
+    r.at_least_bytes = second.written_bytes();
+    r.evidence = fmt::format("after {:g} s idle, all {} of the second fill ran at the cache's speed: at least that "
+                             "much came back", second.idle_s, format_size(second.written_bytes()));
+  }
+  return r;
+}
+
+SlcCacheDetail detail_of(const SlcCacheResult& result, const SlcCacheOptions& options) {
+  SlcCacheDetail d;
+  const CacheFill& first = result.first;
+  if (first.drop) {
+    d.in_cache_bytes_per_s = bytes_per_s(first.io_bytes, first.drop->before_median_us);
+    d.native_bytes_per_s = bytes_per_s(first.io_bytes, first.drop->after_median_us);
+  } else if (!first.latency_us.empty()) {
+    d.in_cache_bytes_per_s = bytes_per_s(first.io_bytes, median(first.latency_us));
+  }
+  d.written_bytes = result.bytes_written;
+  d.cap_bytes = options.cap_bytes;
+  d.io_bytes = first.io_bytes;
+  d.idle_s = first.idle_s;
+  d.curve = curve_of(first);
+  if (result.recovery) d.recovery = recovery_of(*result.recovery, first);
+  return d;
+}
+
+}  // namespace
+
+std::optional<std::string> skip_cache_if_disabled(const RunContext& run) {
+  if (run.options.cache_bytes == 0) return std::string("--cache-bytes 0");
+  return std::nullopt;
+}
+
+PhaseOutcome run_slc_cache_phase(RunContext& run) {
+  WriteState& w = run.write;
+  SlcCacheOptions options;
+  options.window = w.window;
+  options.cap_bytes = run.options.cache_bytes;
+  options.budget_s = run.budget.slc_cache_s(w.budget_s);
+  options.seed = run.options.seed;
+  options.progress = [&run](int fill, uint64_t written, uint64_t cap) {
+    run.observer.message(fmt::format("SLC cache probe: {} {} of at most {} written", fill == 1 ? "fill" : "refill after idling",
+                                     format_size(written), format_size(cap)));
+  };
+  const SlcCacheResult result = run_slc_cache_probe(*run.target.device, options);
+  run.doc.slc_cache = result.first.drop ? cache_found(result.first) : cache_not_found(result.first);
+  run.doc.slc_cache_detail = detail_of(result, options);
+  run.doc.write_probe->bytes_written += result.bytes_written;
+  run.tally.ios += result.first.latency_us.size() + (result.recovery ? result.recovery->latency_us.size() : 0);
+  run.tally.device_time_s += result.elapsed_s;
+  // The phases after it share what is left of the write phases' budget.
+  w.budget_s = std::max(w.budget_s - result.elapsed_s, 0.0);
+  if (!result.first.cut_by_budget) return PhaseOutcome::done(result.elapsed_s);
+  return PhaseOutcome::cut_by_budget(
+      fmt::format("--budget ended the fill after {} with no lasting drop", format_size(result.first.written_bytes())),
+      result.elapsed_s);
+}
+
+std::string write_regime(const ResultDocument& doc) {
+  return doc.slc_cache.state == UnitState::found ? "native" : "unknown";
+}
+
+}  // namespace ssdprobe

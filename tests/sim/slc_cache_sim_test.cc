@@ -1,0 +1,162 @@
+// SLC caches on simulated drives, over many seeds: the cache probe finds a
+// cache within 10 % of its size or reports a lower bound (never a guess), a
+// drive without one is never said to have one, and a --write run measures
+// the native write unit (what data lands in once the cache is full): right
+// or not determined, never the in-cache unit, and the same after idling.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "device/sim_device.h"
+#include "probes/slc_cache_probe.h"
+#include "recording_device.h"
+#include "run/runs.h"
+#include "safety/write_session.h"
+
+using namespace ssdprobe;
+
+namespace {
+
+SlcCacheResult probe(Device& device, uint64_t cap, double recovery_idle_s = 0.0) {
+  SlcCacheOptions options;
+  options.window = default_write_window(device.limits().size_bytes);
+  options.cap_bytes = cap;
+  options.recovery_idle_s = recovery_idle_s;
+  return run_slc_cache_probe(device, options);
+}
+
+// A noisier drive than any shipped one, with stalls on both sides of the drop.
+SimProfile noisy_cached(uint64_t cache_bytes) {
+  SimProfile p = *find_sim_profile("tlc-slc-128m");
+  p.name = "noisy-cached";
+  p.slc_cache.bytes = cache_bytes;
+  p.noise_sigma = 0.15;
+  p.outlier_probability = 0.02;
+  p.outlier_us = 3000.0;
+  return p;
+}
+
+Options write_run(const std::string& sim, uint64_t seed) {
+  Options options;
+  options.target = sim;
+  options.write = true;
+  options.yes = true;
+  options.quiet = true;
+  options.seed = seed;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("a cache smaller than the window, and one between the window and the cap: found within 10 %") {
+  for (const char* name : {"tlc-slc-128m", "qlc-slc-2g"}) {
+    const SimProfile& profile = *find_sim_profile(name);
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+      INFO(fmt::format("{} seed {}", name, seed));
+      SimDevice device(profile, seed, true);
+      const SlcCacheResult result = probe(device, kDefaultCacheCapBytes);
+      REQUIRE(result.first.drop);
+      const double found = static_cast<double>(result.first.bytes_before_drop());
+      CHECK(std::abs(found / static_cast<double>(profile.slc_cache.bytes) - 1.0) <= 0.10);
+      CHECK(result.first.drop->after_median_us > 2.0 * result.first.drop->before_median_us);
+    }
+  }
+}
+
+TEST_CASE("noise and stalls on both sides of the drop: found within 10 %") {
+  for (uint64_t cache : {96ull << 20, 700ull << 20}) {
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+      INFO(fmt::format("cache {} seed {}", cache, seed));
+      SimDevice device(noisy_cached(cache), seed, true);
+      const SlcCacheResult result = probe(device, kDefaultCacheCapBytes);
+      REQUIRE(result.first.drop);
+      CHECK(std::abs(static_cast<double>(result.first.bytes_before_drop()) / static_cast<double>(cache) - 1.0) <= 0.10);
+    }
+  }
+}
+
+TEST_CASE("a cache larger than the cap is a lower bound: no drop, every byte written below the cache") {
+  SimProfile profile = noisy_cached(64ull << 30);
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    SimDevice device(profile, seed, true);
+    const SlcCacheResult result = probe(device, 2ull << 30);
+    CHECK_FALSE(result.first.drop);
+    CHECK_FALSE(result.first.cut_by_budget);
+    CHECK(result.first.written_bytes() == (2ull << 30));
+  }
+}
+
+TEST_CASE("drives without a cache are never said to have one") {
+  for (const auto& profile : sim_profiles()) {
+    if (profile.slc_cache.bytes != 0) continue;
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      INFO(fmt::format("{} seed {}", profile.name, seed));
+      SimDevice device(profile, seed, true);
+      const SlcCacheResult result = probe(device, 1ull << 30);
+      CHECK_FALSE(result.first.drop);
+    }
+  }
+}
+
+TEST_CASE("the second fill after idling finds what the drive emptied in that time") {
+  const SimProfile& profile = *find_sim_profile("qlc-slc-2g");  // refills at 256 MiB/s
+  SimDevice device(profile, 1, true);
+  const SlcCacheResult result = probe(device, kDefaultCacheCapBytes, 4.0);
+  REQUIRE(result.recovery);
+  REQUIRE(result.recovery->drop);
+  const double expected = 4.0 * profile.slc_cache.recover_bytes_per_s;  // 1 GiB
+  CHECK(std::abs(static_cast<double>(result.recovery->bytes_before_drop()) / expected - 1.0) <= 0.10);
+}
+
+TEST_CASE("the probe writes only inside its window, whole blocks, and within its cap") {
+  SimDevice sim(*find_sim_profile("tlc-slc-128m"), 1, true);
+  RecordingDevice device(sim);
+  const Region window = default_write_window(sim.limits().size_bytes);
+  const SlcCacheResult result = probe(device, 300ull << 20, 2.0);
+  uint64_t written = 0;
+  for (const auto& q : device.requests) {
+    CHECK(q.op == IoOp::write);
+    CHECK(q.offset >= window.offset);
+    CHECK(q.offset + q.length <= window.offset + window.length);
+    written += q.length;
+  }
+  CHECK(written == result.bytes_written);
+  CHECK(written <= (300ull << 20));
+}
+
+TEST_CASE("a --write run on a cached drive: native write unit, right or not determined; runs agree") {
+  for (const char* name : {"tlc-slc-128m", "qlc-slc-2g"}) {
+    const SimProfile& profile = *find_sim_profile(name);
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      INFO(fmt::format("{} seed {}", name, seed));
+      SilentObserver quiet;
+      const RunResult run = characterize(write_run(std::string("sim:") + name, seed), quiet);
+      const ResultDocument& doc = run.doc;
+      REQUIRE(doc.slc_cache.state == UnitState::found);
+      CHECK(std::abs(static_cast<double>(*doc.slc_cache.bytes) / static_cast<double>(profile.slc_cache.bytes) - 1.0) <=
+            0.10);
+      CHECK(doc.write_unit.regime == "native");
+      if (doc.write_unit.bytes) CHECK(*doc.write_unit.bytes == *profile.expected_write_unit());
+      CHECK(doc.write_unit.bytes != profile.expected_in_cache_write_unit());
+      if (doc.erase_block.bytes) CHECK(*doc.erase_block.bytes == profile.erase_block);
+      CHECK(doc.verdict.summary.find("writes beyond ~") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a cache the run could not exhaust: the write unit is said to be possibly the cache's, never plain") {
+  Options options = write_run("sim:qlc-slc-2g", 1);
+  options.budget_s = 10;  // the cache probe's share writes ~1.3 GiB of the 2 GiB cache
+  SilentObserver quiet;
+  const RunResult run = characterize(options, quiet);
+  const ResultDocument& doc = run.doc;
+  CHECK(doc.slc_cache.state == UnitState::undetermined);
+  REQUIRE(doc.slc_cache.searched_up_to_bytes);
+  CHECK(*doc.slc_cache.searched_up_to_bytes < (2ull << 30));
+  CHECK(doc.write_unit.regime == "unknown");
+  REQUIRE(doc.verdict.units.size() == 4);
+  CHECK(doc.verdict.units[1].text.find("it may be the cache's unit") != std::string::npos);
+  CHECK(doc.verdict.units[3].to_determine.find("--budget") != std::string::npos);
+  CHECK(doc.verdict.summary.find("SLC cache not determined") != std::string::npos);
+}

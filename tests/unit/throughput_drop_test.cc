@@ -1,0 +1,96 @@
+// The change point that tells an SLC cache running out: found where the
+// speed drops and stays down, never in noise, a transient dip, a speed-up or
+// periodic stalls.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "analysis/throughput_drop.h"
+#include "core/random.h"
+
+using namespace ssdprobe;
+
+namespace {
+
+// `n` latencies around `us` with log-normal noise of `sigma`.
+void append(std::vector<double>& out, size_t n, double us, double sigma, Random& random) {
+  for (size_t i = 0; i < n; ++i) out.push_back(us * std::exp(sigma * random.normal()));
+}
+
+}  // namespace
+
+TEST_CASE("a drop that stays down is found at the sample it happened") {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Random random(seed);
+    std::vector<double> us;
+    append(us, 300, 1000.0, 0.10, random);
+    append(us, 60, 4000.0, 0.10, random);
+    const auto drop = find_sustained_drop(us);
+    REQUIRE(drop);
+    CHECK(drop->index >= 297);
+    CHECK(drop->index <= 303);
+    CHECK(drop->after_median_us / drop->before_median_us == Approx(4.0).epsilon(0.1));
+    CHECK(drop->separation > 0.99);
+  }
+}
+
+TEST_CASE("a modest drop (1.5x) in heavy noise with stalls is still found near its place") {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Random random(seed);
+    std::vector<double> us;
+    append(us, 500, 1000.0, 0.08, random);
+    append(us, 100, 1500.0, 0.08, random);
+    for (size_t i = 7; i < us.size(); i += 37) us[i] *= 8.0;  // garbage-collection stalls on both sides
+    const auto drop = find_sustained_drop(us);
+    REQUIRE(drop);
+    CHECK(std::abs(static_cast<double>(drop->index) - 500.0) <= 10.0);
+  }
+}
+
+TEST_CASE("no drop in steady noise, with or without stalls") {
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    Random random(seed);
+    std::vector<double> us;
+    append(us, 800, 1000.0, 0.2, random);
+    if (seed % 2 == 0) {
+      for (size_t i = 3; i < us.size(); i += 64) us[i] *= 20.0;  // erase-block stalls, periodic
+    }
+    CHECK_FALSE(find_sustained_drop(us));
+  }
+}
+
+TEST_CASE("a transient dip that recovered is not a drop") {
+  Random random(7);
+  std::vector<double> us;
+  append(us, 400, 1000.0, 0.05, random);
+  append(us, 40, 5000.0, 0.05, random);
+  append(us, 400, 1000.0, 0.05, random);
+  CHECK_FALSE(find_sustained_drop(us));
+}
+
+TEST_CASE("a speed-up is not a drop") {
+  Random random(3);
+  std::vector<double> us;
+  append(us, 100, 4000.0, 0.05, random);
+  append(us, 300, 1000.0, 0.05, random);
+  CHECK_FALSE(find_sustained_drop(us));
+}
+
+TEST_CASE("a drop needs enough slower writes after it to say it stayed") {
+  Random random(5);
+  std::vector<double> us;
+  append(us, 1000, 1000.0, 0.05, random);
+  append(us, 40, 4000.0, 0.05, random);  // 32 samples, but fewer than 5 % of the 1000 before
+  CHECK_FALSE(find_sustained_drop(us));
+  append(us, 20, 4000.0, 0.05, random);
+  const auto drop = find_sustained_drop(us);
+  REQUIRE(drop);
+  CHECK(drop->index == 1000);
+}
+
+TEST_CASE("the pair fraction counts ties as halves") {
+  const std::vector<double> a{1.0, 2.0}, b{2.0, 3.0};
+  CHECK(later_slower_fraction(a, b) == Approx((1.0 + 0.5 + 1.0 + 1.0) / 4.0));
+  CHECK(later_slower_fraction(b, a) == Approx((0.0 + 0.5 + 0.0 + 0.0) / 4.0));
+}
