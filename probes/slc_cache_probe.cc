@@ -26,19 +26,37 @@ double seconds_since(ProbeRunner& runner, uint64_t start_ns) {
   return static_cast<double>(runner.now_ns() - start_ns) / 1e9;
 }
 
-// Idles, then writes until a sustained drop, the cap, or `deadline_s` of
-// the probe's clock (measured from `probe_start_ns`).
+// When to look for a drop next: after 16 more writes, or 3 % more, whichever
+// is later. Each look re-reads every latency so far, so looks spaced
+// geometrically keep a long fill (131,072 writes of 128 KiB in 16 GiB) cheap;
+// the drop's place does not depend on when it is seen, only its confirmation
+// costs a few more writes.
+size_t next_look(size_t writes) { return std::max(writes + kBatch, writes + writes * 3 / 100); }
+
+// A drop counts once two looks in a row put it at the same place (within a
+// batch): a stretch of slow writes that has not recovered yet moves the split
+// or disappears at the next look.
+bool confirmed(const std::optional<ThroughputDrop>& previous, const std::optional<ThroughputDrop>& now) {
+  if (!previous || !now) return false;
+  const size_t a = previous->index, b = now->index;
+  return (a > b ? a - b : b - a) <= kBatch;
+}
+
+// Idles, then writes until a confirmed sustained drop, the cap, or the
+// budget (options.budget_s of the probe's clock, from `probe_start_ns`).
 CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& options, int number, double idle_s,
                uint64_t cap_bytes, uint64_t probe_start_ns) {
   CacheFill result;
   result.idle_s = idle_s;
-  result.io_bytes = std::min<uint64_t>(options.io_bytes, align_down(options.window.length, 4096));
+  result.io_bytes = options.io_bytes;
   result.cap_bytes = cap_bytes;
   device.idle(static_cast<uint64_t>(idle_s * 1e9));
   uint64_t at = options.window.offset;
-  const size_t most_writes = std::max<uint64_t>(cap_bytes / result.io_bytes, 1);
+  const size_t most_writes = cap_bytes / result.io_bytes;  // never past the cap, not even by one write
+  size_t look_at = kBatch;
+  std::optional<ThroughputDrop> previous;
   while (result.latency_us.size() < most_writes) {
-    if (options.budget_s > 0.0 && seconds_since(runner, probe_start_ns) >= options.budget_s) {
+    if (seconds_since(runner, probe_start_ns) >= options.budget_s) {
       result.cut_by_budget = true;
       break;
     }
@@ -47,11 +65,18 @@ CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& optio
     const auto latency = runner.run(ios);
     result.latency_us.insert(result.latency_us.end(), latency.begin(), latency.end());
     if (options.progress) options.progress(number, result.written_bytes(), cap_bytes);
-    result.drop = find_sustained_drop(result.latency_us);
-    if (result.drop) break;
+    if (result.latency_us.size() < look_at) continue;
+    look_at = next_look(result.latency_us.size());
+    const auto now = find_sustained_drop(result.latency_us);
+    if (confirmed(previous, now)) {
+      result.drop = now;
+      break;
+    }
+    previous = now;
   }
-  // The cap or the budget: the last look is the answer (a drop needs its
-  // full run of slower writes, which a cut fill may not have).
+  // The cap or the budget ended it: the whole fill is the best evidence there
+  // will be, so a drop it shows counts without a second look.
+  if (!result.drop) result.drop = find_sustained_drop(result.latency_us);
   return result;
 }
 
@@ -59,16 +84,20 @@ CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& optio
 
 SlcCacheResult run_slc_cache_probe(Device& device, const SlcCacheOptions& options) {
   if (!device.writable()) throw Error(ErrorCategory::internal, "the SLC cache probe needs a writable device");
-  const uint64_t io_bytes = std::min<uint64_t>(options.io_bytes, device.limits().max_transfer);
+  if (options.budget_s <= 0.0) throw Error(ErrorCategory::internal, "the SLC cache probe needs a budget");
+  // Whole logical blocks, no larger than the device takes in one request or
+  // the window holds.
+  const uint64_t block = device.limits().logical_block;
+  const uint64_t largest = std::min<uint64_t>({options.io_bytes, device.limits().max_transfer, options.window.length});
   SlcCacheOptions o = options;
-  o.io_bytes = align_down(io_bytes, device.limits().logical_block);
+  o.io_bytes = std::max(align_down(largest, block), block);
   ProbeRunner runner(device, 1, static_cast<uint32_t>(o.io_bytes));
   runner.fill_buffers(o.seed);
   SlcCacheResult result;
   const uint64_t start = runner.now_ns();
   result.first = fill(device, runner, o, 1, o.idle_s, o.cap_bytes, start);
   result.bytes_written = result.first.written_bytes();
-  const bool time_left = o.budget_s <= 0.0 || seconds_since(runner, start) + o.recovery_idle_s < o.budget_s;
+  const bool time_left = seconds_since(runner, start) + o.recovery_idle_s < o.budget_s;
   if (result.first.drop && o.recovery_idle_s > 0.0 && time_left && o.cap_bytes > result.first.written_bytes()) {
     // The cap bounds the whole probe. What came back is at most the cache the
     // first fill found, and a drop needs its slower writes after it.

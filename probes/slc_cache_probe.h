@@ -29,7 +29,7 @@ struct SlcCacheOptions {
   uint64_t io_bytes = 1 << 20;      // write size (cut to the device's largest transfer)
   double idle_s = 1.0;              // before the first fill
   double recovery_idle_s = 5.0;     // before the second fill (0: no second fill)
-  double budget_s = 0.0;            // both fills and idles, device time (0 = no limit)
+  double budget_s = 60.0;           // both fills and idles, device time (must be > 0)
   uint64_t seed = 1;
   // Every batch of writes: the fill (1, or 2 after idling) and the bytes it wrote.
   std::function<void(int fill, uint64_t written, uint64_t cap)> progress;

@@ -43,6 +43,14 @@ std::optional<size_t> best_split(std::span<const double> log_us, size_t min_befo
   return best;
 }
 
+// How much a side slowed from its first quarter to its last (medians); 1
+// for a side too short to tell.
+double drift(std::span<const double> side) {
+  const size_t quarter = side.size() / 4;
+  if (quarter < 4) return 1.0;
+  return median(side.last(quarter)) / median(side.first(quarter));
+}
+
 }  // namespace
 
 double later_slower_fraction(std::span<const double> earlier, std::span<const double> later) {
@@ -70,6 +78,8 @@ std::optional<ThroughputDrop> find_sustained_drop(std::span<const double> latenc
   if (static_cast<double>(after.size()) < needed_after) return std::nullopt;
   ThroughputDrop drop{*split, median(before), median(after), 0.0};
   if (drop.after_median_us < rule.min_ratio * drop.before_median_us) return std::nullopt;
+  const double step = drop.after_median_us / drop.before_median_us;
+  if (std::max(drift(before), drift(after)) > std::sqrt(step)) return std::nullopt;
   drop.separation = later_slower_fraction(before, after);
   if (drop.separation < rule.min_separation) return std::nullopt;
   return drop;

@@ -11,7 +11,11 @@
 // one slower (a rank measure, so a few garbage-collection stalls on either
 // side cannot make or unmake it), and the later side is long enough to say
 // the drop stayed (min_after_samples, and min_after_fraction of the earlier
-// side). A transient dip that recovered fails the separation.
+// side: a garbage-collection stretch of an eighth of the time must not pass
+// for a cache). A transient dip that recovered fails the separation. A ramp
+// (a drive slowing steadily: throttling) fails the step test: each side
+// drifts (its last quarter's median over its first's) by less than the
+// square root of the step between them.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +29,7 @@ struct DropRule {
   double min_separation = 0.95;
   size_t min_before_samples = 8;
   size_t min_after_samples = 32;
-  double min_after_fraction = 0.05;
+  double min_after_fraction = 0.20;
 };
 
 struct ThroughputDrop {

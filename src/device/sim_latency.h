@@ -45,8 +45,8 @@ class SimLatencyModel {
   Random random_;
   std::deque<uint64_t> buffered_pages_;  // most recent last
   uint64_t last_write_end_ = UINT64_MAX;
-  std::unordered_set<uint64_t> written_granules_;
-  uint64_t cache_free_bytes_ = 0;  // room left in the SLC cache  // 4 KiB granules (only with unwritten_reads_skip_nand)
+  std::unordered_set<uint64_t> written_granules_;  // 4 KiB granules (only with unwritten_reads_skip_nand)
+  uint64_t cache_free_bytes_ = 0;                   // room left in the SLC cache
 };
 
 }  // namespace ssdprobe

@@ -5,7 +5,9 @@
 // The parallelism probe is promised kParallelismBudgetShare and runs last
 // with whatever the others left, at least that share. Of the rest ("the
 // grids' budget"): the read grid gets all of it, or with --write half, and
-// the write phases what the read grid left of it: half for the write grid,
+// the write phases what the read grid left of it: first the SLC cache probe
+// (kSlcCacheBudgetShare of them; what follows keeps at least the rest), then
+// of what is left half for the write grid,
 // what the grid left (at least a quarter) for the erase stream, and what
 // those two left, at least kWriteParallelismBudgetShare of --budget, for
 // the write parallelism probe. The re-read of written space gets what is

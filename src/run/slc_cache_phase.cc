@@ -9,12 +9,14 @@
 #include "core/units.h"
 #include "probes/slc_cache_probe.h"
 #include "run/document.h"
+#include "run/run_budget.h"
 #include "run/run_context.h"
 
 namespace ssdprobe {
 namespace {
 
 constexpr size_t kCurvePoints = 128;  // the document's curve: enough to draw, small to keep
+constexpr double kLeastCacheProbeS = 0.05;  // below this share of --budget the probe does not run
 
 double bytes_per_s(uint64_t io_bytes, double latency_us) { return static_cast<double>(io_bytes) * 1e6 / latency_us; }
 
@@ -49,20 +51,39 @@ DetectedUnit cache_found(const CacheFill& fill) {
   return unit;
 }
 
+// The largest cache a fill of `writes` could have confirmed: a drop needs
+// max(32, 20 % of the writes before it) slower writes after it
+// (analysis/throughput_drop.h), so a cache nearer the end would not show.
+uint64_t confirmable_bytes(const CacheFill& fill) {
+  const DropRule rule;
+  const double n = static_cast<double>(fill.latency_us.size());
+  const double by_count = n - static_cast<double>(rule.min_after_samples);
+  const double by_fraction = n / (1.0 + rule.min_after_fraction);
+  const double writes = std::max(0.0, std::min(by_count, by_fraction));
+  return static_cast<uint64_t>(writes) * fill.io_bytes;
+}
+
 DetectedUnit cache_not_found(const CacheFill& fill) {
   DetectedUnit unit;
   unit.state = fill.cut_by_budget ? UnitState::undetermined : UnitState::absent;
-  unit.searched_up_to_bytes = fill.written_bytes();
+  unit.searched_up_to_bytes = confirmable_bytes(fill);
   if (fill.latency_us.empty()) {
-    unit.evidence = fmt::format("--budget left no time to write after the {:g} s idle", fill.idle_s);
+    unit.state = UnitState::undetermined;
+    unit.searched_up_to_bytes.reset();
+    unit.evidence = fill.cut_by_budget
+                        ? fmt::format("--budget left no time to write after the {:g} s idle", fill.idle_s)
+                        : fmt::format("--cache-bytes {} is less than one {} write: nothing was written",
+                                      format_size(fill.cap_bytes), format_size(fill.io_bytes));
     return unit;
   }
   unit.evidence = fmt::format(
-      "after {:g} s idle, {} of sequential {} writes at a median {} showed no lasting drop in speed ({}): the "
-      "drive has no SLC cache, or one larger than that, or one it had already filled before the run",
+      "after {:g} s idle, {} of sequential {} writes at a median {} showed no lasting drop in speed ({}; a cache "
+      "of up to {} would have shown): the drive has no SLC cache, or one larger than that, or one already full "
+      "when the run began",
       fill.idle_s, format_size(fill.written_bytes()), format_size(fill.io_bytes),
       rate_text(bytes_per_s(fill.io_bytes, median(fill.latency_us))),
-      fill.cut_by_budget ? "--budget ended the fill" : "the --cache-bytes cap ended it");
+      fill.cut_by_budget ? "--budget ended the fill" : "the --cache-bytes cap ended it",
+      format_size(*unit.searched_up_to_bytes));
   return unit;
 }
 
@@ -70,6 +91,10 @@ DetectedUnit cache_not_found(const CacheFill& fill) {
 CacheRecovery recovery_of(const CacheFill& second, const CacheFill& first) {
   CacheRecovery r;
   r.idle_s = second.idle_s;
+  if (second.latency_us.empty()) {
+    r.evidence = fmt::format("after {:g} s idle, no time was left to write", second.idle_s);
+    return r;
+  }
   if (second.drop) {
     r.state = UnitState::found;
     r.bytes = second.bytes_before_drop();
@@ -88,8 +113,9 @@ CacheRecovery recovery_of(const CacheFill& second, const CacheFill& first) {
                              "measurable came back", second.idle_s);
   } else {
     r.at_least_bytes = second.written_bytes();
-    r.evidence = fmt::format("after {:g} s idle, all {} of the second fill ran at the cache's speed: at least that "
-                             "much came back", second.idle_s, format_size(second.written_bytes()));
+    r.evidence = fmt::format("after {:g} s idle, all {} of the second fill ran at the cache's speed ({} ended it): "
+                             "at least that much came back", second.idle_s, format_size(second.written_bytes()),
+                             second.cut_by_budget ? "--budget" : "its share of --cache-bytes");
   }
   return r;
 }
@@ -125,6 +151,15 @@ PhaseOutcome run_slc_cache_phase(RunContext& run) {
   options.window = w.window;
   options.cap_bytes = run.options.cache_bytes;
   options.budget_s = run.budget.slc_cache_s(w.budget_s);
+  if (options.budget_s < kLeastCacheProbeS) {
+    run.doc.slc_cache.state = UnitState::undetermined;
+    run.doc.slc_cache.evidence = fmt::format("--budget left {:.2f} s for the SLC cache probe: not enough to idle and "
+                                             "write", options.budget_s);
+    return PhaseOutcome::cut_by_budget("--budget left no time for the SLC cache probe", 0.0);
+  }
+  // Idles fit the share: a short --budget idles less rather than not write.
+  options.idle_s = std::min(options.idle_s, options.budget_s / 4.0);
+  options.recovery_idle_s = std::min(options.recovery_idle_s, options.budget_s / 4.0);
   options.seed = run.options.seed;
   options.progress = [&run](int fill, uint64_t written, uint64_t cap) {
     run.observer.message(fmt::format("SLC cache probe: {} {} of at most {} written", fill == 1 ? "fill" : "refill after idling",
@@ -136,16 +171,23 @@ PhaseOutcome run_slc_cache_phase(RunContext& run) {
   run.doc.write_probe->bytes_written += result.bytes_written;
   run.tally.ios += result.first.latency_us.size() + (result.recovery ? result.recovery->latency_us.size() : 0);
   run.tally.device_time_s += result.elapsed_s;
-  // The phases after it share what is left of the write phases' budget.
-  w.budget_s = std::max(w.budget_s - result.elapsed_s, 0.0);
+  // The phases after it share what is left of the write phases' budget, at
+  // least what the probe's share left (it may pass it by one batch).
+  w.budget_s = std::max(w.budget_s - result.elapsed_s, w.budget_s * (1.0 - kSlcCacheBudgetShare));
   if (!result.first.cut_by_budget) return PhaseOutcome::done(result.elapsed_s);
   return PhaseOutcome::cut_by_budget(
       fmt::format("--budget ended the fill after {} with no lasting drop", format_size(result.first.written_bytes())),
       result.elapsed_s);
 }
 
+// Native only when the last fill ran the cache out: the first fill's drop
+// with no second fill, a second fill that dropped too, or one that found
+// nothing came back. A second fill that ended before a drop left cache free.
 std::string write_regime(const ResultDocument& doc) {
-  return doc.slc_cache.state == UnitState::found ? "native" : "unknown";
+  if (doc.slc_cache.state != UnitState::found) return "unknown";
+  if (!doc.slc_cache_detail || !doc.slc_cache_detail->recovery) return "native";
+  const UnitState refill = doc.slc_cache_detail->recovery->state;
+  return refill == UnitState::found || refill == UnitState::absent ? "native" : "unknown";
 }
 
 }  // namespace ssdprobe

@@ -90,15 +90,17 @@ VerdictUnit verdict_unit(const char* name, const char* words, const DetectedUnit
   return v;
 }
 
-// A write unit measured with no cache drop seen may be an SLC cache's: said
-// beside it, with how far the cache probe looked, when --budget cut the probe
-// short. (A probe that reached its cap is "no SLC cache up to N" in the same
-// line already.)
+// A write unit measured with no cache drop seen, or with cache left after a
+// second fill, may be an SLC cache's: said beside it, with how far the cache
+// probe looked.
 void qualify_unknown_regime(VerdictUnit& v, const ResultDocument& doc) {
-  if (!v.bytes || doc.write_unit.regime != "unknown" || !doc.slc_cache_detail) return;
-  if (doc.slc_cache.state != UnitState::undetermined) return;
-  const uint64_t written = doc.slc_cache_detail->written_bytes;
-  v.text += written == 0 ? std::string(" (the SLC cache probe had no time to write: it may be the cache's unit)")
+  if (!v.bytes || doc.write_unit.regime != "unknown" || doc.slc_cache.state == UnitState::not_measured) return;
+  if (doc.slc_cache.state == UnitState::found) {
+    v.text += " (written while the SLC cache had room again after idling: it may be the cache's unit)";
+    return;
+  }
+  const uint64_t written = doc.slc_cache_detail ? doc.slc_cache_detail->written_bytes : 0;
+  v.text += written == 0 ? std::string(" (the SLC cache probe wrote nothing: it may be the cache's unit)")
                          : fmt::format(" (no SLC cache drop within {}: it may be the cache's unit)", format_size(written));
 }
 

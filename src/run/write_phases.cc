@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/stats.h"
+#include "analysis/throughput_drop.h"
 #include "core/error.h"
 #include "core/output.h"
 #include "core/units.h"
@@ -54,6 +55,22 @@ void note_regime(ResultDocument& doc, const GridProbeResult& grid) {
       "on the first round's footing, but the write unit mixes two states",
       largest, 100.0 * largest / typical));
   doc.write_unit.regime = "mixed";
+}
+
+// The timed pass of the stream, checked the way the cache probe checks its
+// fill: writes that slowed down for good partway through (a cache running
+// out, garbage collection that did not stop) mean the stalls before and
+// after are two drives' stalls.
+void note_stream_regime(ResultDocument& doc, const EraseStreamResult& stream) {
+  const auto& latency = stream.stream.latency_us;
+  const auto drop = find_sustained_drop(latency);
+  if (!drop) return;
+  doc.notes.push_back(fmt::format(
+      "the erase stream's timed writes slowed from a median {:.0f} us to {:.0f} us after {} and stayed slower: the "
+      "drive changed state during the stream (an SLC cache running out, garbage collection), so its stalls come "
+      "from two states", drop->before_median_us, drop->after_median_us,
+      format_size(drop->index * stream.stream.chunk_bytes)));
+  doc.erase_block.regime = "mixed";
 }
 
 GridProbeResult write_grid(RunContext& run, double budget_s) {
@@ -116,7 +133,7 @@ PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
 // written with it: say so rather than let bytes_written look complete.
 void note_uncounted_writes(RunContext& run) {
   const std::string& phase = run.stopped_in;
-  if (phase != "write_grid" && phase != "erase_stream" && phase != "write_parallelism") return;
+  if (phase != "slc_cache" && phase != "write_grid" && phase != "erase_stream" && phase != "write_parallelism") return;
   run.doc.notes.push_back(fmt::format("write_probe.bytes_written counts only the write phases that finished: the {} "
                                       "phase wrote more inside the window before it was stopped (restored with the "
                                       "rest)", phase));
@@ -200,7 +217,8 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   // No stall up to the searched size is an absence within that range only;
   // the evidence and searched_up_to_bytes say how far that is.
   run.doc.erase_block = {e.bytes, e.bytes ? UnitState::found : UnitState::absent, e.confidence, e.evidence, {},
-                         stream.device_state, e.searched_up_to_bytes, {}, {}};
+                         stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc)};
+  note_stream_regime(run.doc, stream);
   WriteProbeSummary& s = summary(run);
   s.bytes_written += stream.bytes_written;
   s.stream_chunk_bytes = stream.stream.chunk_bytes;

@@ -17,6 +17,9 @@
 # Usage: write_hostile.sh SSDPROBE
 set -u
 . "$(dirname "$0")/lib.sh"
+# The --write runs here cap the SLC cache probe at 64M (--cache-bytes): it is
+# not what these cases test (slc_cache_kill.sh is), and on a loop device over a
+# file its default 16 GiB would be written through the page cache to disk.
 
 use_binaries "$@"
 [ "$(id -u)" = 0 ] || skip "needs root (loop devices, chown, mount)"
@@ -38,7 +41,7 @@ bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 # returns its exit status (124: it hung).
 write_run() {
   local log="$1" journal="$2" region="$3" target="$4"; shift 4
-  timeout 120 "$SSDPROBE" --write --yes --budget 1 -q --journal "$journal" --region "$region" "$@" "$target" \
+  timeout 120 "$SSDPROBE" --write --yes --cache-bytes 64M --budget 1 -q --journal "$journal" --region "$region" "$@" "$target" \
     < /dev/null > "$log" 2>&1
 }
 
@@ -57,7 +60,7 @@ journal_state() { od -An -tx4 -j12 -N4 "$1" 2>/dev/null | tr -d ' '; }
 # before the first write), so one committed journal is left in $J.
 leave_journal() {
   local target="${1:-$DEV}" region="${2:-$REGION}" f
-  "$SSDPROBE" --write --yes --budget 30 -q --journal "$J" --region "$region" "$target" < /dev/null \
+  "$SSDPROBE" --write --yes --cache-bytes 64M --budget 30 -q --journal "$J" --region "$region" "$target" < /dev/null \
     > "$SCRATCH/killed.log" 2>&1 &
   local pid=$!
   while kill -0 "$pid" 2>/dev/null; do
@@ -192,7 +195,7 @@ kill "$HOLDER"; wait "$HOLDER" 2>/dev/null
 [ "$(b2sum "$FILE" | cut -d' ' -f1)" = "$HF" ] || bad "busy: the file changed"
 
 # --- swap: a file put at the journal's name during the run -----------------
-"$SSDPROBE" --write --yes --budget 4 -q --journal "$J" --region "$REGION" "$DEV" < /dev/null \
+"$SSDPROBE" --write --yes --cache-bytes 64M --budget 4 -q --journal "$J" --region "$REGION" "$DEV" < /dev/null \
   > "$SCRATCH/swap.log" 2>&1 &
 pid=$!
 swapped=""

@@ -25,21 +25,23 @@ usable=$((SIZE / MIB * MIB - 2 * MIB))
 WIN_LEN=$((usable < 256 * MIB ? usable : 256 * MIB))
 WIN_OFF=$(((SIZE / 2 - WIN_LEN / 2) / MIB * MIB))
 [ "$WIN_OFF" -ge "$MIB" ] || WIN_OFF=$MIB
-# README: at most 1 GiB by the write grid plus two passes over the window.
-# The documented wear cap: 1 GiB (write grid) + two passes over the window
-# (stream) + 384 MiB (the write half of the parallelism probe).
-CAP=$(((1 << 30) + 2 * WIN_LEN + (384 << 20)))
+# The documented wear cap (docs/safety.md): --cache-bytes (the SLC cache
+# probe, 16 GiB by default) + 1 GiB (write grid) + two passes over the window
+# (stream) + 384 MiB (the write half of the parallelism probe). The psync
+# runs take the default cache cap, the io_uring runs --cache-bytes 512M.
+cap_for() { echo $(($1 + (1 << 30) + 2 * WIN_LEN + (384 << 20))); }
 
 failures=0
 bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
-# preserved_run DEV SECTOR ENGINE
+# preserved_run DEV SECTOR ENGINE CACHE_BYTES
 preserved_run() {
-  local dev="$1" sector="$2" engine="$3" tag="p-$2-$3"
+  local dev="$1" sector="$2" engine="$3" cache="$4" tag="p-$2-$3"
   local json="$SCRATCH/$tag.json" log="$SCRATCH/$tag.log" before s0 s1 rc t0=$SECONDS f0=$failures
   before=$(dev_hash "$dev")
   s0=$(sectors_written "$dev")
-  "$SSDPROBE" --write --yes --journal "$J" --budget 5 --engine "$engine" --json "$json" "$dev" < /dev/null > "$log" 2>&1
+  "$SSDPROBE" --write --yes --journal "$J" --budget 5 --engine "$engine" --cache-bytes "$cache" --json "$json" "$dev" \
+    < /dev/null > "$log" 2>&1
   rc=$?
   s1=$(sectors_written "$dev")
   [ "$rc" = 0 ] || { bad "$tag: exit $rc: $(tail -n 5 "$log")"; return; }
@@ -61,8 +63,11 @@ preserved_run() {
   device=$(((s1 - s0) * 512))
   [ "$device" = $((reported + WIN_LEN)) ] ||
     bad "$tag: the device received $device bytes of writes, but .write_probe.bytes_written ($reported) + the restore ($WIN_LEN) = $((reported + WIN_LEN))"
-  [ "$reported" -le "$CAP" ] ||
-    bad "$tag: wear cap: $reported bytes written by the probes, more than the documented 1 GiB (write grid) + 2 x $WIN_LEN (stream) + 384 MiB (write parallelism) = $CAP"
+  [ "$reported" -le "$(cap_for "$cache")" ] ||
+    bad "$tag: wear cap: $reported bytes written by the probes, more than the documented $cache (--cache-bytes) + 1 GiB (write grid) + 2 x $WIN_LEN (stream) + 384 MiB (write parallelism) = $(cap_for "$cache")"
+  local cache_written
+  cache_written=$(jget "$json" .detected.slc_cache.written_bytes)
+  [ "$cache_written" -le "$cache" ] || bad "$tag: the SLC cache probe wrote $cache_written bytes, more than --cache-bytes $cache"
   [ "$failures" = "$f0" ] &&
     note "ok   $tag: bit-identical, restored, no journal; $reported bytes written by the probes + $WIN_LEN restored ($((SECONDS - t0)) s)"
 }
@@ -99,7 +104,7 @@ for sector in 512 4096; do
   random_file "$img" "$SIZE"
   dev=$(make_loop "$img" "$sector") || exit 1
   for engine in uring psync; do
-    preserved_run "$dev" "$sector" "$engine"
+    preserved_run "$dev" "$sector" "$engine" "$([ "$engine" = psync ] && echo $((16 << 30)) || echo $((512 << 20)))"
   done
   if [ "$sector" = 512 ]; then
     destroy_run "$dev" "np-$sector-default" "$WIN_OFF" "$WIN_LEN"

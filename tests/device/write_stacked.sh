@@ -13,6 +13,9 @@
 # Usage: write_stacked.sh SSDPROBE
 set -u
 . "$(dirname "$0")/lib.sh"
+# The --write runs here cap the SLC cache probe at 64M (--cache-bytes): it is
+# not what these cases test (slc_cache_kill.sh is), and on a loop device over a
+# file its default 16 GiB would be written through the page cache to disk.
 
 use_binaries "$@"
 require_cmd jq b2sum mkfs.ext4 e2fsck mount umount od python3
@@ -49,7 +52,7 @@ expect() {
 
 write_run() {  # LOG JOURNAL_DIR REGION TARGET [ARGS...]
   local log="$1" journal="$2" region="$3" target="$4"; shift 4
-  timeout 300 "$SSDPROBE" --write --yes --budget 3 -q --journal "$journal" --region "$region" "$@" "$target" \
+  timeout 300 "$SSDPROBE" --write --yes --cache-bytes 64M --budget 3 -q --journal "$journal" --region "$region" "$@" "$target" \
     < /dev/null > "$log" 2>&1
 }
 
@@ -69,7 +72,7 @@ window_has_test_data() {
 killed_run() {
   local dir="$1" region="$2" target="$3" f pid
   shift 3
-  "$SSDPROBE" --write --yes --budget 60 -q --journal "$dir" --region "$region" "$@" "$target" < /dev/null \
+  "$SSDPROBE" --write --yes --cache-bytes 64M --budget 60 -q --journal "$dir" --region "$region" "$@" "$target" < /dev/null \
     > "$SCRATCH/killed.log" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
@@ -155,7 +158,7 @@ echo "$L2" >> "$SCRATCH/.loops"
 
 # A run on L1 (file bytes 80..144 MiB) and, meanwhile, one on L2 over file
 # bytes 96..112 MiB (L2's 32..48 MiB): refused while the first holds them.
-"$SSDPROBE" --write --yes --budget 8 -q --journal "$J" --region 80M:64M "$L1" < /dev/null > "$SCRATCH/first.log" 2>&1 &
+"$SSDPROBE" --write --yes --cache-bytes 64M --budget 8 -q --journal "$J" --region 80M:64M "$L1" < /dev/null > "$SCRATCH/first.log" 2>&1 &
 first=$!
 for _ in $(seq 500); do [ -n "$(journals)" ] && break; sleep 0.01; done
 [ -n "$(journals)" ] || fail "the first run made no journal in 5 s: $(tail -n 3 "$SCRATCH/first.log")"
