@@ -9,9 +9,9 @@
 # time after the first such line, and counts only if that line was still the
 # last one shown when the run died and the loop device had seen only large
 # writes (the write grid after the phase writes 4-256 KiB). A kill in the
-# phase's first second, the idle before the fill, comes a random time after
-# the journal holds the whole window, and counts only if the device saw no
-# write yet. A kill that missed is restored and the aim retried.
+# idle the phase begins with comes a random time after the journal holds
+# the whole window, and counts only if the device saw no write yet. A kill
+# that missed is restored and the aim retried.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -26,8 +26,8 @@ J="$SCRATCH/j"
 # must hold the content from before the first pass, not from a later one).
 REGION="64M:64M"
 # --budget 12: the read grid takes at most ~5.4 s of it, the slc_cache phase
-# ~1.6 s (1 s of idling, then ~0.6 s of writing); --cache-bytes keeps the
-# fill from ending at the default cap before the budget does.
+# ~1.6 s (0.4 s of idling, then writing); --cache-bytes keeps the fill from
+# ending at the default cap before the budget does.
 RUN_ARGS=(--write --yes --journal "$J" --budget 12 --cache-bytes 64G --region "$REGION")
 
 file_sha() { dd if="$FILE" bs=4M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
@@ -74,7 +74,7 @@ kill_after() {
 # The fill: a "SLC cache probe: fill" line, and only large writes so far.
 fill_shown() { in_slc_phase "$LOG"; }
 died_in_fill() { in_slc_phase "$LOG" && only_large_writes; }
-# The idle before the fill (1 s): the journal holds the whole window, the
+# The idle before the fill: the journal holds the whole window, the
 # last line is the journal's, and nothing was written yet.
 journal_complete() {
   local f
@@ -158,10 +158,11 @@ random_file "$FILE" $((192 * MIB))
 DEV=$(make_loop "$FILE" 512) || exit 1
 H0=$(file_sha)
 
-# Random points: in the idle before the fill; at the fill's first progress
+# Random points: in the idle before the fill (min(1 s, a quarter of the
+# phase's share of --budget): ~0.4 s here); at the fill's first progress
 # line (16 MiB or more written); two random times in its first 0.5 s (at
 # 0.4-1.5 GB/s the 64 MiB window goes round every 0.05-0.2 s).
-kill_at kill-idle journal_complete "0.$(printf '%03d' $((100 + RANDOM % 600)))"
+kill_at kill-idle journal_complete "0.$(printf '%03d' $((20 + RANDOM % 180)))"
 kill_at kill-first fill_shown 0
 kill_at kill-random-1 fill_shown "0.$(printf '%03d' $((RANDOM % 250)))"
 kill_at kill-random-2 fill_shown "0.$(printf '%03d' $((250 + RANDOM % 250)))"
