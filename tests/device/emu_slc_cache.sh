@@ -150,6 +150,7 @@ fi
 sleep "$REFILL_S"
 if probe found-2 "$DEV" "$SHA" --budget 16; then
   expect_found found-2 "$JSON"
+  expect_recovery found-2 "$JSON"
   u1=$(jget "$SCRATCH/found-1.json" .detected.write_unit.bytes)
   u2=$(jget "$JSON" .detected.write_unit.bytes)
   [ "$u1" = "$u2" ] || bad "found-2: write unit $u2, the first run found $u1"
