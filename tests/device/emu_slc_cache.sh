@@ -48,11 +48,12 @@ drive_args() {  # drive_args CACHE_BYTES: emudrive's options
     --slc-recover-bytes-per-s "$RECOVER" --slc-idle-delay-us 200000 --trace "$SCRATCH/trace.$1"
 }
 
-# fill_starts TRACE: for every write that came after 0.9 s or more of idle
-# (the probe's fills, and the restores), the cache's free bytes before it.
+# fill_starts TRACE: for every write that came after 0.3 s or more of idle
+# (the probe's fills, some restores), the cache's free bytes before it: a
+# diagnosis, printed after each run.
 fill_starts() {
   awk '$1 == "W" { for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-         if (v["slc_idle_us"] >= 900000) printf "%s%.1f MiB", (n++ ? ", " : ""), (v["slc_free"] + v["slc_in"]) / 1048576 }' "$1"
+         if (v["slc_idle_us"] >= 300000) printf "%s%.1f MiB", (n++ ? ", " : ""), (v["slc_free"] + v["slc_in"]) / 1048576 }' "$1"
 }
 
 failures=0
