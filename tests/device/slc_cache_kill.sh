@@ -36,7 +36,8 @@ failures=0
 bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 # last_progress LOG: the last progress text the run showed (the line is
-# rewritten in place: after the last carriage return; script(1)'s own "Script started/done" lines left out).
+# rewritten in place: after the last carriage return), without script(1)'s
+# own "Script started/done" lines.
 last_progress() { tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g' | grep -Ev '^[[:space:]]*$|^Script (started|done) ' | tail -n 1; }
 in_slc_phase() { last_progress "$1" | grep -q '^SLC cache probe: fill '; }
 
