@@ -1,0 +1,172 @@
+#!/bin/bash
+# Tests that a --write run killed with SIGKILL at random points of its slc_cache phase (the window written over and over, sequentially, in 1 MiB writes) is put back bit-exactly by `ssdprobe restore JOURNAL`, on a plain loop device over a file the test made.
+#
+# Usage: slc_cache_kill.sh SSDPROBE [EMUDRIVE]   (EMUDRIVE is not used)
+#
+# The run's standard error is a terminal (script(1)), so it shows its
+# progress line; the phase's line reads "SLC cache probe: fill N MiB of at
+# most M written" after every 16 writes. A kill in the fill comes a random
+# time after the first such line, and counts only if that line was still the
+# last one shown when the run died and the loop device had seen only large
+# writes (the write grid after the phase writes 4-256 KiB). A kill in the
+# idle the phase begins with comes a random time after the journal holds
+# the whole window, and counts only if the device saw no write yet. A kill
+# that missed is restored and the aim retried.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+use_binaries "$1"
+require_cmd jq sha256sum script
+require_root_loop_fuse
+
+MIB=$((1 << 20))
+FILE="$SCRATCH/disk.img"
+J="$SCRATCH/j"
+# A 64 MiB window, rewritten many times over before the kill (the journal
+# must hold the content from before the first pass, not from a later one).
+REGION="64M:64M"
+# --budget 12: the read grid takes at most ~5.4 s of it, the slc_cache phase
+# ~1.6 s (0.4 s of idling, then writing); --cache-bytes keeps the fill from
+# ending at the default cap before the budget does.
+RUN_ARGS=(--write --yes --journal "$J" --budget 12 --cache-bytes 64G --region "$REGION")
+
+file_sha() { dd if="$FILE" bs=4M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
+
+failures=0
+bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# last_progress LOG: the last progress text the run showed (the line is
+# rewritten in place: after the last carriage return), without script(1)'s
+# own "Script started/done" lines.
+last_progress() { tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g' | grep -Ev '^[[:space:]]*$|^Script (started|done) ' | tail -n 1; }
+in_slc_phase() { last_progress "$1" | grep -q '^SLC cache probe: fill '; }
+
+# start_run LOG: the --write run behind a terminal; sets RUN_PID (script's)
+# and PROBE_PID (ssdprobe's: the shell script(1) starts execs it).
+start_run() {
+  : > "$1"
+  read -r WRITES0_COUNT WRITES0_SECTORS <<< "$(writes_done)"
+  script -qfec "exec $(printf '%q ' "$SSDPROBE" "${RUN_ARGS[@]}" "$DEV")" "$1" < /dev/null > /dev/null 2>&1 &
+  RUN_PID=$!
+  PROBE_PID=""
+  local _
+  for _ in $(seq 200); do
+    PROBE_PID=$(cat "/proc/$RUN_PID/task/$RUN_PID/children" 2>/dev/null | awk '{print $1}')
+    [ -n "$PROBE_PID" ] && [ "$(readlink "/proc/$PROBE_PID/exe")" = "$(readlink -f "$SSDPROBE")" ] && return 0
+    sleep 0.01
+  done
+  fail "could not find the ssdprobe process under script(1) (pid $RUN_PID)"
+}
+
+# kill_after CONDITION DELAY: SIGKILLs ssdprobe DELAY seconds after
+# CONDITION first holds.
+kill_after() {
+  local cond="$1" delay="$2"
+  while kill -0 "$PROBE_PID" 2>/dev/null && ! "$cond"; do sleep 0.005; done
+  sleep "$delay"
+  kill -9 "$PROBE_PID" 2>/dev/null
+  wait "$RUN_PID" 2>/dev/null
+}
+
+# Where a run died is judged after it exited, from what it showed last
+# (script(1) has copied all of it by then) and what the device saw. (No
+# SIGSTOP to look first: script(1) stops itself when its child stops.)
+#
+# The fill: a "SLC cache probe: fill" line, and only large writes so far.
+fill_shown() { in_slc_phase "$LOG"; }
+died_in_fill() { in_slc_phase "$LOG" && only_large_writes; }
+# The idle before the fill: the journal holds the whole window, the
+# last line is the journal's, and nothing was written yet.
+journal_complete() {
+  local f
+  f=$(journals | head -n 1)
+  [ -n "$f" ] && [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -ge $((64 * MIB)) ]
+}
+died_in_idle() { journal_complete && last_progress "$LOG" | grep -q '^saving ' && no_writes; }
+
+# Writes the loop device completed: "COUNT SECTORS" (/sys/block/loopN/stat).
+writes_done() { awk '{print $5, $7}' "/sys/block/${DEV#/dev/}/stat"; }
+# only_large_writes: since start_run, the run wrote and wrote only in pieces
+# of 256 KiB or more on average (the fill's 1 MiB writes, which the loop
+# queue may split; the write grid that comes next writes 4-256 KiB).
+only_large_writes() {
+  local count sectors
+  read -r count sectors <<< "$(writes_done)"
+  count=$((count - WRITES0_COUNT))
+  sectors=$((sectors - WRITES0_SECTORS))
+  [ "$count" -gt 0 ] && [ $((sectors * 512 / count)) -ge $((256 * 1024)) ]
+}
+no_writes() { [ "$(writes_done)" = "$WRITES0_COUNT $WRITES0_SECTORS" ]; }
+
+put_back() {
+  local journal
+  journal=$(journals)
+  if [ -n "$journal" ]; then "$SSDPROBE" restore --yes "$journal" > /dev/null 2>&1 || fail "cannot restore $journal after a missed aim"; fi
+  [ "$(file_sha)" = "$H0" ] || fail "the file is not back to its original content after a missed aim"
+}
+
+# check_restore TAG WRITTEN: one journal; the device differs from H0 if
+# WRITTEN (yes), not if no; `ssdprobe restore` exits 0, says it restored the
+# window and puts it back bit-exactly; no journal left.
+check_restore() {
+  local tag="$1" written="$2" journal rc f0=$failures
+  journal=$(journals)
+  [ -n "$journal" ] && [ "$(wc -l <<< "$journal")" = 1 ] || { bad "$tag: expected one journal in $J, found '$journal'"; return; }
+  if [ "$written" = yes ]; then
+    [ "$(file_sha)" != "$H0" ] || bad "$tag: the file is unchanged after the kill: the kill tested nothing"
+  else
+    [ "$(file_sha)" = "$H0" ] || bad "$tag: the file changed although the run was killed before it wrote"
+  fi
+  "$SSDPROBE" restore --yes "$journal" > "$SCRATCH/$tag.restore.log" 2>&1
+  rc=$?
+  [ "$rc" = 0 ] || bad "$tag: ssdprobe restore exited $rc: $(tail -n 3 "$SCRATCH/$tag.restore.log")"
+  if [ "$written" = yes ]; then
+    grep -q "restored and verified $((64 * MIB)) bytes" "$SCRATCH/$tag.restore.log" ||
+      bad "$tag: restore did not report the 64 MiB window restored: $(cat "$SCRATCH/$tag.restore.log")"
+  else
+    grep -q "nothing to write: the window .* already holds the journal's saved content" "$SCRATCH/$tag.restore.log" ||
+      bad "$tag: restore of an unwritten window did not say there was nothing to write: $(cat "$SCRATCH/$tag.restore.log")"
+  fi
+  [ "$(file_sha)" = "$H0" ] || bad "$tag: THE FILE DIFFERS FROM ITS ORIGINAL CONTENT after restore"
+  [ -z "$(journals)" ] || bad "$tag: journal left behind after restore: $(journals)"
+  [ "$failures" = "$f0" ] && note "ok   $tag: $(grep -m 1 'restored and verified\|nothing to write' "$SCRATCH/$tag.restore.log")"
+}
+
+# kill_at TAG WHEN DELAY: a run killed DELAY s after WHEN (fill_shown or
+# journal_complete) first held, in the fill or in the idle before it (up to
+# 3 attempts), then restored.
+kill_at() {
+  local tag="$1" when="$2" delay="$3" attempt died_in=died_in_fill written=yes
+  [ "$when" = journal_complete ] && { died_in=died_in_idle; written=no; }
+  for attempt in 1 2 3; do
+    LOG="$SCRATCH/$tag.$attempt.log"
+    start_run "$LOG"
+    kill_after "$when" "$delay"
+    if "$died_in"; then
+      note "$tag: killed $delay s after $when (attempt $attempt), last shown: '$(last_progress "$LOG")'"
+      check_restore "$tag" "$written"
+      return
+    fi
+    note "$tag: aim missed (attempt $attempt): last shown '$(last_progress "$LOG")'; restoring and retrying"
+    put_back
+  done
+  bad "$tag: could not SIGKILL the run where aimed ($died_in) in 3 attempts"
+}
+
+# ---------------------------------------------------------------------------
+
+random_file "$FILE" $((192 * MIB))
+DEV=$(make_loop "$FILE" 512) || exit 1
+H0=$(file_sha)
+
+# Random points: in the idle before the fill (min(1 s, a quarter of the
+# phase's share of --budget): ~0.4 s here); at the fill's first progress
+# line (16 MiB or more written); two random times in its first 0.5 s (at
+# 0.4-1.5 GB/s the 64 MiB window goes round every 0.05-0.2 s).
+kill_at kill-idle journal_complete "0.$(printf '%03d' $((20 + RANDOM % 180)))"
+kill_at kill-first fill_shown 0
+kill_at kill-random-1 fill_shown "0.$(printf '%03d' $((RANDOM % 250)))"
+kill_at kill-random-2 fill_shown "0.$(printf '%03d' $((250 + RANDOM % 250)))"
+
+[ "$failures" = 0 ] || fail "$failures problems"
+echo "PASS"
