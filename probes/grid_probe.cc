@@ -249,16 +249,20 @@ class GridRounds {
     const uint64_t affordable =
         per_io_s > 0 ? static_cast<uint64_t>(std::max(0.0, remaining_s) / per_io_s) : result_.ios;
     next_round_ios_ = std::min<uint64_t>(result_.grid.total_samples(), affordable);
+    if (remaining_s <= 0 || next_round_ios_ < result_.grid.cell_count()) {
+      result_.stop_reason = GridStopReason::budget;
+      return false;
+    }
     if (options_.max_bytes > 0) {
       const double bytes_per_io =
           static_cast<double>(runner_.bytes_issued()) / static_cast<double>(runner_.ios_issued());
       const double bytes_left = static_cast<double>(options_.max_bytes) - static_cast<double>(runner_.bytes_issued());
       next_round_ios_ =
           std::min<uint64_t>(next_round_ios_, bytes_left > 0 ? static_cast<uint64_t>(bytes_left / bytes_per_io) : 0);
-    }
-    if (remaining_s <= 0 || next_round_ios_ < result_.grid.cell_count()) {
-      result_.stop_reason = GridStopReason::budget;
-      return false;
+      if (next_round_ios_ < result_.grid.cell_count()) {
+        result_.stop_reason = GridStopReason::byte_cap;
+        return false;
+      }
     }
     const uint64_t ios_left = options_.max_ios > result_.ios ? options_.max_ios - result_.ios : 0;
     if (ios_left < result_.grid.cell_count()) {

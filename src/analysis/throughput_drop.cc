@@ -80,9 +80,20 @@ std::optional<ThroughputDrop> find_sustained_drop(std::span<const double> latenc
   if (drop.after_median_us < rule.min_ratio * drop.before_median_us) return std::nullopt;
   const double step = drop.after_median_us / drop.before_median_us;
   if (std::max(drift(before), drift(after)) > std::sqrt(step)) return std::nullopt;
-  drop.separation = later_slower_fraction(before, after);
+  std::vector<double> earlier(before.begin(), before.end());
+  std::sort(earlier.begin(), earlier.end());
+  const auto kept = earlier.size() - static_cast<size_t>(rule.earlier_trim * static_cast<double>(earlier.size()));
+  drop.separation = later_slower_fraction(std::span<const double>(earlier).first(kept), after);
   if (drop.separation < rule.min_separation) return std::nullopt;
   return drop;
+}
+
+DropRule suggestive_drop_rule() {
+  DropRule rule;
+  rule.min_separation = 0.75;
+  rule.min_after_samples = 16;
+  rule.min_after_fraction = 0.05;
+  return rule;
 }
 
 }  // namespace ssdprobe

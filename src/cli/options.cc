@@ -139,9 +139,9 @@ const std::vector<OptionSpec>& option_table() {
       {"--yes", "", "", "yes", kCharacterize | kRestore,
        "Confirm --write (or restore: writing the journal back) without asking (for scripts)", FlagField{&Options::yes}},
       {"--cache-bytes", "SIZE", "16G", "cache_bytes", kCharacterize,
-       "With --write: the most the SLC cache probe writes (rewriting the saved window, e.g. 64G; 0 skips the "
-       "probe). It writes until the write speed drops and stays down; a cache larger than SIZE is reported as "
-       "larger than what was written",
+       "With --write: the most the SLC cache probe and the write grid inside the cache write together "
+       "(rewriting the saved window, e.g. 64G; 0 skips both). It writes until the write speed drops and stays "
+       "down; a cache larger than SIZE is reported as larger than what was written",
        SizeField{&Options::cache_bytes}},
       {"--journal", "DIR", "/var/lib/ssdprobe/journal", "journal_dir", kCharacterize,
        "Where --write saves the original content; must be on another filesystem than the target", TextField{&Options::journal_dir}},

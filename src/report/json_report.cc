@@ -132,6 +132,7 @@ json slc_cache_json(const DetectedUnit& unit, const std::optional<SlcCacheDetail
   }
   out["curve"] = curve;
   out["recovery"] = cache_recovery_json(detail->recovery);
+  out["write_unit"] = detail->write_unit ? detected_json(*detail->write_unit) : json(nullptr);
   return out;
 }
 

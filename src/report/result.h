@@ -145,6 +145,9 @@ struct SlcCacheDetail {
   double idle_s = 0.0;                         // idle before the first fill
   std::vector<CacheCurvePoint> curve;          // the first fill
   std::optional<CacheRecovery> recovery;
+  // The write grid run inside the cache after it refilled (phase
+  // write_grid_in_cache), regime "slc_cache"; absent when it did not run.
+  std::optional<DetectedUnit> write_unit;
 };
 
 struct ResultDocument {

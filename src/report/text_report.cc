@@ -243,6 +243,9 @@ void evidence(std::string& out, const ResultDocument& d, size_t width) {
   if (d.slc_cache_detail && d.slc_cache_detail->recovery) {
     out += wrapped("    recovery: ", d.slc_cache_detail->recovery->evidence, width, 4);
   }
+  if (d.slc_cache_detail && d.slc_cache_detail->write_unit) {
+    out += wrapped("    write unit inside the cache: ", d.slc_cache_detail->write_unit->evidence, width, 4);
+  }
 }
 
 // The audit's own findings are mismatches too (for readers of the JSON), but

@@ -6,7 +6,10 @@
 // with whatever the others left, at least that share. Of the rest ("the
 // grids' budget"): the read grid gets all of it, or with --write half, and
 // the write phases what the read grid left of it: first the SLC cache probe
-// (kSlcCacheBudgetShare of them; what follows keeps at least the rest), then
+// (kSlcCacheBudgetShare of them; what follows keeps at least the rest; when
+// it measured a cache that comes back, kInCacheGridBudgetShare more is set
+// aside for the write grid inside the cache, run last of the write phases),
+// then
 // of what is left half for the write grid,
 // what the grid left (at least a quarter) for the erase stream, and what
 // those two left, at least kWriteParallelismBudgetShare of --budget, for
@@ -27,6 +30,9 @@ constexpr double kWriteParallelismBudgetShare = 0.05;
 // The SLC cache probe runs first among the write phases and may take this
 // share of their budget (the rest is shared as before, from what it left).
 constexpr double kSlcCacheBudgetShare = 0.30;
+// When the probe found a cache that came back after idling, the write grid
+// inside it (after the native phases) is set aside this share too.
+constexpr double kInCacheGridBudgetShare = 0.10;
 
 // Device time spent so far, in the sums the budget rules use. The grids'
 // and the erase stream's time is `device_time_s` (the document's

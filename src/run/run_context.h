@@ -36,6 +36,10 @@ struct WriteState {
   double grid_elapsed_s = 0.0;
   double stream_elapsed_s = 0.0;
   uint64_t stream_bytes = 0;
+  // Set by the SLC cache probe for the grid inside the cache: its budget
+  // (kept out of the later phases') and its byte cap; 0 when it cannot run.
+  double in_cache_grid_s = 0.0;
+  uint64_t in_cache_grid_bytes = 0;
   // From the save to the restore, output to a closed pipe is a failed
   // (ignored) write, not a SIGPIPE that would end the run unrestored.
   std::unique_ptr<SigpipeIgnored> no_sigpipe;

@@ -19,6 +19,7 @@
 #include "run/pipeline.h"
 #include "probes/grid_plan.h"
 #include "run/read_phases.h"
+#include "run/in_cache_grid_phase.h"
 #include "run/slc_cache_phase.h"
 #include "run/verdict_phase.h"
 #include "run/write_phases.h"
@@ -80,6 +81,8 @@ const std::vector<Phase>& characterize_phases() {
       {.name = "erase_stream", .run = run_erase_stream, .needs = Needs::writes,
        .decides = Units{&ResultDocument::erase_block}, .timed = true},
       {.name = "write_parallelism", .run = run_write_parallelism_phase, .needs = Needs::writes, .timed = true},
+      {.name = "write_grid_in_cache", .run = run_in_cache_grid_phase, .needs = Needs::writes,
+       .skip_if = skip_in_cache_grid_unless_cache_refills, .timed = true},
       {.name = "restore", .run = restore_window, .needs = Needs::writes, .runs_after_stop = true},
       {.name = "read_written", .run = reread_written_window, .needs = Needs::writes,
        .skip_if = skip_reread_if_page_found, .timed = true},

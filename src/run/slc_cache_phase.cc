@@ -42,7 +42,7 @@ DetectedUnit cache_found(const CacheFill& fill) {
   unit.bytes = fill.bytes_before_drop();
   unit.confidence = drop.separation;
   unit.evidence = fmt::format(
-      "after {:g} s idle, sequential {} writes ran at {} for {}, then at {} ({:.1f}x slower) for the {} written "
+      "after {:.3g} s idle, sequential {} writes ran at {} for {}, then at {} ({:.1f}x slower) for the {} written "
       "after; {:.1f} % of (earlier, later) write pairs have the later one slower",
       fill.idle_s, format_size(fill.io_bytes), rate_text(bytes_per_s(fill.io_bytes, drop.before_median_us)),
       format_size(fill.bytes_before_drop()), rate_text(bytes_per_s(fill.io_bytes, drop.after_median_us)),
@@ -63,6 +63,17 @@ uint64_t confirmable_bytes(const CacheFill& fill) {
   return static_cast<uint64_t>(writes) * fill.io_bytes;
 }
 
+// A slowdown the fill showed but could not confirm (the looser rule of
+// analysis/throughput_drop.h): reason enough to claim no "none up to N".
+std::optional<std::string> unconfirmed_step(const CacheFill& fill) {
+  const auto step = find_sustained_drop(fill.latency_us, suggestive_drop_rule());
+  if (!step) return std::nullopt;
+  return fmt::format("the writes slowed {:.1f}x after {} but not clearly enough to call it the cache's end ({:.1f} % "
+                     "of (earlier, later) write pairs have the later one slower; a busy host or drive can do that)",
+                     step->after_median_us / step->before_median_us, format_size(step->index * fill.io_bytes),
+                     100.0 * step->separation);
+}
+
 DetectedUnit cache_not_found(const CacheFill& fill) {
   DetectedUnit unit;
   if (fill.latency_us.empty()) {
@@ -73,48 +84,72 @@ DetectedUnit cache_not_found(const CacheFill& fill) {
                                       format_size(fill.cap_bytes), format_size(fill.io_bytes));
     return unit;
   }
+  const std::string fill_text =
+      fmt::format("after {:.3g} s idle, {} of sequential {} writes at a median {}", fill.idle_s,
+                  format_size(fill.written_bytes()), format_size(fill.io_bytes),
+                  rate_text(bytes_per_s(fill.io_bytes, median(fill.latency_us))));
+  const std::string ended_by = fill.cut_by_budget ? "--budget ended the fill" : "the --cache-bytes cap ended it";
+  if (const auto step = unconfirmed_step(fill)) {
+    unit.state = UnitState::undetermined;
+    unit.evidence = fmt::format("{}: {} ({})", fill_text, *step, ended_by);
+    return unit;
+  }
   unit.state = fill.cut_by_budget ? UnitState::undetermined : UnitState::absent;
   unit.searched_up_to_bytes = confirmable_bytes(fill);
   unit.evidence = fmt::format(
-      "after {:g} s idle, {} of sequential {} writes at a median {} showed no lasting drop in speed ({}; a cache "
-      "of up to {} would have shown): the drive has no SLC cache, or one larger than that, or one already full "
-      "when the run began",
-      fill.idle_s, format_size(fill.written_bytes()), format_size(fill.io_bytes),
-      rate_text(bytes_per_s(fill.io_bytes, median(fill.latency_us))),
-      fill.cut_by_budget ? "--budget ended the fill" : "the --cache-bytes cap ended it",
-      format_size(*unit.searched_up_to_bytes));
+      "{} showed no lasting drop in speed ({}; a cache of up to {} would have shown): the drive has no SLC cache, "
+      "or one larger than that, or one already full when the run began",
+      fill_text, ended_by, format_size(*unit.searched_up_to_bytes));
   return unit;
+}
+
+// Of a fill's writes, the fraction nearer (on a log scale) the native speed
+// than the cache's.
+double share_at_native_speed(const CacheFill& fill, const ThroughputDrop& levels) {
+  const double in_cache = std::log(levels.before_median_us), native = std::log(levels.after_median_us);
+  const auto native_like = std::count_if(fill.latency_us.begin(), fill.latency_us.end(), [&](double us) {
+    return std::abs(std::log(us) - native) < std::abs(std::log(us) - in_cache);
+  });
+  return static_cast<double>(native_like) / static_cast<double>(fill.latency_us.size());
 }
 
 // How much of the cache the second fill found again after its idle.
 CacheRecovery recovery_of(const CacheFill& second, const CacheFill& first) {
+  constexpr double kClearShare = 0.8;  // of the writes at one level, to call the whole fill that level
   CacheRecovery r;
   r.idle_s = second.idle_s;
   if (second.latency_us.empty()) {
-    r.evidence = fmt::format("after {:g} s idle, no time was left to write", second.idle_s);
+    r.evidence = fmt::format("after {:.3g} s idle, no time was left to write", second.idle_s);
     return r;
   }
   if (second.drop) {
     r.state = UnitState::found;
     r.bytes = second.bytes_before_drop();
-    r.evidence = fmt::format("after {:g} s idle, {} ran at the cache's speed again before the drop", second.idle_s,
+    r.evidence = fmt::format("after {:.3g} s idle, {} ran at the cache's speed again before the drop", second.idle_s,
                              format_size(*r.bytes));
     return r;
   }
+  if (const auto step = unconfirmed_step(second)) {
+    r.evidence = fmt::format("after {:.3g} s idle, {}", second.idle_s, *step);
+    return r;
+  }
   // No drop: all at the native speed (nothing came back) or all at the
-  // cache's (more came back than the fill could write). On a log scale,
-  // nearer the one or the other.
-  const double typical = std::log(median(second.latency_us));
-  const double in_cache = std::log(first.drop->before_median_us), native = std::log(first.drop->after_median_us);
-  if (std::abs(typical - native) < std::abs(typical - in_cache)) {
+  // cache's (more came back than the fill could write), or too mixed to say.
+  const double native_share = share_at_native_speed(second, *first.drop);
+  if (native_share >= kClearShare) {
     r.state = UnitState::absent;
-    r.evidence = fmt::format("after {:g} s idle, the writes ran at the native speed from the start: nothing "
-                             "measurable came back", second.idle_s);
-  } else {
+    r.evidence = fmt::format("after {:.3g} s idle, {:.0f} % of the writes ran nearer the native speed than the "
+                             "cache's, with no drop: nothing measurable came back", second.idle_s, 100.0 * native_share);
+  } else if (native_share <= 1.0 - kClearShare) {
     r.at_least_bytes = second.written_bytes();
-    r.evidence = fmt::format("after {:g} s idle, all {} of the second fill ran at the cache's speed ({} ended it): "
-                             "at least that much came back", second.idle_s, format_size(second.written_bytes()),
+    r.evidence = fmt::format("after {:.3g} s idle, the second fill's {} ran at the cache's speed ({:.0f} % of the "
+                             "writes nearer it than the native speed, no drop; {} ended it): at least that much came "
+                             "back", second.idle_s, format_size(second.written_bytes()), 100.0 * (1.0 - native_share),
                              second.cut_by_budget ? "--budget" : "its share of --cache-bytes");
+  } else {
+    r.evidence = fmt::format("after {:.3g} s idle, {:.0f} % of the writes ran nearer the native speed and the rest "
+                             "nearer the cache's, with no clear drop between: how much came back is not known",
+                             second.idle_s, 100.0 * native_share);
   }
   return r;
 }
@@ -135,6 +170,23 @@ SlcCacheDetail detail_of(const SlcCacheResult& result, const SlcCacheOptions& op
   d.curve = curve_of(first);
   if (result.recovery) d.recovery = recovery_of(*result.recovery, first);
   return d;
+}
+
+// The grid inside the cache (run/in_cache_grid_phase.h) writes at most half
+// of what came back after the idle, so it stays inside the cache, and no
+// more than --cache-bytes left: the cap covers every write the cache costs.
+void reserve_in_cache_grid(RunContext& run, const SlcCacheResult& result, double share_s) {
+  constexpr uint64_t kLeastGridBytes = 4 << 20;  // below this a write grid cannot tell a unit
+  const auto& recovery = run.doc.slc_cache_detail->recovery;
+  if (!recovery) return;
+  const uint64_t came_back = recovery->bytes.value_or(recovery->at_least_bytes.value_or(0));
+  const uint64_t cap_left = run.options.cache_bytes - std::min(run.options.cache_bytes, result.bytes_written);
+  const uint64_t bytes = std::min(came_back / 2, cap_left);
+  if (bytes < kLeastGridBytes) return;
+  WriteState& w = run.write;
+  w.in_cache_grid_bytes = bytes;
+  w.in_cache_grid_s = share_s;
+  w.budget_s = std::max(w.budget_s - share_s, 0.0);
 }
 
 }  // namespace
@@ -171,8 +223,11 @@ PhaseOutcome run_slc_cache_phase(RunContext& run) {
   run.tally.ios += result.first.latency_us.size() + (result.recovery ? result.recovery->latency_us.size() : 0);
   run.tally.device_time_s += result.elapsed_s;
   // The phases after it share what is left of the write phases' budget, at
-  // least what the probe's share left (it may pass it by one batch).
+  // least what the probe's share left (it may pass it by one batch), less
+  // what the grid inside the cache is set aside.
+  const double write_phases_s = w.budget_s;
   w.budget_s = std::max(w.budget_s - result.elapsed_s, w.budget_s * (1.0 - kSlcCacheBudgetShare));
+  reserve_in_cache_grid(run, result, write_phases_s * kInCacheGridBudgetShare);
   if (!result.first.cut_by_budget) return PhaseOutcome::done(result.elapsed_s);
   return PhaseOutcome::cut_by_budget(
       fmt::format("--budget ended the fill after {} with no lasting drop", format_size(result.first.written_bytes())),

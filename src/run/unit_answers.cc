@@ -105,6 +105,29 @@ void qualify_unknown_regime(VerdictUnit& v, const ResultDocument& doc) {
                          : fmt::format(" (no SLC cache drop within {}: it may be the cache's unit)", format_size(written));
 }
 
+// The write unit inside the SLC cache, where the grid ran there too: beside
+// the native one, so a unit that differs between the regimes is never one
+// unqualified answer (the advice aligns on the native unit: where data ends
+// up).
+void name_in_cache_unit(VerdictUnit& v, ResultDocument& doc) {
+  if (!doc.slc_cache_detail || !doc.slc_cache_detail->write_unit) return;
+  const DetectedUnit& in_cache = *doc.slc_cache_detail->write_unit;
+  if (in_cache.state != UnitState::found || !in_cache.bytes) return;
+  if (in_cache.regime != "slc_cache") return;  // mixed: the cache ran out during it
+  const DetectedUnit& native = doc.write_unit;
+  if (native.bytes == in_cache.bytes) {
+    v.text += ", the same inside the cache";
+    return;
+  }
+  v.text += fmt::format(", {} inside the cache", format_size(*in_cache.bytes));
+  if (!native.bytes) return;
+  doc.notes.push_back(fmt::format(
+      "the write unit differs between the drive's states: {} once the SLC cache ran out (support {:.3f}), {} while it "
+      "had room (support {:.3f}); each support says how one state's grid agreed with itself, not which answer holds: "
+      "alignment advice uses the first, where data ends up", format_size(*native.bytes), native.confidence,
+      format_size(*in_cache.bytes), in_cache.confidence));
+}
+
 // The seconds one stream pass over `bytes` takes at the rate the timed pass measured.
 std::optional<double> stream_seconds(const WriteProbeSummary& w, uint64_t bytes) {
   const double pass_us = std::accumulate(w.stream_latency_us.begin(), w.stream_latency_us.end(), 0.0);
@@ -174,6 +197,7 @@ std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts
                                  verdict_unit("write_unit", "write unit", doc.write_unit),
                                  verdict_unit("erase_block", "erase block", doc.erase_block)};
   qualify_unknown_regime(units[1], doc);
+  name_in_cache_unit(units[1], doc);
   // The SLC cache is an answer only where its probe ran (or was to run).
   if (doc.slc_cache.state != UnitState::not_measured || doc.slc_cache_detail) {
     doc.slc_cache.to_determine = slc_cache_hint(doc, facts);

@@ -35,27 +35,47 @@ SmartWriteCounters counters_now(const RunContext& run) {
   return real_drive(run) ? read_write_counters(run.target.path) : SmartWriteCounters{};
 }
 
+}  // namespace
+
 // A drive that changed state during the grid (a cache running out, garbage
 // collection starting) moves every cell of a round together: the round
-// drift. Its correction keeps the fit honest to first order; a shift this
-// large says the answer mixes two states, and the document says so.
-void note_regime(ResultDocument& doc, const GridProbeResult& grid) {
+// drift. Its correction keeps the fit honest to first order; a shift of a
+// quarter of a typical cell or more says the answer mixes two states.
+std::optional<double> regime_shift(const GridProbeResult& grid) {
   std::vector<double> medians;
   for (const auto& cell : grid.grid.samples) {
     if (!cell.empty()) medians.push_back(median(cell));
   }
-  if (medians.empty() || grid.round_shifts_us.empty()) return;
+  if (medians.empty() || grid.round_shifts_us.empty()) return std::nullopt;
   const double typical = median(medians);
   double largest = 0.0;
   for (double shift : grid.round_shifts_us) largest = std::max(largest, std::abs(shift));
-  if (typical <= 0.0 || largest < 0.25 * typical) return;
-  doc.notes.push_back(fmt::format(
-      "the write grid's later rounds ran {:.0f} us ({:.0f} % of a typical cell) away from its first round: the drive "
-      "changed state while it was measured (an SLC cache running out, garbage collection); each round was put back "
-      "on the first round's footing, but the write unit mixes two states",
-      largest, 100.0 * largest / typical));
-  doc.write_unit.regime = "mixed";
+  if (typical <= 0.0 || largest < 0.25 * typical) return std::nullopt;
+  return largest / typical;
 }
+
+std::string regime_shift_note(const char* grid_name, double shift) {
+  return fmt::format(
+      "the {}'s later rounds ran {:.0f} % of a typical cell away from its first round: the drive changed state while "
+      "it was measured (an SLC cache running out, garbage collection); each round was put back on the first round's "
+      "footing, but the write unit mixes two states", grid_name, 100.0 * shift);
+}
+
+GridProbeResult run_write_grid_probe(RunContext& run, double budget_s, uint64_t max_bytes) {
+  const GridPlan plan = plan_write_grid(grid_plan_input(run.target, run.write.window));
+  GridProbeOptions probe;
+  probe.op = IoOp::write;
+  probe.name = "write";
+  probe.analysis = write_unit_options(plan.candidates, run.options.seed);
+  probe.budget_s = budget_s;
+  probe.queue_depth = 1;  // a write unit shows in one write's latency, not in overlap
+  probe.max_bytes = max_bytes;
+  probe.seed = run.options.seed;
+  probe.progress = [&run](const GridProbeProgress& p) { run.observer.grid_progress(p); };
+  return run_grid_probe(*run.target.device, plan, probe);
+}
+
+namespace {
 
 // The timed pass of the stream, checked the way the cache probe checks its
 // fill: writes that slowed down for good partway through (a cache running
@@ -71,20 +91,6 @@ void note_stream_regime(ResultDocument& doc, const EraseStreamResult& stream) {
       "from two states", drop->before_median_us, drop->after_median_us,
       format_size(drop->index * stream.stream.chunk_bytes)));
   doc.erase_block.regime = "mixed";
-}
-
-GridProbeResult write_grid(RunContext& run, double budget_s) {
-  const GridPlan plan = plan_write_grid(grid_plan_input(run.target, run.write.window));
-  GridProbeOptions probe;
-  probe.op = IoOp::write;
-  probe.name = "write";
-  probe.analysis = write_unit_options(plan.candidates, run.options.seed);
-  probe.budget_s = budget_s;
-  probe.queue_depth = 1;  // a write unit shows in one write's latency, not in overlap
-  probe.max_bytes = kWriteGridByteCap;
-  probe.seed = run.options.seed;
-  probe.progress = [&run](const GridProbeProgress& p) { run.observer.grid_progress(p); };
-  return run_grid_probe(*run.target.device, plan, probe);
 }
 
 EraseStreamResult erase_stream(RunContext& run, double budget_s) {
@@ -187,7 +193,7 @@ PhaseOutcome run_write_grid(RunContext& run) {
   WriteState& w = run.write;
   w.before_grid = counters_now(run);
   w.device_time_before_s = run.tally.device_time_s;
-  GridProbeResult grid = write_grid(run, run.budget.write_grid_s(w.budget_s));
+  GridProbeResult grid = run_write_grid_probe(run, run.budget.write_grid_s(w.budget_s), kWriteGridByteCap);
   w.before_stream = counters_now(run);
   w.grid_bytes = grid.bytes_issued;
   w.grid_elapsed_s = grid.elapsed_s;
@@ -195,7 +201,10 @@ PhaseOutcome run_write_grid(RunContext& run) {
   const UnitVerdict& v = grid.verdict;
   run.doc.write_unit = {v.bytes, v.state, v.confidence, v.evidence, v.levels, "random writes inside the write window",
                         v.searched_up_to_bytes, v.fit_dispersion, {}, write_regime(run.doc)};
-  note_regime(run.doc, grid);
+  if (const auto shift = regime_shift(grid)) {
+    run.doc.notes.push_back(regime_shift_note("write grid", *shift));
+    run.doc.write_unit.regime = "mixed";
+  }
   run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
   add_notes(run.doc, grid.plan.notes);
   summary(run).bytes_written += grid.bytes_issued;

@@ -6,6 +6,10 @@
 // The set-up before them is run/write_setup.h.
 #pragma once
 
+#include <optional>
+#include <string>
+
+#include "probes/grid_probe.h"
 #include "run/phase.h"
 #include "run/run_context.h"
 
@@ -16,5 +20,13 @@ PhaseOutcome run_write_grid(RunContext& run);
 PhaseOutcome run_erase_stream(RunContext& run);
 PhaseOutcome run_write_parallelism_phase(RunContext& run);
 PhaseOutcome restore_window(RunContext& run);
+
+// The write grid over the window, for the write_grid phase and the grid
+// inside the SLC cache (run/in_cache_grid_phase.h).
+GridProbeResult run_write_grid_probe(RunContext& run, double budget_s, uint64_t max_bytes);
+// How far (a fraction of a typical cell) a grid's later rounds moved from
+// its first, when enough to say the drive changed state during it.
+std::optional<double> regime_shift(const GridProbeResult& grid);
+std::string regime_shift_note(const char* grid_name, double shift);
 
 }  // namespace ssdprobe

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "core/units.h"
 #include "device/sim_device.h"
 #include "probes/slc_cache_probe.h"
 #include "recording_device.h"
@@ -69,6 +70,21 @@ TEST_CASE("noise and stalls on both sides of the drop: found within 10 %") {
     for (uint64_t seed = 1; seed <= 8; ++seed) {
       INFO(fmt::format("cache {} seed {}", cache, seed));
       SimDevice device(noisy_cached(cache), seed, true);
+      const SlcCacheResult result = probe(device, kDefaultCacheCapBytes);
+      REQUIRE(result.first.drop);
+      CHECK(std::abs(static_cast<double>(result.first.bytes_before_drop()) / static_cast<double>(cache) - 1.0) <= 0.10);
+    }
+  }
+}
+
+TEST_CASE("a busy host (a tenth of the writes held up by more than a native write) hides no cache") {
+  for (uint64_t cache : {96ull << 20, 700ull << 20}) {
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+      INFO(fmt::format("cache {} seed {}", cache, seed));
+      SimProfile busy = noisy_cached(cache);
+      busy.outlier_probability = 0.10;
+      busy.outlier_us = 8000.0;  // a 1 MiB write takes ~1 ms in the cache, ~5 ms after it
+      SimDevice device(busy, seed, true);
       const SlcCacheResult result = probe(device, kDefaultCacheCapBytes);
       REQUIRE(result.first.drop);
       CHECK(std::abs(static_cast<double>(result.first.bytes_before_drop()) / static_cast<double>(cache) - 1.0) <= 0.10);
@@ -141,6 +157,16 @@ TEST_CASE("a --write run on a cached drive: native write unit, right or not dete
       CHECK(doc.write_unit.bytes != profile.expected_in_cache_write_unit());
       if (doc.erase_block.bytes) CHECK(*doc.erase_block.bytes == profile.erase_block);
       CHECK(doc.verdict.summary.find("writes beyond ~") != std::string::npos);
+      // The grid inside the cache, after it refilled: the cache's own unit,
+      // right or not determined, and named beside the native one.
+      REQUIRE(doc.slc_cache_detail);
+      REQUIRE(doc.slc_cache_detail->write_unit);
+      const DetectedUnit& in_cache = *doc.slc_cache_detail->write_unit;
+      if (in_cache.bytes) CHECK(*in_cache.bytes == *profile.expected_in_cache_write_unit());
+      CHECK(in_cache.regime == "slc_cache");
+      if (in_cache.bytes && doc.write_unit.bytes) {
+        CHECK(doc.verdict.units[1].text.find(format_size(*in_cache.bytes) + " inside the cache") != std::string::npos);
+      }
     }
   }
 }
@@ -159,4 +185,20 @@ TEST_CASE("a cache the run could not exhaust: the write unit is said to be possi
   CHECK(doc.verdict.units[1].text.find("it may be the cache's unit") != std::string::npos);
   CHECK(doc.verdict.units[3].to_determine.find("--budget") != std::string::npos);
   CHECK(doc.verdict.summary.find("SLC cache not determined") != std::string::npos);
+}
+
+TEST_CASE("a --write run on a drive whose cache fits the cap stays within --budget, every phase counted") {
+  for (const char* name : {"tlc-slc-128m", "qlc-slc-2g"}) {
+    for (double budget : {20.0, 60.0}) {
+      INFO(fmt::format("{} --budget {}", name, budget));
+      Options options = write_run(std::string("sim:") + name, 3);
+      options.budget_s = budget;
+      SilentObserver quiet;
+      const RunResult run = characterize(options, quiet);
+      double device_time_s = 0.0;
+      for (const auto& phase : run.doc.phases) device_time_s += phase.device_time_s;
+      CHECK(device_time_s <= budget);
+      CHECK(device_time_s >= 0.25 * budget);  // the phases are timed at all
+    }
+  }
 }
