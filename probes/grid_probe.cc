@@ -248,11 +248,12 @@ class GridRounds {
     // unsigned integer is undefined).
     const uint64_t affordable =
         per_io_s > 0 ? static_cast<uint64_t>(std::max(0.0, remaining_s) / per_io_s) : result_.ios;
-    next_round_ios_ = std::min<uint64_t>(result_.grid.total_samples(), affordable);
-    if (remaining_s <= 0 || next_round_ios_ < result_.grid.cell_count()) {
+    if (remaining_s <= 0 || affordable < result_.grid.cell_count()) {
       result_.stop_reason = GridStopReason::budget;
       return false;
     }
+    // At least one sample per cell, even after a first round the byte cap cut.
+    next_round_ios_ = std::min<uint64_t>(std::max(result_.grid.total_samples(), result_.grid.cell_count()), affordable);
     if (options_.max_bytes > 0) {
       const double bytes_per_io =
           static_cast<double>(runner_.bytes_issued()) / static_cast<double>(runner_.ios_issued());
@@ -305,7 +306,8 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
   // Warm-up: the first IOs pay for ring setup, page faults and idle power states.
   std::vector<size_t> warm(options.warmup_ios);
   for (auto& cell : warm) cell = random.below(result.grid.cell_count());
-  runner.run(ios_for(options.op, plan, result.grid, warm, slots));
+  if (options.max_bytes > 0) trim_to_byte_cap(warm, result.grid, options.max_bytes);  // the cap covers it too
+  if (!warm.empty()) runner.run(ios_for(options.op, plan, result.grid, warm, slots));
 
   GridRounds rounds(plan, options, runner, random, slots, result, start_ns);
   result.stop_reason = GridStopReason::round_limit;

@@ -82,7 +82,8 @@ std::optional<ThroughputDrop> find_sustained_drop(std::span<const double> latenc
   if (std::max(drift(before), drift(after)) > std::sqrt(step)) return std::nullopt;
   std::vector<double> earlier(before.begin(), before.end());
   std::sort(earlier.begin(), earlier.end());
-  const auto kept = earlier.size() - static_cast<size_t>(rule.earlier_trim * static_cast<double>(earlier.size()));
+  const double trim = std::clamp(rule.earlier_trim, 0.0, 0.9);
+  const auto kept = earlier.size() - static_cast<size_t>(trim * static_cast<double>(earlier.size()));
   drop.separation = later_slower_fraction(std::span<const double>(earlier).first(kept), after);
   if (drop.separation < rule.min_separation) return std::nullopt;
   return drop;

@@ -54,9 +54,10 @@ CLI::App* add_plot_command(CLI::App& app, PlotArgs& args) {
   plot->add_option("--format", args.format, "png or svg, whatever the output's extension [default: from it]")
       ->type_name("png|svg");
   plot->add_option("--grid", args.grid,
-                   "Which grid: read, write (needs a --write run) or read-written [default: read]")
+                   "Which grid: read, write (needs a --write run), write-in-cache (a --write run that found an "
+                   "SLC cache coming back after idling) or read-written [default: read]")
       ->type_name("NAME")
-      ->check(CLI::IsMember({"read", "write", "read-written"}));
+      ->check(CLI::IsMember({"read", "write", "write-in-cache", "read-written"}));
   plot->add_flag("--relative", args.relative,
                  "Colour = latency above the fastest offset of the same request size, instead of the latency");
   plot->add_flag("--throughput", args.throughput,

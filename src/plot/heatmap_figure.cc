@@ -71,11 +71,14 @@ HeatmapFigure heatmap_figure(const std::vector<SavedResult>& documents, const He
     panel.drive = !document.model.empty() ? document.model : document.path;
     panel.source_file = document.file;
     panel.matrix = heatmap_matrix(grid, options.scale);
-    // The write grid is judged against the write unit; every read grid
-    // (the first one and the re-read of the written window) against the read page.
+    // The write grid is judged against the write unit, the grid inside the
+    // SLC cache against the unit it found; every read grid (the first one
+    // and the re-read of the written window) against the read page.
     const bool write_grid = grid.op == "write" || (grid.op.empty() && grid.name == "write");
-    panel.unit_name = write_grid ? "write unit" : "read page";
-    const SavedUnit& unit = write_grid ? document.write_unit : document.read_page;
+    const bool in_cache = grid.name == "write-in-cache";
+    panel.unit_name = in_cache ? "write unit inside the SLC cache" : write_grid ? "write unit" : "read page";
+    const SavedUnit& unit =
+        in_cache ? document.write_unit_in_cache : write_grid ? document.write_unit : document.read_page;
     if (unit.state == "found" && unit.bytes && *unit.bytes > 0) panel.unit_bytes = unit.bytes;
     panel.verdict = verdict_text(panel.unit_name, unit);
     // The re-read of the written window runs only when the first read grid

@@ -133,6 +133,7 @@ json slc_cache_json(const DetectedUnit& unit, const std::optional<SlcCacheDetail
   out["curve"] = curve;
   out["recovery"] = cache_recovery_json(detail->recovery);
   out["write_unit"] = detail->write_unit ? detected_json(*detail->write_unit) : json(nullptr);
+  out["write_unit_written_bytes"] = detail->write_unit_written_bytes;
   return out;
 }
 

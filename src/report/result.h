@@ -148,6 +148,7 @@ struct SlcCacheDetail {
   // The write grid run inside the cache after it refilled (phase
   // write_grid_in_cache), regime "slc_cache"; absent when it did not run.
   std::optional<DetectedUnit> write_unit;
+  uint64_t write_unit_written_bytes = 0;  // what that grid wrote (inside the window, under --cache-bytes)
 };
 
 struct ResultDocument {

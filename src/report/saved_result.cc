@@ -226,17 +226,28 @@ class DocumentReader {
 
   void read_detected(element v, SavedResult& out) const {
     fields(v, "detected", [&](std::string_view k, element f) {
+      const std::string where = fmt::format("detected.{}", k);
+      if (k == "slc_cache") {  // its unit fields are not read; the write unit measured inside it is
+        fields(f, where, [&](std::string_view ck, element g) {
+          if (ck == "write_unit" && !is_null(g)) {
+            read_unit(g, where + ".write_unit", out.write_unit_in_cache);
+          }
+        });
+        return;
+      }
       SavedUnit* unit = k == "read_page" ? &out.read_page : k == "write_unit" ? &out.write_unit
                       : k == "erase_block" ? &out.erase_block : nullptr;
-      if (!unit) return;
-      const std::string where = fmt::format("detected.{}", k);
-      fields(f, where, [&](std::string_view uk, element g) {
-        if (uk == "bytes") unit->bytes = optional_uint(g, where + ".bytes");
-        else if (uk == "state") unit->state = text(g, where + ".state");
-        else if (uk == "confidence") unit->confidence = number(g, where + ".confidence");
-        else if (uk == "searched_up_to_bytes") unit->searched_up_to_bytes = optional_uint(g, where + "." + std::string(uk));
-        else if (uk == "to_determine") unit->to_determine = text(g, where + ".to_determine");
-      });
+      if (unit) read_unit(f, where, *unit);
+    });
+  }
+
+  void read_unit(element f, const std::string& where, SavedUnit& unit) const {
+    fields(f, where, [&](std::string_view uk, element g) {
+      if (uk == "bytes") unit.bytes = optional_uint(g, where + ".bytes");
+      else if (uk == "state") unit.state = text(g, where + ".state");
+      else if (uk == "confidence") unit.confidence = number(g, where + ".confidence");
+      else if (uk == "searched_up_to_bytes") unit.searched_up_to_bytes = optional_uint(g, where + "." + std::string(uk));
+      else if (uk == "to_determine") unit.to_determine = text(g, where + ".to_determine");
     });
   }
 

@@ -71,6 +71,7 @@ struct SavedResult {
   std::vector<std::pair<std::string, uint64_t>> firmware_geometry;
 
   SavedUnit read_page, write_unit, erase_block;
+  SavedUnit write_unit_in_cache;  // detected.slc_cache.write_unit (state empty when absent)
   std::vector<SavedMismatch> mismatches;
   std::optional<uint64_t> partition_alignment, partition_start;  // recommendations
   std::vector<SavedGrid> grids;    // empty with GridDetail::none

@@ -40,6 +40,7 @@ struct WriteState {
   // (kept out of the later phases') and its byte cap; 0 when it cannot run.
   double in_cache_grid_s = 0.0;
   uint64_t in_cache_grid_bytes = 0;
+  std::string in_cache_grid_limit;  // which limit set in_cache_grid_bytes, in words
   // From the save to the restore, output to a closed pipe is a failed
   // (ignored) write, not a SIGPIPE that would end the run unrestored.
   std::unique_ptr<SigpipeIgnored> no_sigpipe;

@@ -43,7 +43,8 @@ DetectedUnit cache_found(const CacheFill& fill) {
   unit.confidence = drop.separation;
   unit.evidence = fmt::format(
       "after {:.3g} s idle, sequential {} writes ran at {} for {}, then at {} ({:.1f}x slower) for the {} written "
-      "after; {:.1f} % of (earlier, later) write pairs have the later one slower",
+      "after; {:.1f} % of (earlier, later) write pairs have the later one slower (the earlier side's slowest fifth "
+      "left out: a busy host only ever delays writes)",
       fill.idle_s, format_size(fill.io_bytes), rate_text(bytes_per_s(fill.io_bytes, drop.before_median_us)),
       format_size(fill.bytes_before_drop()), rate_text(bytes_per_s(fill.io_bytes, drop.after_median_us)),
       drop.after_median_us / drop.before_median_us, format_size(fill.written_bytes() - fill.bytes_before_drop()),
@@ -69,7 +70,8 @@ std::optional<std::string> unconfirmed_step(const CacheFill& fill) {
   const auto step = find_sustained_drop(fill.latency_us, suggestive_drop_rule());
   if (!step) return std::nullopt;
   return fmt::format("the writes slowed {:.1f}x after {} but not clearly enough to call it the cache's end ({:.1f} % "
-                     "of (earlier, later) write pairs have the later one slower; a busy host or drive can do that)",
+                     "of (earlier, later) write pairs have the later one slower, the earlier side's slowest fifth left "
+                     "out; a busy host or drive can do that)",
                      step->after_median_us / step->before_median_us, format_size(step->index * fill.io_bytes),
                      100.0 * step->separation);
 }
@@ -103,19 +105,18 @@ DetectedUnit cache_not_found(const CacheFill& fill) {
   return unit;
 }
 
-// Of a fill's writes, the fraction nearer (on a log scale) the native speed
+// How many of a fill's writes ran nearer (on a log scale) the native speed
 // than the cache's.
-double share_at_native_speed(const CacheFill& fill, const ThroughputDrop& levels) {
+size_t writes_at_native_speed(const CacheFill& fill, const ThroughputDrop& levels) {
   const double in_cache = std::log(levels.before_median_us), native = std::log(levels.after_median_us);
-  const auto native_like = std::count_if(fill.latency_us.begin(), fill.latency_us.end(), [&](double us) {
+  return static_cast<size_t>(std::count_if(fill.latency_us.begin(), fill.latency_us.end(), [&](double us) {
     return std::abs(std::log(us) - native) < std::abs(std::log(us) - in_cache);
-  });
-  return static_cast<double>(native_like) / static_cast<double>(fill.latency_us.size());
+  }));
 }
 
 // How much of the cache the second fill found again after its idle.
 CacheRecovery recovery_of(const CacheFill& second, const CacheFill& first) {
-  constexpr double kClearShare = 0.8;  // of the writes at one level, to call the whole fill that level
+  // 80 % of the writes at one speed call the whole fill that speed.
   CacheRecovery r;
   r.idle_s = second.idle_s;
   if (second.latency_us.empty()) {
@@ -135,12 +136,13 @@ CacheRecovery recovery_of(const CacheFill& second, const CacheFill& first) {
   }
   // No drop: all at the native speed (nothing came back) or all at the
   // cache's (more came back than the fill could write), or too mixed to say.
-  const double native_share = share_at_native_speed(second, *first.drop);
-  if (native_share >= kClearShare) {
+  const size_t writes = second.latency_us.size(), native_writes = writes_at_native_speed(second, *first.drop);
+  const double native_share = static_cast<double>(native_writes) / static_cast<double>(writes);
+  if (5 * native_writes >= 4 * writes) {
     r.state = UnitState::absent;
     r.evidence = fmt::format("after {:.3g} s idle, {:.0f} % of the writes ran nearer the native speed than the "
                              "cache's, with no drop: nothing measurable came back", second.idle_s, 100.0 * native_share);
-  } else if (native_share <= 1.0 - kClearShare) {
+  } else if (5 * native_writes <= writes) {
     r.at_least_bytes = second.written_bytes();
     r.evidence = fmt::format("after {:.3g} s idle, the second fill's {} ran at the cache's speed ({:.0f} % of the "
                              "writes nearer it than the native speed, no drop; {} ended it): at least that much came "
@@ -176,15 +178,17 @@ SlcCacheDetail detail_of(const SlcCacheResult& result, const SlcCacheOptions& op
 // of what came back after the idle, so it stays inside the cache, and no
 // more than --cache-bytes left: the cap covers every write the cache costs.
 void reserve_in_cache_grid(RunContext& run, const SlcCacheResult& result, double share_s) {
-  constexpr uint64_t kLeastGridBytes = 4 << 20;  // below this a write grid cannot tell a unit
   const auto& recovery = run.doc.slc_cache_detail->recovery;
   if (!recovery) return;
   const uint64_t came_back = recovery->bytes.value_or(recovery->at_least_bytes.value_or(0));
   const uint64_t cap_left = run.options.cache_bytes - std::min(run.options.cache_bytes, result.bytes_written);
-  const uint64_t bytes = std::min(came_back / 2, cap_left);
-  if (bytes < kLeastGridBytes) return;
+  if (came_back / 2 == 0 || cap_left == 0) return;
   WriteState& w = run.write;
-  w.in_cache_grid_bytes = bytes;
+  w.in_cache_grid_bytes = std::min(came_back / 2, cap_left);
+  w.in_cache_grid_limit = came_back / 2 <= cap_left
+                              ? "half of what the SLC cache took again after as long an idle"
+                              : fmt::format("what --cache-bytes {} left after the cache probe",
+                                            format_size(run.options.cache_bytes));
   w.in_cache_grid_s = share_s;
   w.budget_s = std::max(w.budget_s - share_s, 0.0);
 }

@@ -101,8 +101,16 @@ void qualify_unknown_regime(VerdictUnit& v, const ResultDocument& doc) {
     return;
   }
   const uint64_t written = doc.slc_cache_detail ? doc.slc_cache_detail->written_bytes : 0;
-  v.text += written == 0 ? std::string(" (the SLC cache probe wrote nothing: it may be the cache's unit)")
-                         : fmt::format(" (no SLC cache drop within {}: it may be the cache's unit)", format_size(written));
+  // Not determined with no reach claimed: the fill saw a step it could not confirm.
+  const bool step_seen = doc.slc_cache.state == UnitState::undetermined && !doc.slc_cache.searched_up_to_bytes;
+  if (written == 0) {
+    v.text += " (the SLC cache probe wrote nothing: it may be the cache's unit)";
+  } else if (step_seen) {
+    v.text += fmt::format(" (the SLC cache probe saw a slowdown within {} it could not confirm: it may be the cache's "
+                          "unit)", format_size(written));
+  } else {
+    v.text += fmt::format(" (no SLC cache drop within {}: it may be the cache's unit)", format_size(written));
+  }
 }
 
 // The write unit inside the SLC cache, where the grid ran there too: beside
@@ -114,7 +122,11 @@ void name_in_cache_unit(VerdictUnit& v, ResultDocument& doc) {
   const DetectedUnit& in_cache = *doc.slc_cache_detail->write_unit;
   if (in_cache.state != UnitState::found || !in_cache.bytes) return;
   if (in_cache.regime != "slc_cache") return;  // mixed: the cache ran out during it
+  // Only beside a unit measured where the cache had run out: beside one that
+  // may be the cache's own, "the same inside the cache" would sound like a
+  // confirmation it is not (the document keeps both).
   const DetectedUnit& native = doc.write_unit;
+  if (native.regime != "native") return;
   if (native.bytes == in_cache.bytes) {
     v.text += ", the same inside the cache";
     return;
@@ -178,11 +190,15 @@ std::string erase_block_search_hint(const ResultDocument& doc) {
 std::string slc_cache_hint(const ResultDocument& doc, const RunFacts& facts) {
   const DetectedUnit& cache = doc.slc_cache;
   if (cache.state == UnitState::found || cache.state == UnitState::not_measured) return "";
+  const uint64_t cap = doc.slc_cache_detail ? doc.slc_cache_detail->cap_bytes : 0;
   if (cache.state == UnitState::undetermined) {
     std::string hint = phase_hint(doc, "slc_cache", facts, "--write ");
-    return hint.empty() ? more_budget(facts, "--write ") : hint;
+    if (!hint.empty()) return hint;
+    // The phase ran to its cap and saw a slowdown it could not confirm:
+    // more of the same fill would tell whether it lasts.
+    return fmt::format("a longer fill tells whether the slowdown lasts: --write --cache-bytes {} (and the --budget to "
+                       "write it), on an otherwise idle host", size_argument(cap * 2));
   }
-  const uint64_t cap = doc.slc_cache_detail ? doc.slc_cache_detail->cap_bytes : 0;
   return fmt::format("a cache larger than {} needs a larger --cache-bytes (e.g. {}) and the --budget to write it",
                      format_size(cap), size_argument(cap * 4));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,16 +57,20 @@ std::optional<double> regime_shift(const GridProbeResult& grid) {
 
 std::string regime_shift_note(const char* grid_name, double shift) {
   return fmt::format(
-      "the {}'s later rounds ran {:.0f} % of a typical cell away from its first round: the drive changed state while "
-      "it was measured (an SLC cache running out, garbage collection); each round was put back on the first round's "
-      "footing, but the write unit mixes two states", grid_name, 100.0 * shift);
+      "in the {}, the later rounds ran {:.0f} % of a typical cell away from the first round: the drive changed state "
+      "while it was measured (an SLC cache running out, garbage collection); each round was put back on the first "
+      "round's footing, but the write unit mixes two states", grid_name, 100.0 * shift);
 }
 
-GridProbeResult run_write_grid_probe(RunContext& run, double budget_s, uint64_t max_bytes) {
-  const GridPlan plan = plan_write_grid(grid_plan_input(run.target, run.write.window));
+GridPlan write_grid_plan(const RunContext& run) {
+  return plan_write_grid(grid_plan_input(run.target, run.write.window));
+}
+
+GridProbeResult run_write_grid_probe(RunContext& run, const GridPlan& plan, const char* name, double budget_s,
+                                     uint64_t max_bytes) {
   GridProbeOptions probe;
   probe.op = IoOp::write;
-  probe.name = "write";
+  probe.name = name;
   probe.analysis = write_unit_options(plan.candidates, run.options.seed);
   probe.budget_s = budget_s;
   probe.queue_depth = 1;  // a write unit shows in one write's latency, not in overlap
@@ -139,7 +144,9 @@ PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
 // written with it: say so rather than let bytes_written look complete.
 void note_uncounted_writes(RunContext& run) {
   const std::string& phase = run.stopped_in;
-  if (phase != "slc_cache" && phase != "write_grid" && phase != "erase_stream" && phase != "write_parallelism") return;
+  static const std::set<std::string> writing = {"slc_cache", "write_grid", "erase_stream", "write_parallelism",
+                                                "write_grid_in_cache"};
+  if (!writing.contains(phase)) return;
   run.doc.notes.push_back(fmt::format("write_probe.bytes_written counts only the write phases that finished: the {} "
                                       "phase wrote more inside the window before it was stopped (restored with the "
                                       "rest)", phase));
@@ -193,7 +200,8 @@ PhaseOutcome run_write_grid(RunContext& run) {
   WriteState& w = run.write;
   w.before_grid = counters_now(run);
   w.device_time_before_s = run.tally.device_time_s;
-  GridProbeResult grid = run_write_grid_probe(run, run.budget.write_grid_s(w.budget_s), kWriteGridByteCap);
+  GridProbeResult grid =
+      run_write_grid_probe(run, write_grid_plan(run), "write", run.budget.write_grid_s(w.budget_s), kWriteGridByteCap);
   w.before_stream = counters_now(run);
   w.grid_bytes = grid.bytes_issued;
   w.grid_elapsed_s = grid.elapsed_s;

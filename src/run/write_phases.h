@@ -23,7 +23,9 @@ PhaseOutcome restore_window(RunContext& run);
 
 // The write grid over the window, for the write_grid phase and the grid
 // inside the SLC cache (run/in_cache_grid_phase.h).
-GridProbeResult run_write_grid_probe(RunContext& run, double budget_s, uint64_t max_bytes);
+GridPlan write_grid_plan(const RunContext& run);
+GridProbeResult run_write_grid_probe(RunContext& run, const GridPlan& plan, const char* name, double budget_s,
+                                     uint64_t max_bytes);
 // How far (a fraction of a typical cell) a grid's later rounds moved from
 // its first, when enough to say the drive changed state during it.
 std::optional<double> regime_shift(const GridProbeResult& grid);

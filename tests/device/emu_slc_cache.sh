@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tests that --write measures the SLC write cache of an emulated drive (emudrive --slc-cache behind a loop device with direct IO): a 48 MiB cache in front of a 128 MiB window is found within 10 % (twice: again after the cache refilled), the native write unit (not the in-cache one) is reported in the native regime, and the device is bit-identical afterwards; a 1 GiB cache behind a 64 MiB --cache-bytes cap is absent (never found), searched up to what the 64 MiB written could confirm.
+# Tests that --write measures the SLC write cache of an emulated drive (emudrive --slc-cache behind a loop device with direct IO): a 48 MiB cache in front of a 128 MiB window is found within 10 % (twice: again after the cache refilled), the native write unit (not the in-cache one) is reported in the native regime, the write grid run again inside the refilled cache finds the cache's unit (or none), and the device is bit-identical afterwards; a 1 GiB cache behind a 64 MiB --cache-bytes cap is absent (never found), searched up to what the 64 MiB written could confirm.
 #
 # Usage: emu_slc_cache.sh SSDPROBE EMUDRIVE
 #
@@ -116,6 +116,24 @@ expect_found() {
   fi
   [ "$regime" = native ] || bad "$tag: detected.write_unit.regime = $regime, want native"
   note "$tag: cache $(mib "$bytes") MiB; in the cache $(mib "$fast") MiB/s, native $(mib "$slow") MiB/s; write unit $unit ($regime)"
+  expect_in_cache_unit "$tag" "$json"
+}
+
+# expect_in_cache_unit TAG JSON: when the write grid ran again inside the
+# refilled cache, it found the cache's own unit or none, and said which
+# state it measured.
+expect_in_cache_unit() {
+  local tag="$1" json="$2" unit regime
+  [ "$(slc "$json" write_unit)" = null ] && { note "$tag: no write grid inside the cache"; return; }
+  unit=$(slc "$json" write_unit.bytes)
+  regime=$(slc "$json" write_unit.regime)
+  note "$tag: inside the cache: write unit $unit ($regime), $(slc "$json" write_unit.device_state)"
+  case "$regime" in
+    slc_cache) [ "$unit" = "$CACHE_UNIT" ] || [ "$unit" = null ] ||
+                 bad "$tag: slc_cache.write_unit.bytes = $unit, want the cache's $CACHE_UNIT (or none): $(slc "$json" write_unit.evidence)" ;;
+    mixed) ;;  # the cache ran out during it: said so, either unit possible
+    *) bad "$tag: slc_cache.write_unit.regime = $regime, want slc_cache (or mixed)" ;;
+  esac
 }
 
 # expect_recovery TAG JSON: when the run measured a refill, it is what the

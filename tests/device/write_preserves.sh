@@ -66,7 +66,8 @@ preserved_run() {
   [ "$reported" -le "$(cap_for "$cache")" ] ||
     bad "$tag: wear cap: $reported bytes written by the probes, more than the documented $cache (--cache-bytes) + 1 GiB (write grid) + 2 x $WIN_LEN (stream) + 384 MiB (write parallelism) = $(cap_for "$cache")"
   local cache_written
-  cache_written=$(jget "$json" .detected.slc_cache.written_bytes)
+  # null when --budget left the probe no time (it then writes nothing)
+  cache_written=$(jget "$json" '.detected.slc_cache.written_bytes // 0')
   [ "$cache_written" -le "$cache" ] || bad "$tag: the SLC cache probe wrote $cache_written bytes, more than --cache-bytes $cache"
   [ "$failures" = "$f0" ] &&
     note "ok   $tag: bit-identical, restored, no journal; $reported bytes written by the probes + $WIN_LEN restored ($((SECONDS - t0)) s)"

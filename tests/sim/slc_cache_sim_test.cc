@@ -202,3 +202,30 @@ TEST_CASE("a --write run on a drive whose cache fits the cap stays within --budg
     }
   }
 }
+
+TEST_CASE("the grid inside the cache: its unit right or not determined at any budget, and within --cache-bytes") {
+  const SimProfile& profile = *find_sim_profile("tlc-slc-128m");
+  int found = 0;
+  for (double budget : {8.0, 10.0, 12.0, 20.0, 30.0, 60.0}) {
+    for (uint64_t cache_bytes : {356ull << 20, 16ull << 30}) {
+      for (uint64_t seed = 1; seed <= 3; ++seed) {
+        INFO(fmt::format("--budget {} --cache-bytes {} seed {}", budget, cache_bytes, seed));
+        Options options = write_run("sim:tlc-slc-128m", seed);
+        options.budget_s = budget;
+        options.cache_bytes = cache_bytes;
+        SilentObserver quiet;
+        const ResultDocument doc = characterize(options, quiet).doc;
+        REQUIRE(doc.slc_cache_detail);
+        const SlcCacheDetail& cache = *doc.slc_cache_detail;
+        CHECK(cache.written_bytes + cache.write_unit_written_bytes <= cache_bytes);
+        if (!cache.write_unit) continue;
+        CHECK((cache.write_unit->state == UnitState::found) == cache.write_unit->bytes.has_value());
+        if (cache.write_unit->bytes) {
+          CHECK(*cache.write_unit->bytes == *profile.expected_in_cache_write_unit());
+          ++found;
+        }
+      }
+    }
+  }
+  CHECK(found >= 6);  // the default budget finds it
+}
