@@ -219,16 +219,6 @@ std::vector<LevelEstimate> StepModel::select(std::span<const double> medians, co
   return current;
 }
 
-double StepModel::largest_plausible_step(std::span<const double> medians) const {
-  const Moments m = moments(medians);
-  double largest = 0.0;
-  for (size_t c = 0; c < candidates_.size(); ++c) {
-    auto levels = fit_moments(m, {c}, nullptr);
-    if (levels) largest = std::max(largest, levels->front().step_us + 2.0 * levels->front().stderr_us);
-  }
-  return largest;
-}
-
 double StepModel::largest_plausible_step_beside(std::span<const double> medians, const std::vector<Feature>& beside,
                                                 const std::function<bool(const Feature&)>& which) const {
   std::vector<size_t> chosen;

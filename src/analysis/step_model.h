@@ -75,12 +75,10 @@ class StepModel {
   // to its noise, well above 1 when structure is left unexplained.
   std::vector<LevelEstimate> select(std::span<const double> medians, const SelectionRules& rules,
                                     double* dispersion = nullptr) const;
-  // For each candidate fitted alone: step + 2 stderr, the largest step the
-  // data cannot rule out (about 97.5% one-sided).
-  double largest_plausible_step(std::span<const double> medians) const;
-  // The same for each candidate `which` accepts, fitted beside the features
-  // of `beside` (levels already selected): what such a level could still add
-  // once they are accounted for. 0 when no such candidate can be fitted.
+  // For each candidate `which` accepts, fitted beside the features of
+  // `beside` (levels already selected; none: the candidate alone): step + 2
+  // stderr, the largest step the data cannot rule out (about 97.5% one-sided)
+  // once those levels are accounted for. 0 when no such candidate can be fitted.
   double largest_plausible_step_beside(std::span<const double> medians, const std::vector<Feature>& beside,
                                        const std::function<bool(const Feature&)>& which) const;
 

@@ -250,7 +250,10 @@ UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& opti
 
   verdict.levels = model.select(medians, rules, &verdict.fit_dispersion);
   verdict.leading = pick_unit(verdict.levels, options.pick);
-  verdict.largest_plausible_step_us = model.largest_plausible_step(medians);
+  // A unit is ruled out by its own per-block levels; stripe rounds (several
+  // informed by the largest writes only) have their own bound in the stripe's answer.
+  verdict.largest_plausible_step_us = model.largest_plausible_step_beside(
+      medians, {}, [](const Feature& f) { return f.cost != UnitCost::per_stripe_round; });
   verdict.contenders = contenders_of(model, medians, verdict.levels);
 
   Random random(options.seed * 0x9e3779b97f4a7c15ull + grid.total_samples());

@@ -71,7 +71,7 @@ std::vector<uint64_t> default_unit_candidates(uint64_t offset_step, uint64_t win
 UnitInferenceOptions read_page_options(const std::vector<uint64_t>& units, uint64_t seed);
 // Write-unit inference: a per-partial-block and a per-block-touched feature
 // per unit, and a per-stripe-round feature per program unit of at least
-// 4 KiB over 2, 4 or 8 parallel units whose stripe is still a candidate unit.
+// 4 KiB over 2, 4, 8 or 16 parallel units whose stripe is still a candidate unit.
 UnitInferenceOptions write_unit_options(const std::vector<uint64_t>& units, uint64_t seed);
 
 }  // namespace ssdprobe

@@ -10,7 +10,7 @@ namespace ssdprobe {
 namespace {
 
 constexpr uint64_t kSmallestProgramUnit = 4096;
-constexpr uint32_t kStripeUnits[] = {2, 4, 8};
+constexpr uint32_t kStripeUnits[] = {2, 4, 8, 16};
 
 bool is_stripe_of(const Feature& f, uint64_t unit) {
   return f.cost == UnitCost::per_stripe_round && f.unit_bytes == unit;
@@ -86,7 +86,7 @@ StripeVerdict no_stripe_level(const StripeInputs& in, uint64_t unit) {
   }
   const double bound = in.model.largest_plausible_step_beside(
       in.medians, features_of(in.levels), [unit](const Feature& f) { return is_stripe_of(f, unit); });
-  const std::string rounds = fmt::format("a round of {} program units over 2, 4 or 8 parallel units (stripes up to {})",
+  const std::string rounds = fmt::format("a round of {} program units over 2, 4, 8 or 16 parallel units (stripes up to {})",
                                          format_size(unit), format_size(searched));
   if (bound >= in.min_effect_us) {
     return undetermined(fmt::format("not determined: no stripe level was found (the levels found explain the grid "
@@ -99,6 +99,25 @@ StripeVerdict no_stripe_level(const StripeInputs& in, uint64_t unit) {
   v.evidence = fmt::format("no stripe: {} adds no step that matters beside the levels found (at most {:.2f} us, step + "
                            "2 standard errors, against a floor of {:.2f} us); {} IOs",
                            rounds, bound, in.min_effect_us, in.ios);
+  return v;
+}
+
+// No write unit: a stripe is ruled out too when no round over any unit,
+// fitted alone, could cost a step that matters.
+StripeVerdict beside_no_unit(const StripeInputs& in) {
+  const double bound = in.model.largest_plausible_step_beside(
+      in.medians, {}, [](const Feature& f) { return f.cost == UnitCost::per_stripe_round; });
+  if (bound >= in.min_effect_us) {
+    return undetermined(fmt::format("not determined: no write unit matters, but a round of program units over "
+                                    "parallel units costing up to {:.2f} us is not ruled out (a level must exceed "
+                                    "{:.2f} us); {} IOs", bound, in.min_effect_us, in.ios));
+  }
+  StripeVerdict v;
+  v.state = UnitState::absent;
+  v.searched_up_to_bytes = largest_stripe_shown(in.model);
+  v.evidence = fmt::format("no stripe: no write unit either, and no round of program units over parallel units "
+                           "costs a step that matters (at most {:.2f} us, against a floor of {:.2f} us); {} IOs",
+                           bound, in.min_effect_us, in.ios);
   return v;
 }
 
@@ -129,14 +148,7 @@ uint64_t stripe_bytes(const LevelEstimate& level) { return level.unit_bytes * le
 
 StripeVerdict infer_stripe(const StripeInputs& in) {
   if (!any_stripe_candidate(in.model)) return StripeVerdict{};
-  if (in.unit_ruled_out) {
-    StripeVerdict v;
-    v.state = UnitState::absent;
-    v.searched_up_to_bytes = largest_stripe_shown(in.model);
-    v.evidence = "no stripe: no write unit either; no level of any unit, rounds over parallel units included, costs a "
-                 "step that matters";
-    return v;
-  }
+  if (in.unit_ruled_out) return beside_no_unit(in);
   if (!in.write_unit) {
     return undetermined("not determined: the write unit was not determined, and a stripe is told only beside one");
   }

@@ -23,7 +23,7 @@ namespace ssdprobe {
 
 // found: a per_stripe_round level at the write unit, with bootstrap support
 // (for the write unit and this stripe together) >= the report confidence;
-// absent: no such level, and no round over 2, 4 or 8 units (stripes up to
+// absent: no such level, and no round over 2, 4, 8 or 16 units (stripes up to
 // searched_up_to_bytes) could add a step that matters beside the levels
 // found (or the write unit itself is ruled out: no level of any kind
 // could matter, stripe rounds included); undetermined: otherwise, and whenever the write unit is not
@@ -38,7 +38,7 @@ struct StripeVerdict {
 };
 
 // Stripe features for the write grid: program units of at least 4 KiB (no
-// NAND page is smaller) over 2, 4 or 8 parallel units, whose stripe is one
+// NAND page is smaller) over 2, 4, 8 or 16 parallel units, whose stripe is one
 // of `units` (so the grid's sizes reach it).
 std::vector<Feature> stripe_candidates(const std::vector<uint64_t>& units);
 

@@ -115,12 +115,13 @@ TEST_CASE("a 48 KiB one-shot program unit keeps its answer and gets no stripe") 
 }
 
 TEST_CASE("a clean grid without stripe rounds rules a stripe out, with its reach") {
-  const auto verdict = infer_unit(write_grid(programmed(16384, 60, 40), 9, 0.005), write_options());
+  const auto verdict = infer_unit(write_grid(programmed(16384, 60, 40), 9, 0.001), write_options());
+  INFO(verdict.stripe.evidence);
   REQUIRE(verdict.bytes.has_value());
   CHECK(*verdict.bytes == 16384);
   CHECK(verdict.stripe.state == UnitState::absent);
   REQUIRE(verdict.stripe.searched_up_to_bytes.has_value());
-  CHECK(*verdict.stripe.searched_up_to_bytes == 131072);  // 16 KiB x 8
+  CHECK(*verdict.stripe.searched_up_to_bytes == 262144);  // 16 KiB x 16
   CHECK(verdict.stripe.evidence.rfind("no stripe", 0) == 0);
 }
 
