@@ -394,8 +394,25 @@ std::string erase_block_note(uint64_t erase_block, uint64_t alignment) {
                      "multiple of {}", format_size(erase_block), format_size(alignment), format_size(erase_block));
 }
 
+// A write unit programmed in stripes over parallel units: what the stripe is
+// for (the size of a write, not an alignment).
+std::string write_stripe_note(uint64_t write_unit, uint64_t stripe) {
+  return fmt::format("the {} write unit is programmed {} at a time on parallel units (a {} stripe): partitions and "
+                     "filesystem blocks align to the {} write unit, not to the stripe, since a write that covers a "
+                     "stripe only in part costs nothing extra; the stripe is a preferred write size: an aligned write "
+                     "of up to {} costs one round of programs, so writing {} or a multiple of it at once (database "
+                     "extents, f2fs, an application's write size) gets {} write units programmed in the time of one",
+                     format_size(write_unit), stripe / write_unit, format_size(stripe), format_size(write_unit),
+                     format_size(stripe), format_size(stripe), stripe / write_unit);
+}
+
 std::string no_stripe_note(const Context& c, const std::optional<MdPlan>& md, const std::optional<LvmPlan>& lvm) {
   std::string why = "a single drive has no stripe";
+  // Its own write stripe is no RAID stripe: a partly covered one costs nothing (write_stripe_note).
+  if (c.geometry.write_stripe) {
+    why = fmt::format("a single drive has no RAID stripe (its {} write stripe is a write size, not an alignment)",
+                      format_size(*c.geometry.write_stripe));
+  }
   if (md && md->level == 1) why = "RAID 1 mirrors without striping";
   if (lvm && lvm->physical_volumes > 1) why = "a linear LV has no stripe";
   const std::string units = unit_versus_blocks(c.geometry);
@@ -531,6 +548,9 @@ Recommendations recommend(const GeometryForRecommendation& g, const StackForReco
   }
   if (g.erase_block && *g.erase_block > 0) {
     if (const std::string note = erase_block_note(*g.erase_block, alignment); !note.empty()) r.notes.push_back(note);
+  }
+  if (g.write_stripe && g.write_unit && *g.write_unit > 0 && *g.write_stripe > *g.write_unit) {
+    r.notes.push_back(write_stripe_note(*g.write_unit, *g.write_stripe));
   }
   std::string first_partition = partition_path;
   if (target_is_partition) {

@@ -24,6 +24,10 @@ namespace ssdprobe {
 struct GeometryForRecommendation {
   std::optional<uint64_t> read_page;
   std::optional<uint64_t> write_unit;
+  // The stripe beside the write unit (analysis/write_stripe.h): writes of
+  // whole stripes use every parallel unit at once. Never an alignment: a
+  // partly covered stripe costs nothing of itself.
+  std::optional<uint64_t> write_stripe;
   std::optional<uint64_t> erase_block;
   uint64_t logical_block = 512;
   // The write grid's measured cost of covering part of a write unit (the

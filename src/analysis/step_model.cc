@@ -42,12 +42,21 @@ std::optional<std::vector<std::vector<double>>> invert(std::vector<std::vector<d
 }  // namespace
 
 const char* unit_cost_name(UnitCost cost) {
-  return cost == UnitCost::per_block_touched ? "per block touched" : "per partly covered block";
+  switch (cost) {
+    case UnitCost::per_block_touched: return "per block touched";
+    case UnitCost::per_partial_block: return "per partly covered block";
+    case UnitCost::per_stripe_round: return "per round of blocks over the parallel units";
+  }
+  return "per block touched";
 }
 
 double feature_value(const Feature& feature, uint64_t offset, uint64_t size) {
   const uint64_t unit = feature.unit_bytes;
   if (feature.cost == UnitCost::per_block_touched) return static_cast<double>(units_touched(offset, size, unit));
+  if (feature.cost == UnitCost::per_stripe_round) {
+    const uint64_t units = std::max<uint64_t>(1, feature.stripe_units);
+    return static_cast<double>((units_touched(offset, size, unit) + units - 1) / units);
+  }
   const uint64_t end = offset + size;
   const uint64_t touched = units_touched(offset, size, unit);
   if (touched == 1) return (offset % unit != 0 || end % unit != 0) ? 1.0 : 0.0;
@@ -144,6 +153,7 @@ std::optional<std::vector<LevelEstimate>> StepModel::fit_moments(const Moments& 
   for (size_t a = 0; a < k; ++a) {
     levels[a].unit_bytes = candidates_[chosen[a]].unit_bytes;
     levels[a].cost = candidates_[chosen[a]].cost;
+    levels[a].stripe_units = candidates_[chosen[a]].stripe_units;
     levels[a].step_us = beta[a];
     levels[a].stderr_us = std::sqrt(std::max(0.0, (*inverse)[a][a]) * dispersion);
     levels[a].z = levels[a].stderr_us > 0 ? beta[a] / levels[a].stderr_us : 0.0;
@@ -209,12 +219,21 @@ std::vector<LevelEstimate> StepModel::select(std::span<const double> medians, co
   return current;
 }
 
-double StepModel::largest_plausible_step(std::span<const double> medians) const {
+double StepModel::largest_plausible_step_beside(std::span<const double> medians, const std::vector<Feature>& beside,
+                                                const std::function<bool(const Feature&)>& which) const {
+  std::vector<size_t> chosen;
+  for (const Feature& feature : beside) {
+    const auto it = std::find(candidates_.begin(), candidates_.end(), feature);
+    if (it != candidates_.end()) chosen.push_back(static_cast<size_t>(it - candidates_.begin()));
+  }
   const Moments m = moments(medians);
   double largest = 0.0;
   for (size_t c = 0; c < candidates_.size(); ++c) {
-    auto levels = fit_moments(m, {c}, nullptr);
-    if (levels) largest = std::max(largest, levels->front().step_us + 2.0 * levels->front().stderr_us);
+    if (!which(candidates_[c]) || std::find(chosen.begin(), chosen.end(), c) != chosen.end()) continue;
+    std::vector<size_t> trial = chosen;
+    trial.push_back(c);
+    auto levels = fit_moments(m, trial, nullptr);
+    if (levels) largest = std::max(largest, levels->back().step_us + 2.0 * levels->back().stderr_us);
   }
   return largest;
 }

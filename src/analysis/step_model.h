@@ -4,8 +4,12 @@
 //   median(size_i, offset_j) = alpha_i + sum over features F of beta_F * x_F(i, j)
 //
 // A feature is a unit L and a way L can cost: per L-block the IO touches
-// (reads: crossing an L boundary senses another page) or per L-block the IO
-// covers only partly (writes: a read-modify-write of that block). alpha_i
+// (reads: crossing an L boundary senses another page), per L-block the IO
+// covers only partly (writes: a read-modify-write of that block), or per
+// round of L-blocks over U parallel units (writes on a drive that programs
+// consecutive pages on U dies at once: the busiest die programs
+// ceil(blocks touched / U) of them, so cost steps once per U blocks, and a
+// partly covered stripe of U blocks costs nothing of itself). alpha_i
 // absorbs everything that depends on the size alone (transfer time, command
 // overhead), so only the offset-dependent part can make beta_F non-zero.
 // Features are chosen by forward selection with a z-test (standard errors
@@ -14,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -25,12 +30,14 @@ namespace ssdprobe {
 enum class UnitCost {
   per_block_touched,   // x = number of L-blocks [offset, offset+size) overlaps
   per_partial_block,   // x = number of L-blocks it overlaps but does not cover
+  per_stripe_round,    // x = ceil(L-blocks it overlaps / stripe_units): rounds over the parallel units
 };
 const char* unit_cost_name(UnitCost cost);
 
 struct Feature {
   uint64_t unit_bytes = 0;
   UnitCost cost = UnitCost::per_block_touched;
+  uint32_t stripe_units = 0;  // per_stripe_round: parallel units one round of L-blocks spans; else 0
   bool operator==(const Feature&) const = default;
 };
 double feature_value(const Feature& feature, uint64_t offset, uint64_t size);
@@ -38,6 +45,7 @@ double feature_value(const Feature& feature, uint64_t offset, uint64_t size);
 struct LevelEstimate {
   uint64_t unit_bytes = 0;
   UnitCost cost = UnitCost::per_block_touched;
+  uint32_t stripe_units = 0;  // per_stripe_round: the stripe is unit_bytes x stripe_units
   double step_us = 0.0;    // beta: added latency per extra block touched
   double stderr_us = 0.0;  // dispersion-corrected standard error of beta
   double z = 0.0;          // step / stderr
@@ -67,9 +75,12 @@ class StepModel {
   // to its noise, well above 1 when structure is left unexplained.
   std::vector<LevelEstimate> select(std::span<const double> medians, const SelectionRules& rules,
                                     double* dispersion = nullptr) const;
-  // For each candidate fitted alone: step + 2 stderr, the largest step the
-  // data cannot rule out (about 97.5% one-sided).
-  double largest_plausible_step(std::span<const double> medians) const;
+  // For each candidate `which` accepts, fitted beside the features of
+  // `beside` (levels already selected; none: the candidate alone): step + 2
+  // stderr, the largest step the data cannot rule out (about 97.5% one-sided)
+  // once those levels are accounted for. 0 when no such candidate can be fitted.
+  double largest_plausible_step_beside(std::span<const double> medians, const std::vector<Feature>& beside,
+                                       const std::function<bool(const Feature&)>& which) const;
 
  private:
   struct Moments {

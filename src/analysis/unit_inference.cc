@@ -82,6 +82,13 @@ std::optional<uint64_t> pick_unit(const std::vector<LevelEstimate>& levels, Pick
   return most_expensive->unit_bytes;
 }
 
+// The stripe the levels give their pick (write_stripe.h), or 0.
+uint64_t stripe_of_pick(const std::vector<LevelEstimate>& levels, uint64_t unit) {
+  if (unit == 0) return 0;
+  const auto level = stripe_level(levels, unit);
+  return level ? stripe_bytes(*level) : 0;
+}
+
 // Medians of one bootstrap replicate: every cell's samples redrawn with
 // replacement, so cells keep their sample counts (and the model its weights).
 std::vector<double> resampled_medians(const LatencyGrid& grid, Random& random) {
@@ -102,11 +109,19 @@ std::vector<double> resampled_medians(const LatencyGrid& grid, Random& random) {
 }
 
 std::string describe_level(const LevelEstimate& level) {
-  return level.cost == UnitCost::per_block_touched
-             ? fmt::format("each extra {} block touched adds {:.2f} us (+/- {:.2f}, z = {:.1f})",
-                           format_size(level.unit_bytes), level.step_us, level.stderr_us, level.z)
-             : fmt::format("each partly covered {} block adds {:.2f} us (+/- {:.2f}, z = {:.1f})",
-                           format_size(level.unit_bytes), level.step_us, level.stderr_us, level.z);
+  switch (level.cost) {
+    case UnitCost::per_block_touched:
+      return fmt::format("each extra {} block touched adds {:.2f} us (+/- {:.2f}, z = {:.1f})",
+                         format_size(level.unit_bytes), level.step_us, level.stderr_us, level.z);
+    case UnitCost::per_partial_block:
+      return fmt::format("each partly covered {} block adds {:.2f} us (+/- {:.2f}, z = {:.1f})",
+                         format_size(level.unit_bytes), level.step_us, level.stderr_us, level.z);
+    case UnitCost::per_stripe_round:
+      return fmt::format("each round of {} blocks over {} parallel units (a {} stripe) adds {:.2f} us (+/- {:.2f}, "
+                         "z = {:.1f})", format_size(level.unit_bytes), level.stripe_units,
+                         format_size(stripe_bytes(level)), level.step_us, level.stderr_us, level.z);
+  }
+  return "";
 }
 
 struct UnitRange {
@@ -181,7 +196,7 @@ std::vector<Feature> contenders_of(const StepModel& model, const std::vector<dou
   }
   std::sort(ranked.rbegin(), ranked.rend());
   std::vector<Feature> features;
-  for (const auto& level : levels) features.push_back({level.unit_bytes, level.cost});
+  for (const auto& level : levels) features.push_back({level.unit_bytes, level.cost, level.stripe_units});
   for (size_t i = 0; i < ranked.size() && i < 3; ++i) {
     const Feature& f = model.candidates()[ranked[i].second];
     if (std::find(features.begin(), features.end(), f) == features.end()) features.push_back(f);
@@ -204,7 +219,7 @@ std::vector<uint64_t> default_unit_candidates(uint64_t offset_step, uint64_t win
 UnitInferenceOptions read_page_options(const std::vector<uint64_t>& units, uint64_t seed) {
   UnitInferenceOptions options;
   options.what = "read page";
-  for (uint64_t unit : units) options.candidates.push_back({unit, UnitCost::per_block_touched});
+  for (uint64_t unit : units) options.candidates.push_back({unit, UnitCost::per_block_touched, 0});
   options.pick = PickRule::largest_step;
   options.seed = seed;
   return options;
@@ -214,9 +229,10 @@ UnitInferenceOptions write_unit_options(const std::vector<uint64_t>& units, uint
   UnitInferenceOptions options;
   options.what = "write unit";
   for (uint64_t unit : units) {
-    options.candidates.push_back({unit, UnitCost::per_partial_block});
-    options.candidates.push_back({unit, UnitCost::per_block_touched});
+    options.candidates.push_back({unit, UnitCost::per_partial_block, 0});
+    options.candidates.push_back({unit, UnitCost::per_block_touched, 0});
   }
+  for (const Feature& feature : stripe_candidates(units)) options.candidates.push_back(feature);
   options.pick = PickRule::largest_unit;
   options.seed = seed;
   return options;
@@ -234,16 +250,26 @@ UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& opti
 
   verdict.levels = model.select(medians, rules, &verdict.fit_dispersion);
   verdict.leading = pick_unit(verdict.levels, options.pick);
-  verdict.largest_plausible_step_us = model.largest_plausible_step(medians);
+  // A unit is ruled out by its own per-block levels; stripe rounds (several
+  // informed by the largest writes only) have their own bound in the stripe's answer.
+  verdict.largest_plausible_step_us = model.largest_plausible_step_beside(
+      medians, {}, [](const Feature& f) { return f.cost != UnitCost::per_stripe_round; });
   verdict.contenders = contenders_of(model, medians, verdict.levels);
 
   Random random(options.seed * 0x9e3779b97f4a7c15ull + grid.total_samples());
   std::map<uint64_t, int> votes;  // unit -> replicates; 0 = no unit
+  std::map<std::pair<uint64_t, uint64_t>, int> stripe_votes;  // (unit, its stripe or 0) -> replicates
   for (int r = 0; r < options.bootstrap_replicates; ++r) {
-    ++votes[pick_unit(model.select(resampled_medians(clamped, random), rules), options.pick).value_or(0)];
+    const auto levels = model.select(resampled_medians(clamped, random), rules);
+    const uint64_t unit = pick_unit(levels, options.pick).value_or(0);
+    ++votes[unit];
+    ++stripe_votes[{unit, stripe_of_pick(levels, unit)}];
   }
   const int replicates = std::max(1, options.bootstrap_replicates);
   verdict.leading_support = (votes[verdict.leading.value_or(0)] + 0.5) / (replicates + 1.0);
+  const uint64_t leading = verdict.leading.value_or(0);
+  const double stripe_support =
+      (stripe_votes[{leading, stripe_of_pick(verdict.levels, leading)}] + 0.5) / (replicates + 1.0);
 
   if (verdict.leading && verdict.leading_support >= options.report_confidence) {
     verdict.bytes = verdict.leading;
@@ -257,6 +283,9 @@ UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& opti
     if (verdict.settled) verdict.searched_up_to_bytes = candidate_range(options).largest;
     verdict.evidence = absent_evidence(verdict, options, grid);
   }
+  verdict.stripe = infer_stripe({model, medians, verdict.levels, verdict.bytes, verdict.state == UnitState::absent,
+                                 stripe_support, replicates, grid.total_samples(), options.report_confidence,
+                                 verdict.min_effect_us});
   return verdict;
 }
 

@@ -6,7 +6,12 @@
 // names the unit: for reads the feature with the largest step (the most
 // expensive boundary to cross), for writes the largest unit whose partial
 // coverage costs a read-modify-write (the program unit; smaller ones are
-// mapping units). The others are reported beside it. Confidence is bootstrap
+// mapping units). The others are reported beside it. On a drive that
+// programs consecutive program units on several parallel units at once, a
+// write's cost steps once per stripe (one round over the units) rather than
+// per program unit: that level names the program unit as the write unit and
+// its stripe beside it (StripeVerdict), never the stripe as the write unit,
+// because a partly covered stripe costs nothing of itself. Confidence is bootstrap
 // support: the share of resampled grids (samples redrawn with replacement
 // inside every cell) on which the whole procedure picks the same unit.
 #pragma once
@@ -19,6 +24,7 @@
 #include "analysis/latency_grid.h"
 #include "analysis/step_model.h"
 #include "analysis/verdicts.h"
+#include "analysis/write_stripe.h"
 
 namespace ssdprobe {
 
@@ -51,6 +57,7 @@ struct UnitVerdict {
   bool settled = false;                // confident answer, or confident absence
   std::optional<uint64_t> searched_up_to_bytes;  // ruled out: the largest candidate unit the grid could show
   UnitState state = UnitState::undetermined;  // found, absent or undetermined (verdicts.h)
+  StripeVerdict stripe;                // writes: the stripe beside the write unit (write_stripe.h)
 };
 
 UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& options);
@@ -62,7 +69,9 @@ std::vector<uint64_t> default_unit_candidates(uint64_t offset_step, uint64_t win
 
 // Read-page inference: one per-block-touched feature per candidate unit.
 UnitInferenceOptions read_page_options(const std::vector<uint64_t>& units, uint64_t seed);
-// Write-unit inference: a per-partial-block and a per-block-touched feature per unit.
+// Write-unit inference: a per-partial-block and a per-block-touched feature
+// per unit, and a per-stripe-round feature per program unit of at least
+// 4 KiB over 2, 4, 8 or 16 parallel units whose stripe is still a candidate unit.
 UnitInferenceOptions write_unit_options(const std::vector<uint64_t>& units, uint64_t seed);
 
 }  // namespace ssdprobe

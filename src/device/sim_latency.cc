@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace ssdprobe {
 
@@ -54,8 +55,31 @@ void SimLatencyModel::idle(double seconds) {
   cache_free_bytes_ += refill >= static_cast<double>(room) ? room : static_cast<uint64_t>(refill);
 }
 
+// A striped drive: the write's program units go to their units in turn and
+// are programmed at once, so it costs the busiest unit's programs (a partly
+// covered program unit is a whole program, plus its read-modify-write), on
+// top of the transfer and the mapping units' read-modify-write.
+double SimLatencyModel::striped_write_us(uint64_t offset, uint64_t length) const {
+  const uint64_t unit = profile_.program_unit;
+  const uint64_t first = offset / unit, last = (offset + length - 1) / unit;
+  std::vector<double> busy(profile_.stripe_units, 0.0);
+  for (uint64_t page = first; page <= last; ++page) {
+    const uint64_t start = std::max(offset, page * unit), end = std::min(offset + length, (page + 1) * unit);
+    const bool partial = end - start < unit;
+    busy[page % profile_.stripe_units] += profile_.program_us + (partial ? profile_.rmw_us : 0.0);
+  }
+  double us = profile_.read_base_us + profile_.transfer_us_per_kib * static_cast<double>(length) / 1024.0;
+  us += *std::max_element(busy.begin(), busy.end());
+  if (profile_.write_map_unit > 0) {
+    us += profile_.map_rmw_us * static_cast<double>(partly_covered(offset, length, profile_.write_map_unit));
+  }
+  return us;
+}
+
 double SimLatencyModel::ideal_write_us(uint64_t offset, uint64_t length, bool sequential) const {
-  double us = programmed_write_us(offset, length, profile_.program_unit, profile_.program_us, profile_.rmw_us);
+  double us = profile_.stripe_units > 1
+                  ? striped_write_us(offset, length)
+                  : programmed_write_us(offset, length, profile_.program_unit, profile_.program_us, profile_.rmw_us);
   if (sequential && profile_.erase_block > 0 && offset % profile_.erase_block == 0) {
     us += profile_.erase_stall_us;
   }

@@ -34,6 +34,7 @@ class SimLatencyModel {
  private:
   double programmed_write_us(uint64_t offset, uint64_t length, uint64_t unit, double program_us,
                              double rmw_us) const;
+  double striped_write_us(uint64_t offset, uint64_t length) const;
   bool all_pages_buffered(uint64_t offset, uint64_t length) const;
   void remember_pages(uint64_t offset, uint64_t length);
   double apply_noise(double us);

@@ -60,6 +60,12 @@ struct SimProfile {
   uint64_t erase_block = 8ull << 20;
   double erase_stall_us = 1500.0;     // sequential stream entering a new erase block
   SimSlcCache slc_cache;              // the write costs above are the native ones
+  // Striping: consecutive program units go to `stripe_units` parallel units
+  // in turn (program unit p on unit p % stripe_units), which program at
+  // once. A native write then costs its busiest unit's programs: program_us
+  // for each program unit it holds, a partly covered one too (plus rmw_us
+  // each), and nothing for a partly covered stripe. 0 or 1: no striping.
+  uint32_t stripe_units = 0;
 
   // Internal parallelism: a request is served by parallel unit
   // (offset / interleave) % parallel_units; requests on different units
@@ -102,6 +108,13 @@ struct SimProfile {
   // when the cache is within the cache probe's cap.
   std::optional<uint32_t> expected_write_unit() const {
     return expected_unit_of(program_unit, program_us, rmw_us);
+  }
+  // The stripe a correct analysis must report beside the write unit: the
+  // program units of one round over the striped units, when there are at
+  // least two and the program unit is the write unit.
+  std::optional<uint64_t> expected_write_stripe() const {
+    if (stripe_units < 2 || expected_write_unit() != program_unit) return std::nullopt;
+    return static_cast<uint64_t>(program_unit) * stripe_units;
   }
   // The in-cache write unit: what a write grid sees while the cache has room.
   std::optional<uint32_t> expected_in_cache_write_unit() const {

@@ -217,6 +217,28 @@ SimProfile qlc_slc_2g() {
   return p;
 }
 
+// Consecutive 16 KiB pages on four dies in turn: a write programs its pages
+// on all four at once, so its cost steps once per 64 KiB stripe, while a
+// partly covered page still costs a whole page program. The parallelism
+// probe sees the same four units every 16 KiB.
+SimProfile nvme_striped_16k() {
+  SimProfile p;
+  p.name = "nvme-striped-16k";
+  p.description = "NVMe TLC, 16 KiB read page, 16 KiB pages programmed on 4 dies in turn (64 KiB stripe): a partial "
+                  "page costs a whole page program, a partial stripe nothing";
+  p.read_base_us = 12.0;
+  p.page_sense_us = 45.0;
+  p.read_levels = {{4096, 1.0}};
+  p.program_unit = 16384;
+  p.program_us = 150.0;
+  p.rmw_us = 0.0;
+  p.stripe_units = 4;
+  p.parallel_units = 4;
+  p.interleave_bytes = 16384;
+  p.erase_block = 16ull << 20;
+  return p;
+}
+
 }  // namespace
 
 const std::vector<SimProfile>& sim_profiles() {
@@ -224,6 +246,7 @@ const std::vector<SimProfile>& sim_profiles() {
       nvme_tlc_16k(), nvme_4kn_32k(), sata_mlc_8k(), clean_4k(),      noisy_16k(),
       subtle_8k(),    qlc_16k_iu_32k(), multiplane_16k(), flat_dram(), emmc_4k_4kn(),
       fresh_tlc_16k(), channels_8x64k(), channels_4x16k(), tlc_slc_128m(), qlc_slc_2g(),
+      nvme_striped_16k(),
   };
   return profiles;
 }

@@ -42,7 +42,12 @@ const char* stop_reason_name(GridStopReason reason) {
 }
 
 const char* unit_cost_key(UnitCost cost) {
-  return cost == UnitCost::per_block_touched ? "per_block_touched" : "per_partial_block";
+  switch (cost) {
+    case UnitCost::per_block_touched: return "per_block_touched";
+    case UnitCost::per_partial_block: return "per_partial_block";
+    case UnitCost::per_stripe_round: return "per_stripe_round";
+  }
+  return "per_block_touched";
 }
 
 const char* phase_state_name(PhaseState state) {

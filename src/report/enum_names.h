@@ -14,7 +14,7 @@ const char* unit_state_name(UnitState state);        // "found", "absent", "unde
 const char* severity_name(Severity severity);        // "info", "warning", "error"
 const char* severity_label(Severity severity);       // "NOTE", "WARNING", "ERROR": the audit's and verdict's words
 const char* stop_reason_name(GridStopReason reason);  // "settled", "budget", "byte cap", "IO cap", "round limit"
-const char* unit_cost_key(UnitCost cost);
-const char* phase_state_name(PhaseState state);  // "done", "budget", "skipped", "failed", "interrupted", "not_run"  // "per_block_touched", "per_partial_block" (step_model.h has the prose)
+const char* unit_cost_key(UnitCost cost);  // "per_block_touched", "per_partial_block", "per_stripe_round" (step_model.h has the prose)
+const char* phase_state_name(PhaseState state);  // "done", "budget", "skipped", "failed", "interrupted", "not_run"
 
 }  // namespace ssdprobe

@@ -99,6 +99,7 @@ json detected_json(const DetectedUnit& unit) {
                         {"step_us", rounded(level.step_us)},
                         {"stderr_us", rounded(level.stderr_us)},
                         {"z", std::round(level.z * 10.0) / 10.0}});
+      if (level.cost == UnitCost::per_stripe_round) levels.back()["stripe_units"] = level.stripe_units;
     }
     out["levels"] = levels;
   }
@@ -134,6 +135,18 @@ json slc_cache_json(const DetectedUnit& unit, const std::optional<SlcCacheDetail
   out["recovery"] = cache_recovery_json(detail->recovery);
   out["write_unit"] = detail->write_unit ? detected_json(*detail->write_unit) : json(nullptr);
   out["write_unit_written_bytes"] = detail->write_unit_written_bytes;
+  return out;
+}
+
+// detected.write_stripe: the unit's fields, what it is made of and its tie
+// to the parallelism probe (run/stripe_parallelism.h).
+json write_stripe_json(const DetectedUnit& unit, const WriteStripeDetail& detail) {
+  json out = detected_json(unit);
+  out["program_unit_bytes"] = json_or_null(detail.program_unit_bytes);
+  out["units"] = json_or_null(detail.units);
+  out["parallel_units"] = json_or_null(detail.parallel_units);
+  out["parallel_units_from"] = text_or_null(detail.parallel_units_from);
+  out["agrees_with_parallel_units"] = json_or_null(detail.agrees);
   return out;
 }
 
@@ -281,6 +294,7 @@ json to_json(const ResultDocument& d) {
               {"detected",
                {{"read_page", detected_json(d.read_page)},
                 {"write_unit", detected_json(d.write_unit)},
+                {"write_stripe", write_stripe_json(d.write_stripe, d.write_stripe_detail)},
                 {"erase_block", detected_json(d.erase_block)},
                 {"slc_cache", slc_cache_json(d.slc_cache, d.slc_cache_detail)}}},
               {"mismatches", mismatches},

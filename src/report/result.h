@@ -151,6 +151,17 @@ struct SlcCacheDetail {
   uint64_t write_unit_written_bytes = 0;  // what that grid wrote (inside the window, under --cache-bytes)
 };
 
+// detected.write_stripe's parts, and its tie to the parallelism probe
+// (run/stripe_parallelism.h): whether the stripe's program units are as many
+// as the parallel units the probe found.
+struct WriteStripeDetail {
+  std::optional<uint64_t> program_unit_bytes;  // found: the write unit the stripe is made of
+  std::optional<uint32_t> units;               // found: program units per stripe
+  std::optional<uint32_t> parallel_units;      // the probe's unit count: write pairs' when found, else reads'
+  std::string parallel_units_from;             // "write_parallelism", "parallelism"; empty: neither found one
+  std::optional<bool> agrees;                  // units == parallel_units, when both are known
+};
+
 struct ResultDocument {
   std::string started_at;   // ISO 8601 UTC
   std::string ended_at;     // ISO 8601 UTC, when the last phase ended
@@ -163,6 +174,10 @@ struct ResultDocument {
   Topology topology;
   FirmwareSection firmware;
   DetectedUnit read_page, write_unit, erase_block;
+  // The stripe beside the write unit (analysis/write_stripe.h): found where
+  // cost steps once per round of program units over parallel units.
+  DetectedUnit write_stripe;
+  WriteStripeDetail write_stripe_detail;
   DetectedUnit slc_cache;  // found: the bytes a burst of writes gets at the cache's speed
   std::optional<SlcCacheDetail> slc_cache_detail;  // absent unless the SLC cache probe ran
   std::vector<Mismatch> mismatches;

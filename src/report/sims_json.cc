@@ -15,6 +15,7 @@ nlohmann::ordered_json sims_json() {
                     {"read_page", value(p.expected_read_page())},
                     {"read_page_with_write", value(p.expected_read_page_with_writes())},
                     {"write_unit", value(p.expected_write_unit())},
+                    {"write_stripe", value(p.expected_write_stripe())},
                     {"erase_block", value(p.erase_stall_us > 0 ? std::optional<uint64_t>(p.erase_block) : std::nullopt)},
                     {"parallel_units", value(p.expected_parallel_units())},
                     {"interleave_bytes", value(p.expected_interleave())},

@@ -235,6 +235,10 @@ void evidence(std::string& out, const ResultDocument& d, size_t width) {
     out += wrapped("  read page: ", d.read_page.evidence, width, 4);
   }
   if (!d.write_unit.evidence.empty()) out += wrapped("  write unit: ", d.write_unit.evidence, width, 4);
+  // Only where the write grid ran: a stripe is told beside a measured write unit.
+  if (d.write_stripe.state != UnitState::not_measured) {
+    out += wrapped("  write stripe: ", d.write_stripe.evidence, width, 4);
+  }
   if (!d.erase_block.evidence.empty()) out += wrapped("  erase block: ", d.erase_block.evidence, width, 4);
   if (d.erase_block.state == UnitState::absent && !d.erase_block.to_determine.empty()) {
     out += wrapped("    ", d.erase_block.to_determine, width, 4);

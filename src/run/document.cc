@@ -76,6 +76,7 @@ ResultDocument base_document(const Options& options, const Target& target) {
   doc.topology = target.topology;
   doc.notes = target.notes;
   doc.write_unit = needs_writes("write unit");
+  doc.write_stripe = needs_writes("write stripe");
   doc.erase_block = needs_writes("erase block");
   return doc;
 }

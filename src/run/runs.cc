@@ -61,6 +61,7 @@ ResultDocument untimed_run(const Options& options, const std::string& why_not_me
   RunContext run(options, target, observer, {options.budget_s, false}, base_document(options, target));
   run.doc.read_page.evidence = "not measured: " + why_not_measured;
   run.doc.write_unit.evidence = run.doc.read_page.evidence;
+  run.doc.write_stripe.evidence = run.doc.read_page.evidence;
   run.doc.erase_block.evidence = run.doc.read_page.evidence;
   if (auto stop = run_phases(run, phases)) throw *stop;
   run.doc.ended_at = utc_now_text(kIso8601Utc);
@@ -77,7 +78,7 @@ const std::vector<Phase>& characterize_phases() {
       {.name = "slc_cache", .run = run_slc_cache_phase, .needs = Needs::writes, .skip_if = skip_cache_if_disabled,
        .decides = Units{&ResultDocument::slc_cache}, .timed = true},
       {.name = "write_grid", .run = run_write_grid, .needs = Needs::writes,
-       .decides = Units{&ResultDocument::write_unit}, .timed = true},
+       .decides = Units{&ResultDocument::write_unit, &ResultDocument::write_stripe}, .timed = true},
       {.name = "erase_stream", .run = run_erase_stream, .needs = Needs::writes,
        .decides = Units{&ResultDocument::erase_block}, .timed = true},
       {.name = "write_parallelism", .run = run_write_parallelism_phase, .needs = Needs::writes, .timed = true},

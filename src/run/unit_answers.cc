@@ -69,6 +69,17 @@ std::string write_hint(const ResultDocument& doc, const DetectedUnit& unit, cons
   return more_budget(facts, "--write ") + " on an idle drive";
 }
 
+// A stripe is told beside a found write unit only, from the same grid: what
+// tells is what tells the write unit (--write), or the grid's own phase when
+// it did not finish. A grid that finished leaves nothing to rerun for it: its
+// evidence says what the data allow.
+std::string stripe_hint(const ResultDocument& doc, const RunFacts& facts) {
+  const DetectedUnit& stripe = doc.write_stripe;
+  if (stripe.state == UnitState::not_measured) return write_hint(doc, stripe, "write_grid", facts);
+  if (stripe.state != UnitState::undetermined || doc.write_unit.state != UnitState::found) return "";
+  return phase_hint(doc, "write_grid", facts, "--write ");
+}
+
 VerdictUnit verdict_unit(const char* name, const char* words, const DetectedUnit& unit) {
   VerdictUnit v;
   v.name = name;
@@ -140,6 +151,15 @@ void name_in_cache_unit(VerdictUnit& v, ResultDocument& doc) {
       format_size(*in_cache.bytes), in_cache.confidence));
 }
 
+// A write unit programmed in stripes over parallel units: the stripe beside
+// it, never instead of it (the stripe's own answer is detected.write_stripe).
+void qualify_stripe(VerdictUnit& v, const ResultDocument& doc) {
+  const WriteStripeDetail& d = doc.write_stripe_detail;
+  if (!v.bytes || !doc.write_stripe.bytes || !d.units) return;
+  v.text += fmt::format(" (programmed {} at a time on parallel units: a {} stripe)", *d.units,
+                        format_size(*doc.write_stripe.bytes));
+}
+
 // The seconds one stream pass over `bytes` takes at the rate the timed pass measured.
 std::optional<double> stream_seconds(const WriteProbeSummary& w, uint64_t bytes) {
   const double pass_us = std::accumulate(w.stream_latency_us.begin(), w.stream_latency_us.end(), 0.0);
@@ -206,6 +226,7 @@ std::string slc_cache_hint(const ResultDocument& doc, const RunFacts& facts) {
 std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts) {
   doc.read_page.to_determine = doc.read_page.state == UnitState::found ? "" : read_page_hint(doc, facts);
   doc.write_unit.to_determine = write_hint(doc, doc.write_unit, "write_grid", facts);
+  doc.write_stripe.to_determine = stripe_hint(doc, facts);
   doc.erase_block.to_determine = write_hint(doc, doc.erase_block, "erase_stream", facts);
   if (doc.read_page.state == UnitState::absent) doc.read_page.to_determine.clear();
   if (doc.write_unit.state == UnitState::absent) doc.write_unit.to_determine.clear();
@@ -213,6 +234,7 @@ std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts
                                  verdict_unit("write_unit", "write unit", doc.write_unit),
                                  verdict_unit("erase_block", "erase block", doc.erase_block)};
   qualify_unknown_regime(units[1], doc);
+  qualify_stripe(units[1], doc);
   name_in_cache_unit(units[1], doc);
   // The SLC cache is an answer only where its probe ran (or was to run).
   if (doc.slc_cache.state != UnitState::not_measured || doc.slc_cache_detail) {

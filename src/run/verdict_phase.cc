@@ -8,6 +8,7 @@
 #include "analysis/recommend.h"
 #include "core/units.h"
 #include "layout/audit.h"
+#include "run/stripe_parallelism.h"
 #include "run/verdict_builder.h"
 
 namespace ssdprobe {
@@ -75,6 +76,7 @@ void fill_recommendations(ResultDocument& doc) {
   GeometryForRecommendation geometry;
   geometry.read_page = doc.read_page.bytes;
   geometry.write_unit = doc.write_unit.bytes;
+  geometry.write_stripe = doc.write_stripe.bytes;
   geometry.erase_block = doc.erase_block.bytes;
   geometry.logical_block = t.logical_block_size.value_or(512);
   geometry.partial_write_cost_us = partial_write_cost(doc.write_unit);
@@ -92,6 +94,7 @@ void fill_recommendations(ResultDocument& doc) {
 }
 
 PhaseOutcome verdict_phase(RunContext& run) {
+  tie_stripe_to_parallelism(run.doc);
   fill_recommendations(run.doc);
   const bool timed = std::any_of(run.doc.phases.begin(), run.doc.phases.end(),
                                  [](const PhaseRecord& p) { return p.name == "read_grid"; });

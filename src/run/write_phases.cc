@@ -98,6 +98,16 @@ void note_stream_regime(ResultDocument& doc, const EraseStreamResult& stream) {
   doc.erase_block.regime = "mixed";
 }
 
+// The stripe beside the write unit, measured by the same grid in the same
+// drive state; its tie to the parallelism probe comes once that has run.
+void record_stripe(ResultDocument& doc, const StripeVerdict& s) {
+  doc.write_stripe = {s.bytes, s.state, s.confidence, s.evidence, {}, doc.write_unit.device_state,
+                      s.searched_up_to_bytes, {}, {}, doc.write_unit.regime};
+  doc.write_stripe_detail = {};
+  if (s.bytes) doc.write_stripe_detail = {.program_unit_bytes = s.bytes.value() / s.units, .units = s.units,
+                                          .parallel_units = {}, .parallel_units_from = {}, .agrees = {}};
+}
+
 EraseStreamResult erase_stream(RunContext& run, double budget_s) {
   EraseStreamOptions stream;
   stream.window = run.write.window;
@@ -213,6 +223,7 @@ PhaseOutcome run_write_grid(RunContext& run) {
     run.doc.notes.push_back(regime_shift_note("write grid", *shift));
     run.doc.write_unit.regime = "mixed";
   }
+  record_stripe(run.doc, v.stripe);
   run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
   add_notes(run.doc, grid.plan.notes);
   summary(run).bytes_written += grid.bytes_issued;

@@ -21,6 +21,14 @@
 //    need a CPU per unit): requests on one unit serialize, on different units
 //    they overlap. See PARALLEL FINDINGS below.
 //
+// STRIPING (--stripe-units N; off by default): consecutive --write-unit
+// pieces go to N parallel units in turn and are programmed on all of them at
+// once, so a native write costs the busiest unit's programs: --write-us per
+// write unit it holds (ceil(write units touched / N) for the busiest), a
+// partly covered one too (plus --rmw-us), and nothing for covering a stripe
+// of N write units only in part. The request itself is still served as a
+// whole (with --units as well, by the units its offset picks).
+//
 // SLC CACHE (--slc-cache BYTES; off by default, and then nothing below
 // applies): a consumer drive's fast write cache (bookkeeping in
 // slc_cache.{h,cc}). Every written byte takes a free cache byte while any
@@ -149,6 +157,7 @@ struct Options {
   uint64_t write_unit = 0;      // 0 = no write unit cost
   double write_us = 0;
   double rmw_us = 0;
+  uint32_t stripe_units = 0;    // 0 = no striping: write units programmed one after another
   uint64_t erase_block = 0;     // 0 = no erase stalls
   double erase_stall_us = 0;
   uint32_t units = 0;           // 0 = single-threaded, no parallel units
@@ -193,6 +202,12 @@ void print_help(const char* argv0) {
       "  --write-unit BYTES    write unit (program page) size, 0 = none [0]\n"
       "  --write-us US         cost per write unit touched [0]\n"
       "  --rmw-us US           extra per partly covered write unit [0]\n"
+      "  --stripe-units N      consecutive write units go to N parallel units in\n"
+      "                        turn, which program at once: the write_us and\n"
+      "                        rmw_us terms become those of the busiest unit\n"
+      "                        (ceil(write units touched / N) programs; a partly\n"
+      "                        covered write unit is a whole program, a partly\n"
+      "                        covered stripe nothing more) [0: none]\n"
       "  --erase-block BYTES   erase block size, 0 = no stalls [0]\n"
       "  --erase-stall-us US   extra per new erase block reached sequentially [0]\n"
       "SLC cache (default: none): writes cost the in-cache model below while\n"
@@ -279,7 +294,7 @@ Options parse_options(int argc, char** argv) {
   enum { SIZE = 256, READ_PAGE, BASE_US, PAGE_US, MAP_UNIT, MAP_US, NOISE, SEED,
          WRITE_UNIT, WRITE_US, RMW_US, ERASE_BLOCK, ERASE_STALL, TRACE, UNITS, INTERLEAVE,
          THREADS, SLC_CACHE, SLC_WRITE_UNIT, SLC_WRITE_US, SLC_RMW_US, SLC_RECOVER,
-         SLC_IDLE_DELAY };
+         SLC_IDLE_DELAY, STRIPE_UNITS };
   static const option longopts[] = {
       {"size", required_argument, nullptr, SIZE},
       {"read-page", required_argument, nullptr, READ_PAGE},
@@ -292,6 +307,7 @@ Options parse_options(int argc, char** argv) {
       {"write-unit", required_argument, nullptr, WRITE_UNIT},
       {"write-us", required_argument, nullptr, WRITE_US},
       {"rmw-us", required_argument, nullptr, RMW_US},
+      {"stripe-units", required_argument, nullptr, STRIPE_UNITS},
       {"erase-block", required_argument, nullptr, ERASE_BLOCK},
       {"erase-stall-us", required_argument, nullptr, ERASE_STALL},
       {"trace", required_argument, nullptr, TRACE},
@@ -322,6 +338,7 @@ Options parse_options(int argc, char** argv) {
       case WRITE_UNIT: o.write_unit = parse_bytes(optarg, "--write-unit"); break;
       case WRITE_US: o.write_us = parse_number(optarg, "--write-us"); break;
       case RMW_US: o.rmw_us = parse_number(optarg, "--rmw-us"); break;
+      case STRIPE_UNITS: o.stripe_units = parse_count(optarg, "--stripe-units"); break;
       case ERASE_BLOCK: o.erase_block = parse_bytes(optarg, "--erase-block"); break;
       case ERASE_STALL: o.erase_stall_us = parse_number(optarg, "--erase-stall-us"); break;
       case TRACE: o.trace_path = optarg; break;
@@ -348,6 +365,7 @@ Options parse_options(int argc, char** argv) {
   if (o.interleave == 0) usage_error("--interleave must be > 0");
   if (o.threads == 0) usage_error("--threads must be > 0");
   check_slc_options(o);
+  if (o.stripe_units > 0 && o.write_unit == 0) usage_error("--stripe-units needs --write-unit");
   return o;
 }
 
@@ -402,9 +420,27 @@ class LatencyModel {
   // Adds the terms one by one, in the order they had before the SLC cache
   // (the same sums, to the last bit, without one).
   void add_native_program_us(double& t, uint64_t off, uint64_t len, bool sequential) const {
-    t += o_.write_us * static_cast<double>(units_touched(off, len, o_.write_unit));
-    t += o_.rmw_us * static_cast<double>(units_partly_covered(off, len, o_.write_unit));
+    if (o_.stripe_units > 1) {
+      t += striped_program_us(off, len);
+    } else {
+      t += o_.write_us * static_cast<double>(units_touched(off, len, o_.write_unit));
+      t += o_.rmw_us * static_cast<double>(units_partly_covered(off, len, o_.write_unit));
+    }
     if (sequential) t += o_.erase_stall_us * static_cast<double>(boundaries_reached(off, len, o_.erase_block));
+  }
+
+  // --stripe-units: write unit w is programmed on unit w % stripe_units, all
+  // units at once, so the write takes as long as its busiest unit's programs
+  // (a partly covered write unit is a whole program, plus rmw_us).
+  double striped_program_us(uint64_t off, uint64_t len) const {
+    if (len == 0) return 0.0;
+    const uint64_t unit = o_.write_unit, first = off / unit, last = (off + len - 1) / unit;
+    std::vector<double> busy(o_.stripe_units, 0.0);
+    for (uint64_t w = first; w <= last; ++w) {
+      const bool partial = std::max(off, w * unit) > w * unit || std::min(off + len, (w + 1) * unit) < (w + 1) * unit;
+      busy[w % o_.stripe_units] += o_.write_us + (partial ? o_.rmw_us : 0.0);
+    }
+    return *std::max_element(busy.begin(), busy.end());
   }
 
   // In the SLC cache: its own program unit and cost, no erase stalls.

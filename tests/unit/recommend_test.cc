@@ -77,6 +77,20 @@ TEST_CASE("a 16 KiB page on one drive: 1 MiB alignment, no su/sw, and a note say
   CHECK(!r.verdict);
 }
 
+TEST_CASE("a write stripe is a write size, not an alignment: partitions align to the write unit") {
+  GeometryForRecommendation g = page_16k();
+  g.write_unit = 16384;
+  g.write_stripe = 49152;  // 3 x 16 KiB: aligning to it would need 3 MiB
+  const Recommendations r = recommend(g, "/dev/nvme0n1", "/dev/nvme0n1p1", false);
+  CHECK(r.partition_alignment_bytes == 1048576);
+  CHECK(command(r, "mkfs_xfs") == "mkfs.xfs -f /dev/nvme0n1p1");  // no su/sw for the drive's own stripe
+  CHECK(any_note(r, "the 16 KiB write unit is programmed 3 at a time on parallel units (a 48 KiB stripe): partitions "
+                    "and filesystem blocks align to the 16 KiB write unit, not to the stripe"));
+  CHECK(any_note(r, "writing 48 KiB or a multiple of it at once"));
+  CHECK(any_note(r, "a single drive has no RAID stripe (its 48 KiB write stripe is a write size, not an alignment)"));
+  CHECK_FALSE(any_note(r, "a single drive has no stripe:"));
+}
+
 TEST_CASE("steps come in the order they are run, alternatives grouped") {
   SECTION("one drive, one filesystem") {
     const Recommendations r = recommend(page_16k(), "/dev/sda", "/dev/sda1", false);

@@ -54,6 +54,9 @@ TEST_CASE("characterize writes every spec field") {
   CHECK(d["detected"]["write_unit"]["bytes"].is_null());
   CHECK(d["detected"]["write_unit"]["evidence"].get<std::string>().find("writes") != std::string::npos);
   CHECK(d["detected"]["erase_block"]["bytes"].is_null());
+  CHECK(d["detected"]["write_stripe"]["state"] == "not_measured");
+  CHECK(d["detected"]["write_stripe"]["to_determine"] == "rerun with --write");
+  CHECK(d["detected"]["write_stripe"]["agrees_with_parallel_units"].is_null());
   // Writes are timed only with --write: the write sweep is not measured.
   for (const char* value : {"queue_depth_knee", "plateau_iops", "parallel_units", "interleave_bytes"}) {
     INFO(value);
@@ -147,6 +150,41 @@ TEST_CASE("--write adds the write half of the parallelism probe, inside the writ
   CHECK(advice);
 }
 
+TEST_CASE("--write on a striped drive: the page is the write unit, the stripe is beside it") {
+  const TempTree dir("ssdprobe-doc");
+  const fs::path out = dir.root() / "s.json";
+  REQUIRE(run_ssdprobe({"-q", "--write", "--yes", "--seed", "4", "--json", out.string(), "sim:nvme-striped-16k"}) == 0);
+  const json d = load(out);
+  const json& unit = d["detected"]["write_unit"];
+  const json& stripe = d["detected"]["write_stripe"];
+  CHECK(unit["bytes"] == 16384);
+  CHECK(stripe["state"] == "found");
+  CHECK(stripe["bytes"] == 65536);
+  CHECK(stripe["program_unit_bytes"] == 16384);
+  CHECK(stripe["units"] == 4);
+  CHECK(stripe["confidence"].get<double>() >= 0.9);
+  CHECK(stripe["regime"] == unit["regime"]);
+  CHECK_FALSE(stripe.contains("to_determine"));
+  // The drive's 4 units every 16 KiB, as the parallelism probe finds them.
+  CHECK(stripe["parallel_units"] == 4);
+  CHECK(stripe["agrees_with_parallel_units"] == true);
+  bool round_level = false;
+  for (const auto& level : unit["levels"]) {
+    if (level["cost"] == "per_stripe_round") round_level = level["bytes"] == 16384 && level["stripe_units"] == 4;
+  }
+  CHECK(round_level);
+  // Advice aligns on the program unit and names the stripe as a write size.
+  CHECK(d["recommendations"]["partition_alignment_bytes"] == 1 << 20);
+  bool stripe_note = false;
+  for (const auto& note : d["recommendations"]["notes"]) {
+    stripe_note |= note.get<std::string>().find("a 64 KiB stripe): partitions and filesystem blocks align to the "
+                                                "16 KiB write unit") != std::string::npos;
+  }
+  CHECK(stripe_note);
+  CHECK(d["verdict"]["units"][1]["text"].get<std::string>().find("write unit 16 KiB") == 0);
+  CHECK(d["verdict"]["summary"].get<std::string>().find("write unit 64 KiB") == std::string::npos);
+}
+
 TEST_CASE("info writes the same document with nothing detected and no grid") {
   const TempTree dir("ssdprobe-doc");
   const fs::path out = dir.root() / "info.json";
@@ -154,7 +192,7 @@ TEST_CASE("info writes the same document with nothing detected and no grid") {
   const json d = load(out);
   CHECK(d["schema"] == "ssdprobe/1");
   CHECK(d["grids"].empty());
-  for (const char* unit : {"read_page", "write_unit", "erase_block"}) {
+  for (const char* unit : {"read_page", "write_unit", "write_stripe", "erase_block"}) {
     CHECK(d["detected"][unit]["bytes"].is_null());
     CHECK(d["detected"][unit]["evidence"].get<std::string>().find("no timing IO") != std::string::npos);
   }
