@@ -6,6 +6,9 @@
 # the cost of any start.
 #
 # Usage: emu_audit.sh SSDPROBE EMUDRIVE
+#
+# No parallelism probe (--max-qd 1): the costs come from the read grid, and
+# the probe, which runs after it, would take what the grid leaves of --budget.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -20,7 +23,7 @@ printf 'label: dos\nstart=63, size=131072, type=83\nstart=262144, size=131072, t
   sfdisk --no-reread --no-tell-kernel -q "$dev" >/dev/null 2>&1 || fail "sfdisk"
 
 json="$SCRATCH/run.json"
-run_logged "$SCRATCH/run.log" "$SSDPROBE" -q --budget 60 --at 1536,128M --json "$json" "$dev" ||
+run_logged "$SCRATCH/run.log" "$SSDPROBE" -q --budget 60 --max-qd 1 --at 1536,128M --json "$json" "$dev" ||
   fail "ssdprobe exited $?"
 [ "$(jget "$json" .detected.read_page.bytes)" = 16384 ] || fail "read page $(jget "$json" .detected.read_page.bytes), want 16384"
 

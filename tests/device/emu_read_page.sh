@@ -2,6 +2,9 @@
 # Tests that ssdprobe detects the read page of an emulated drive (emudrive behind a real loop device with direct IO), and reports none when there is no page step.
 #
 # Usage: emu_read_page.sh SSDPROBE EMUDRIVE
+#
+# No parallelism probe (--max-qd 1): it measures nothing this test checks,
+# and it would take what the read grid leaves of --budget.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -23,7 +26,7 @@ case_run() {
   dev=$(make_loop "$mp/disk" "$sector") || exit 1
 
   local t0=$SECONDS
-  run_logged "$SCRATCH/$tag.log" "$SSDPROBE" -q --budget 60 --engine "$engine" --json "$json" "$dev"
+  run_logged "$SCRATCH/$tag.log" "$SSDPROBE" -q --budget 60 --max-qd 1 --engine "$engine" --json "$json" "$dev"
   local rc=$?
   [ "$rc" = 0 ] || fail "$tag: ssdprobe exited with $rc"
 

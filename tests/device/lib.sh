@@ -234,14 +234,16 @@ dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; 
 journals() { find "$J" -maxdepth 1 -name '*.ssdpj' 2>/dev/null; }
 
 # traced_window_layout: the layout of the tests that aim signals and kills at
-# phases of a --write run: a 128 MiB window at 64 MiB (WIN_OFF, WIN_LEN, and
+# phases of a --write run: a 64 MiB window at 64 MiB (WIN_OFF, WIN_LEN, and
 # REGION for --region), the emudrive mount MP, its --trace file TRACE and the
-# journal directory J.
+# journal directory J. (Every run copies the window to the journal and
+# writes it back, through emudrive a large part of its wall time; a larger
+# window would only lengthen the phases the aims wait through.)
 traced_window_layout() {
   MIB=$((1 << 20))
   WIN_OFF=$((64 * MIB))
-  WIN_LEN=$((128 * MIB))
-  REGION="64M:128M"
+  WIN_LEN=$((64 * MIB))
+  REGION="64M:64M"
   MP="$SCRATCH/mnt"
   TRACE="$SCRATCH/trace"
   J="$SCRATCH/j"

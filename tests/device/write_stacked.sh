@@ -68,11 +68,15 @@ window_has_test_data() {
 # killed_run JOURNAL_DIR REGION TARGET [ARGS...]: a --write run SIGKILLed once
 # its journal says "writes may have started" and tagged test data
 # (core/probe_data.h) reads back from the window, so one committed journal
-# is left in JOURNAL_DIR and the window holds test data.
+# is left in JOURNAL_DIR and the window holds test data. --budget 10: the
+# read grid, which runs before the journal, takes at most 4.5 s of it; the
+# write phases that follow (several seconds, the window holding test data
+# until the restore) leave the poll, one read of the window per try, ample
+# time.
 killed_run() {
   local dir="$1" region="$2" target="$3" f pid
   shift 3
-  "$SSDPROBE" --write --yes --cache-bytes 64M --budget 60 -q --journal "$dir" --region "$region" "$@" "$target" < /dev/null \
+  "$SSDPROBE" --write --yes --cache-bytes 64M --budget 10 -q --journal "$dir" --region "$region" "$@" "$target" < /dev/null \
     > "$SCRATCH/killed.log" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
