@@ -90,10 +90,14 @@ random_file "$IMG" $((128 * MIB))
 DEV=$(make_loop "$IMG" 512) || exit 1
 H0=$(dev_hash "$DEV")
 
-"$SSDPROBE" --write --yes --journal "$J" --budget 10 --region "32M:32M" "$DEV" < /dev/null > "$SCRATCH/run.log" 2>&1 &
+# --cache-bytes 0: no SLC cache fill before the grid, so the first writes
+# after the save are the write grid's.
+"$SSDPROBE" --write --yes --cache-bytes 0 --journal "$J" --budget 10 --region "32M:32M" "$DEV" < /dev/null \
+  > "$SCRATCH/run.log" 2>&1 &
 pid=$!
-# kill_in_grid: SIGKILLs the run once 50 writes reached the device (nothing
-# but the write grid writes before the stream); returns the run's status.
+# kill_in_grid: SIGKILLs the run once 50 writes reached the device (with no
+# cache probe, nothing but the write grid writes before the stream); returns
+# the run's status.
 kill_in_grid() {
   local w0
   w0=$(writes_completed)
