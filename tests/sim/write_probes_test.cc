@@ -12,25 +12,13 @@
 #include "probes/slc_cache_probe.h"
 #include "recording_device.h"
 #include "safety/write_session.h"
+#include "sim_write_grid.h"
 
 using namespace ssdprobe;
 
 namespace {
 
 constexpr uint64_t kChunk = 64 * 1024;
-
-GridProbeResult write_grid(Device& device, const Region& window, uint64_t seed) {
-  GridPlanInput in;
-  in.target_size = device.limits().size_bytes;
-  in.logical_block = device.limits().logical_block;
-  in.region = window;
-  const GridPlan plan = plan_write_grid(in);
-  GridProbeOptions options;
-  options.op = IoOp::write;
-  options.analysis = write_unit_options(plan.candidates, seed);
-  options.seed = seed;
-  return run_grid_probe(device, plan, options);
-}
 
 EraseStreamResult stream(Device& device, const Region& window, uint64_t chunk, uint64_t seed) {
   EraseStreamOptions options;
@@ -59,7 +47,7 @@ TEST_CASE("every profile's write unit is inferred exactly or reported as not det
       SimDevice device(profile, seed, true);
       const Region window = default_write_window(device.limits().size_bytes);
       exhaust_cache(device, profile, window);
-      const GridProbeResult result = write_grid(device, window, seed);
+      const GridProbeResult result = sim_write_grid(device, window, seed);
       INFO(result.verdict.evidence);
       const auto expected = profile.expected_write_unit();
       if (expected) {
@@ -96,7 +84,7 @@ TEST_CASE("every profile's erase block is inferred exactly or null with the size
 
 TEST_CASE("a mapping unit below the program unit is reported as a smaller level") {
   SimDevice device(*find_sim_profile("nvme-tlc-16k"), 1, true);
-  const GridProbeResult result = write_grid(device, default_write_window(device.limits().size_bytes), 1);
+  const GridProbeResult result = sim_write_grid(device, default_write_window(device.limits().size_bytes), 1);
   bool mapping = false;
   for (const auto& level : result.verdict.levels) mapping |= level.unit_bytes == 4096;
   CHECK(mapping);
@@ -106,7 +94,7 @@ TEST_CASE("write probes stay inside their window and write whole logical blocks"
   SimDevice sim(*find_sim_profile("nvme-4kn-32k"), 1, true);
   RecordingDevice device(sim);
   const Region window{1ull << 30, 256ull << 20};
-  write_grid(device, window, 1);
+  sim_write_grid(device, window, 1);
   stream(device, window, kChunk, 1);
   uint64_t writes = 0;
   for (const auto& q : device.requests) {

@@ -11,6 +11,7 @@
 #include "probes/grid_plan.h"
 #include "probes/grid_probe.h"
 #include "safety/write_session.h"
+#include "sim_write_grid.h"
 
 using namespace ssdprobe;
 
@@ -18,16 +19,7 @@ namespace {
 
 GridProbeResult write_grid(const SimProfile& profile, uint64_t seed) {
   SimDevice device(profile, seed, true);
-  GridPlanInput in;
-  in.target_size = device.limits().size_bytes;
-  in.logical_block = device.limits().logical_block;
-  in.region = default_write_window(device.limits().size_bytes);
-  const GridPlan plan = plan_write_grid(in);
-  GridProbeOptions options;
-  options.op = IoOp::write;
-  options.analysis = write_unit_options(plan.candidates, seed);
-  options.seed = seed;
-  return run_grid_probe(device, plan, options);
+  return sim_write_grid(device, default_write_window(device.limits().size_bytes), seed);
 }
 
 struct Tally {
