@@ -54,11 +54,24 @@ DetectedUnit in_cache_unit(const GridProbeResult& grid, std::string device_state
 
 }  // namespace
 
+InCacheByteCap in_cache_byte_cap(const ResultDocument& doc, uint64_t cache_bytes) {
+  if (!doc.slc_cache_detail || !doc.slc_cache_detail->recovery) return {};
+  const CacheRecovery& recovery = *doc.slc_cache_detail->recovery;
+  const uint64_t half_back = recovery.bytes.value_or(recovery.at_least_bytes.value_or(0)) / 2;
+  const uint64_t cap_left = cache_bytes - std::min(cache_bytes, doc.slc_cache_detail->written_bytes);
+  if (half_back == 0 || cap_left == 0) return {};
+  if (half_back <= cap_left) return {half_back, "half of what the SLC cache took again after as long an idle"};
+  return {cap_left, fmt::format("what --cache-bytes {} left after the cache probe", format_size(cache_bytes))};
+}
+
 std::optional<std::string> skip_in_cache_grid_unless_cache_refills(const RunContext& run) {
-  const WriteState& w = run.write;
   if (run.doc.slc_cache.state != UnitState::found) return std::string("no SLC cache was found");
-  if (w.in_cache_grid_bytes == 0) return std::string("the SLC cache was not measured coming back after idling");
-  if (w.in_cache_grid_s <= 0.0) return std::string("--budget left no time for a write grid inside the SLC cache");
+  if (in_cache_byte_cap(run.doc, run.options.cache_bytes).bytes == 0) {
+    return std::string("the SLC cache was not measured coming back after idling");
+  }
+  if (run.write.in_cache_grid_s <= 0.0) {
+    return std::string("--budget left no time for a write grid inside the SLC cache");
+  }
   return std::nullopt;
 }
 
@@ -70,13 +83,14 @@ PhaseOutcome run_in_cache_grid_phase(RunContext& run) {
   // a steady rate.
   const double idle_s = std::min(cache.recovery->idle_s, w.in_cache_grid_s / 2.0);
   const double idle_fraction = cache.recovery->idle_s > 0.0 ? idle_s / cache.recovery->idle_s : 1.0;
-  const auto max_bytes = static_cast<uint64_t>(static_cast<double>(w.in_cache_grid_bytes) * idle_fraction);
+  const InCacheByteCap cap = in_cache_byte_cap(run.doc, run.options.cache_bytes);
+  const auto max_bytes = static_cast<uint64_t>(static_cast<double>(cap.bytes) * idle_fraction);
   const GridPlan plan = in_cache_plan(run);
   const uint64_t needed = bytes_to_confirm(plan);
   if (max_bytes < needed) {
     return PhaseOutcome::skipped(fmt::format("a write grid inside the SLC cache needs about {} to confirm a unit; "
                                              "{} fits ({})", format_size(needed), format_size(max_bytes),
-                                             w.in_cache_grid_limit));
+                                             cap.limit));
   }
   run.observer.message(fmt::format("idling {:.3g} s for the SLC cache to empty, then the write grid inside it", idle_s));
   run.target.device->idle(static_cast<uint64_t>(idle_s * 1e9));
@@ -85,11 +99,8 @@ PhaseOutcome run_in_cache_grid_phase(RunContext& run) {
       idle_fraction < 1.0 ? fmt::format(", scaled to an idle {:.0f} % as long", 100.0 * idle_fraction) : "";
   DetectedUnit unit = in_cache_unit(grid, fmt::format("random writes inside the write window, after {:.3g} s idle, "
                                                       "at most {} ({}{})", idle_s, format_size(max_bytes),
-                                                      w.in_cache_grid_limit, scaled));
-  if (const auto shift = regime_shift(grid)) {
-    run.doc.notes.push_back(regime_shift_note("write grid inside the SLC cache", *shift));
-    unit.regime = "mixed";
-  }
+                                                      cap.limit, scaled));
+  mark_regime_shift(run.doc, unit, grid, "write grid inside the SLC cache");
   cache.write_unit = std::move(unit);
   cache.write_unit_written_bytes = grid.bytes_issued;
   run.doc.write_probe->bytes_written += grid.bytes_issued;

@@ -12,12 +12,23 @@
 // ran out during it after all).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "run/phase.h"
 
 namespace ssdprobe {
+
+// The most the grid inside the cache may write before scaling to its idle:
+// half of what came back after the cache probe's idle (so it stays inside
+// the cache) and no more than --cache-bytes left after the probe (the cap
+// covers every write the cache costs). 0 when no recovery was measured.
+struct InCacheByteCap {
+  uint64_t bytes = 0;
+  std::string limit;  // which of the two set it, in words
+};
+InCacheByteCap in_cache_byte_cap(const ResultDocument& doc, uint64_t cache_bytes);
 
 PhaseOutcome run_in_cache_grid_phase(RunContext& run);
 // No cache found, nothing measured coming back, or no budget reserved for it.

@@ -9,8 +9,7 @@
 // (kSlcCacheBudgetShare of them; what follows keeps at least the rest; when
 // it measured a cache that comes back, kInCacheGridBudgetShare more is set
 // aside for the write grid inside the cache, run last of the write phases),
-// then
-// of what is left half for the write grid,
+// then of what is left half for the write grid,
 // what the grid left (at least a quarter) for the erase stream, and what
 // those two left, at least kWriteParallelismBudgetShare of --budget, for
 // the write parallelism probe. The re-read of written space gets what is
@@ -55,6 +54,7 @@ struct RunBudget {
   // The write phases' whole budget, after the read grid took `read_elapsed_s`.
   double write_phases_s(double read_elapsed_s) const;
   double slc_cache_s(double write_phases_s) const { return write_phases_s * kSlcCacheBudgetShare; }
+  double in_cache_grid_s(double write_phases_s) const { return write_phases_s * kInCacheGridBudgetShare; }
   double write_grid_s(double write_phases_s) const { return write_phases_s / 2.0; }
   double erase_stream_s(double write_phases_s, double grid_elapsed_s) const;
   double write_parallelism_s(double write_phases_s, double grid_elapsed_s, double stream_elapsed_s) const;

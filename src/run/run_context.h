@@ -36,11 +36,9 @@ struct WriteState {
   double grid_elapsed_s = 0.0;
   double stream_elapsed_s = 0.0;
   uint64_t stream_bytes = 0;
-  // Set by the SLC cache probe for the grid inside the cache: its budget
-  // (kept out of the later phases') and its byte cap; 0 when it cannot run.
+  // Set by the SLC cache probe: the budget of the grid inside the cache
+  // (kept out of the later phases'); 0 when it cannot run.
   double in_cache_grid_s = 0.0;
-  uint64_t in_cache_grid_bytes = 0;
-  std::string in_cache_grid_limit;  // which limit set in_cache_grid_bytes, in words
   // From the save to the restore, output to a closed pipe is a failed
   // (ignored) write, not a SIGPIPE that would end the run unrestored.
   std::unique_ptr<SigpipeIgnored> no_sigpipe;

@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "probes/slc_cache_probe.h"
 #include "run/document.h"
+#include "run/in_cache_grid_phase.h"
 #include "run/run_budget.h"
 #include "run/run_context.h"
 
@@ -116,7 +117,6 @@ size_t writes_at_native_speed(const CacheFill& fill, const ThroughputDrop& level
 
 // How much of the cache the second fill found again after its idle.
 CacheRecovery recovery_of(const CacheFill& second, const CacheFill& first) {
-  // 80 % of the writes at one speed call the whole fill that speed.
   CacheRecovery r;
   r.idle_s = second.idle_s;
   if (second.latency_us.empty()) {
@@ -135,7 +135,8 @@ CacheRecovery recovery_of(const CacheFill& second, const CacheFill& first) {
     return r;
   }
   // No drop: all at the native speed (nothing came back) or all at the
-  // cache's (more came back than the fill could write), or too mixed to say.
+  // cache's (more came back than the fill could write), or too mixed to say;
+  // 80 % of the writes at one speed call the whole fill that speed.
   const size_t writes = second.latency_us.size(), native_writes = writes_at_native_speed(second, *first.drop);
   const double native_share = static_cast<double>(native_writes) / static_cast<double>(writes);
   if (5 * native_writes >= 4 * writes) {
@@ -174,21 +175,11 @@ SlcCacheDetail detail_of(const SlcCacheResult& result, const SlcCacheOptions& op
   return d;
 }
 
-// The grid inside the cache (run/in_cache_grid_phase.h) writes at most half
-// of what came back after the idle, so it stays inside the cache, and no
-// more than --cache-bytes left: the cap covers every write the cache costs.
-void reserve_in_cache_grid(RunContext& run, const SlcCacheResult& result, double share_s) {
-  const auto& recovery = run.doc.slc_cache_detail->recovery;
-  if (!recovery) return;
-  const uint64_t came_back = recovery->bytes.value_or(recovery->at_least_bytes.value_or(0));
-  const uint64_t cap_left = run.options.cache_bytes - std::min(run.options.cache_bytes, result.bytes_written);
-  if (came_back / 2 == 0 || cap_left == 0) return;
+// The grid inside the cache (run/in_cache_grid_phase.h) gets its share set
+// aside only when it has bytes to write.
+void reserve_in_cache_grid(RunContext& run, double share_s) {
+  if (in_cache_byte_cap(run.doc, run.options.cache_bytes).bytes == 0) return;
   WriteState& w = run.write;
-  w.in_cache_grid_bytes = std::min(came_back / 2, cap_left);
-  w.in_cache_grid_limit = came_back / 2 <= cap_left
-                              ? "half of what the SLC cache took again after as long an idle"
-                              : fmt::format("what --cache-bytes {} left after the cache probe",
-                                            format_size(run.options.cache_bytes));
   w.in_cache_grid_s = share_s;
   w.budget_s = std::max(w.budget_s - share_s, 0.0);
 }
@@ -231,7 +222,7 @@ PhaseOutcome run_slc_cache_phase(RunContext& run) {
   // what the grid inside the cache is set aside.
   const double write_phases_s = w.budget_s;
   w.budget_s = std::max(w.budget_s - result.elapsed_s, w.budget_s * (1.0 - kSlcCacheBudgetShare));
-  reserve_in_cache_grid(run, result, write_phases_s * kInCacheGridBudgetShare);
+  reserve_in_cache_grid(run, run.budget.in_cache_grid_s(write_phases_s));
   if (!result.first.cut_by_budget) return PhaseOutcome::done(result.elapsed_s);
   return PhaseOutcome::cut_by_budget(
       fmt::format("--budget ended the fill after {} with no lasting drop", format_size(result.first.written_bytes())),

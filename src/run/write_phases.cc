@@ -42,24 +42,21 @@ SmartWriteCounters counters_now(const RunContext& run) {
 // collection starting) moves every cell of a round together: the round
 // drift. Its correction keeps the fit honest to first order; a shift of a
 // quarter of a typical cell or more says the answer mixes two states.
-std::optional<double> regime_shift(const GridProbeResult& grid) {
+void mark_regime_shift(ResultDocument& doc, DetectedUnit& unit, const GridProbeResult& grid, const char* grid_name) {
   std::vector<double> medians;
   for (const auto& cell : grid.grid.samples) {
     if (!cell.empty()) medians.push_back(median(cell));
   }
-  if (medians.empty() || grid.round_shifts_us.empty()) return std::nullopt;
+  if (medians.empty() || grid.round_shifts_us.empty()) return;
   const double typical = median(medians);
   double largest = 0.0;
   for (double shift : grid.round_shifts_us) largest = std::max(largest, std::abs(shift));
-  if (typical <= 0.0 || largest < 0.25 * typical) return std::nullopt;
-  return largest / typical;
-}
-
-std::string regime_shift_note(const char* grid_name, double shift) {
-  return fmt::format(
+  if (typical <= 0.0 || largest < 0.25 * typical) return;
+  doc.notes.push_back(fmt::format(
       "in the {}, the later rounds ran {:.0f} % of a typical cell away from the first round: the drive changed state "
       "while it was measured (an SLC cache running out, garbage collection); each round was put back on the first "
-      "round's footing, but the write unit mixes two states", grid_name, 100.0 * shift);
+      "round's footing, but the write unit mixes two states", grid_name, 100.0 * largest / typical));
+  unit.regime = "mixed";
 }
 
 GridPlan write_grid_plan(const RunContext& run) {
@@ -219,10 +216,7 @@ PhaseOutcome run_write_grid(RunContext& run) {
   const UnitVerdict& v = grid.verdict;
   run.doc.write_unit = {v.bytes, v.state, v.confidence, v.evidence, v.levels, "random writes inside the write window",
                         v.searched_up_to_bytes, v.fit_dispersion, {}, write_regime(run.doc)};
-  if (const auto shift = regime_shift(grid)) {
-    run.doc.notes.push_back(regime_shift_note("write grid", *shift));
-    run.doc.write_unit.regime = "mixed";
-  }
+  mark_regime_shift(run.doc, run.doc.write_unit, grid, "write grid");
   record_stripe(run.doc, v.stripe);
   run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
   add_notes(run.doc, grid.plan.notes);

@@ -6,9 +6,6 @@
 // The set-up before them is run/write_setup.h.
 #pragma once
 
-#include <optional>
-#include <string>
-
 #include "probes/grid_probe.h"
 #include "run/phase.h"
 #include "run/run_context.h"
@@ -26,9 +23,9 @@ PhaseOutcome restore_window(RunContext& run);
 GridPlan write_grid_plan(const RunContext& run);
 GridProbeResult run_write_grid_probe(RunContext& run, const GridPlan& plan, const char* name, double budget_s,
                                      uint64_t max_bytes);
-// How far (a fraction of a typical cell) a grid's later rounds moved from
-// its first, when enough to say the drive changed state during it.
-std::optional<double> regime_shift(const GridProbeResult& grid);
-std::string regime_shift_note(const char* grid_name, double shift);
+// When a grid's later rounds moved from its first by a quarter of a typical
+// cell or more (the drive changed state during it): a note says so and
+// `unit`, the grid's answer, is marked regime "mixed".
+void mark_regime_shift(ResultDocument& doc, DetectedUnit& unit, const GridProbeResult& grid, const char* grid_name);
 
 }  // namespace ssdprobe
