@@ -108,7 +108,7 @@ const std::vector<OptionSpec>& option_table() {
        SecondsField{&Options::budget_s}},
       {"--region", "OFFSET:LENGTH", "", "region", kCharacterize,
        "Probe only this byte range of the target, e.g. 1G:4G (LENGTH may be empty: to the end)", RegionField{&Options::region}},
-      {"--engine", "NAME", "auto", "engine", kCharacterize,
+      {"--engine", "auto|uring|psync|passthru", "auto", "engine", kCharacterize,
        "IO engine: uring (io_uring, registered buffers), psync (pread, queue depth 1), passthru (NVMe commands "
        "through io_uring on /dev/ngXnY, bypassing the block layer; needs CAP_SYS_ADMIN), or auto (uring, falling "
        "back to psync where io_uring is unavailable; passthru for /dev/ngXnY)",
@@ -173,7 +173,7 @@ const std::vector<OptionSpec>& option_table() {
        "Also judge these disk offsets as layer starts, e.g. --at 32256,1536,1M: which units each misses and, "
        "after timing, what 4 KiB and page-sized IOs would cost there compared with an aligned start",
        TextField{&Options::at, validate_starts}},
-      {"--fail-on", "LEVEL", "", "fail_on", kCharacterize | kAudit,
+      {"--fail-on", "error|warning|never", "", "fail_on", kCharacterize | kAudit,
        "Exit with code 8 (after the full report) when an audit finding or a mismatch of this severity or worse "
        "exists: error, warning, or never. Default: error for audit (as `parted align-check` fails on a "
        "misaligned partition), never for a run",
