@@ -79,11 +79,19 @@ std::string operand_text(const CLI::Option* p) {
   return p->get_required() ? text : "[" + text + "]";
 }
 
+// Whether the command's last operand repeats (RESULT.json...): an operand
+// that repeats takes every word after the options, so it is the last.
+bool repeats_operand(const CLI::App& app) {
+  const std::vector<const CLI::Option*> operands = positionals_of(app);
+  return !operands.empty() && repeats(operands.back());
+}
+
 // One synopsis: the command, every option it takes (optional ones in
 // brackets) and its operands.
 std::string synopsis(const std::string& command, const CLI::App& app) {
   std::string out = fmt::format(".SY \"{}\"\n", command);
   for (const CLI::Option* o : shown_options(app)) {
+    if (o == app.get_help_ptr()) continue;  // every command has it; OPTIONS lists it
     const std::string text = option_with_value(o, long_spelling(o));
     out += (o->get_required() ? text : "[" + text + "]") + "\n";
   }
@@ -205,14 +213,15 @@ std::string man_page(const CLI::App& app) {
   for (const CLI::App* sub : commands_of(app)) out += synopsis(name + " " + sub->get_name(), *sub);
   out += ".SH DESCRIPTION\n";
   for (size_t i = 1; i < description.size(); ++i) out += fmt::format("{}\n.PP\n", roff(description[i]));
-  out += fmt::format("Options may stand before or after a subcommand; each subcommand is described under "
-                     "\\fBCOMMANDS\\fR, and `{} \\fICOMMAND\\fR \\-\\-help` prints its options.\n", name);
+  out += fmt::format("Options may stand before or after a subcommand. Each subcommand is described under "
+                     "\\fBCOMMANDS\\fR; \\fB{} \\fR\\fIcommand\\fR \\fB\\-\\-help\\fR prints its options.\n",
+                     name);
   out += ".SH OPTIONS\n";
   man_options(out, app);
   out += ".SH COMMANDS\n";
   for (const CLI::App* sub : commands_of(app)) {
-    out += fmt::format(".SS \"{} {} {}\"\n{}\n", name, sub->get_name(), roff_dashes(arguments_of(*sub, "...")),
-                       roff(sub->get_description()));
+    const std::string arguments = roff_dashes(arguments_of(*sub, "")) + (repeats_operand(*sub) ? kEllipsis : "");
+    out += fmt::format(".SS \"{} {} {}\"\n{}\n", name, sub->get_name(), arguments, roff(sub->get_description()));
     man_options(out, *sub);
     if (sub->get_footer() != app.get_footer()) footer(out, sub->get_footer(), nullptr);
   }

@@ -4,10 +4,10 @@
 # PREFIX/share/bash-completion/completions), reusing the build
 # (--no-rebuild) into a scratch DESTDIR.
 #
-# Usage: install_layout.sh MESON BUILD_DIR COMMITTED_PAGE
+# Usage: install_layout.sh MESON BUILD_DIR BUILT_PAGE
 set -u
-MESON="${1:-}" BUILD="${2:-}" COMMITTED="${3:-}"
-[ -x "$MESON" ] && [ -d "$BUILD" ] && [ -f "$COMMITTED" ] || { echo "FAIL: usage: $0 MESON BUILD_DIR COMMITTED_PAGE" >&2; exit 1; }
+MESON="${1:-}" BUILD="${2:-}" BUILT="${3:-}"
+[ -x "$MESON" ] && [ -d "$BUILD" ] && [ -f "$BUILT" ] || { echo "FAIL: usage: $0 MESON BUILD_DIR BUILT_PAGE" >&2; exit 1; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 destdir=$(mktemp -d)
 trap 'rm -rf "$destdir"' EXIT
@@ -20,6 +20,6 @@ page="$prefix/share/man/man1/ssdprobe.1"
 completion="$prefix/share/bash-completion/completions/ssdprobe"
 [ -f "$page" ] || fail "no man page at ${page#"$destdir"}: $(cd "$destdir" && find . -type f)"
 [ -f "$completion" ] || fail "no completion at ${completion#"$destdir"}: $(cd "$destdir" && find . -type f)"
-cmp -s "$page" "$COMMITTED" || fail "the installed man page differs from share/ssdprobe.1"
+cmp -s "$page" "$BUILT" || fail "the installed man page differs from the one the build generated ($BUILT)"
 grep -q '^complete -F _ssdprobe ssdprobe$' "$completion" || fail "the installed completion does not register _ssdprobe"
 echo "PASS"

@@ -31,7 +31,7 @@ done
 for cmd in "" $commands; do
   # shellcheck disable=SC2086
   help=$("$SSDPROBE" $cmd --help)
-  [ -z "$cmd" ] || grep -q "ssdprobe $cmd \[--" <<<"$synopsis" || fail "no synopsis for ssdprobe $cmd: $synopsis"
+  [ -z "$cmd" ] || grep -q "ssdprobe $cmd " <<<"$synopsis" || fail "no synopsis for ssdprobe $cmd: $synopsis"
   options=$(grep -o -- '^  *-[-a-zA-Z, ]*--[a-z-]*' <<<"$help" | grep -o -- '--[a-z-]*' | grep -v -- '^--help$')
   for o in $options; do
     grep -q -- "$o" <<<"$rendered" || fail "the man page does not list ${cmd:-ssdprobe}'s $o"
