@@ -11,6 +11,7 @@ SSDPROBE="${1:-}" COMPLETION="${2:-}"
 [ -x "$SSDPROBE" ] && [ -f "$COMPLETION" ] || { echo "FAIL: usage: $0 SSDPROBE COMPLETION" >&2; exit 1; }
 COMPLETION=$(realpath "$COMPLETION")
 fail() { echo "FAIL: $*" >&2; exit 1; }
+oneline() { tr '\n' ' ' <<<"$1"; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 mkdir "$scratch/results" "$scratch/journals" "$scratch/results/2026"
@@ -31,14 +32,14 @@ expect() {
   local want got
   want=$(printf '%s\n' "$@" | sed '/^$/d' | sort)
   got=$(complete_line "$line") || fail "the completion script does not load"
-  [ "$got" = "$want" ] || fail "'$line' offers [$(echo $got)], expected [$(echo $want)]"
+  [ "$got" = "$want" ] || fail "'$line' offers [$(oneline "$got")], expected [$(oneline "$want")]"
 }
 # offers LINE CANDIDATE...: these are among the offered
 offers() {
   local line=$1; shift
   local got
   got=$(complete_line "$line")
-  for w in "$@"; do grep -qxF -- "$w" <<<"$got" || fail "'$line' does not offer '$w': [$(echo $got)]"; done
+  for w in "$@"; do grep -qxF -- "$w" <<<"$got" || fail "'$line' does not offer '$w': [$(oneline "$got")]"; done
 }
 
 # Options, per command.
@@ -71,7 +72,7 @@ fi
 
 # sim: names: every simulated drive of --list-sims, the part after the colon
 # (bash replaces only what follows the last colon of the word).
-sims=$("$SSDPROBE" --list-sims | awk 'NR > 1 {print $1}')
+sims=$("$SSDPROBE" --list-sims | awk 'NR > 1 {sub(/^sim:/, "", $1); print $1}')
 [ -n "$sims" ] || fail "--list-sims lists no drive"
 # shellcheck disable=SC2086
 expect "ssdprobe sim:" $sims

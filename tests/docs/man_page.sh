@@ -15,7 +15,7 @@ if command -v groff >/dev/null; then
   [ -z "$warnings" ] || fail "groff warns about the man page: $warnings"
 fi
 command -v man >/dev/null || { echo "SKIP: man is not installed"; exit 77; }
-rendered=$(MANWIDTH=300 man -l "$MANPAGE" 2>/dev/null | col -b) || fail "man -l failed"
+rendered=$(MANWIDTH=300 man -l "$MANPAGE" 2>/dev/null | col -bx) || fail "man -l failed"
 [ -n "$rendered" ] || fail "man -l rendered nothing"
 for section in NAME SYNOPSIS DESCRIPTION OPTIONS COMMANDS "EXIT STATUS" FILES EXAMPLES "SEE ALSO"; do
   grep -qx "$section" <<<"$rendered" || fail "the man page has no $section section"
@@ -40,7 +40,7 @@ for cmd in "" $commands; do
 done
 for spelled in "ssdprobe plot" "RESULT.json…" "[--grid read|write|write-in-cache|read-written]" \
                "[--format png|svg]" "[--engine auto|uring|psync|passthru]" "[--fail-on error|warning|never]" \
-               "-o FILE" "[TARGET]" "ssdprobe compare" "RESULT…" "[--csv FILE|-]"; do
+               "--output FILE" "[TARGET]" "ssdprobe compare" "RESULT…" "[--csv FILE|-]"; do
   grep -qF -- "$spelled" <<<"$synopsis" || fail "the synopsis does not show '$spelled': $synopsis"
 done
 
