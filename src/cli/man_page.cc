@@ -204,6 +204,8 @@ void see_also_section(std::string& out) {
 std::string man_page(const CLI::App& app) {
   const std::string name = app.get_name();
   std::string out = fmt::format(".TH SSDPROBE 1 \"\" \"{} {}\" \"User Commands\"\n", name, SSDPROBE_VERSION);
+  // Three dots where the output device has no ellipsis (man in the C locale).
+  out += ".if !c\\[u2026] .char \\[u2026] ...\n";
   std::vector<std::string> description = paragraphs(app.get_description());
   std::string summary = description.empty() ? "" : description.front();
   if (summary.rfind(name + ": ", 0) == 0) summary = summary.substr(name.size() + 2);

@@ -11,8 +11,10 @@ SSDPROBE="${1:-}" MANPAGE="${2:-}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 if command -v groff >/dev/null; then
-  warnings=$(groff -man -Tutf8 -ww -z "$MANPAGE" 2>&1)
-  [ -z "$warnings" ] || fail "groff warns about the man page: $warnings"
+  for device in utf8 ascii; do  # ascii: man in the C locale
+    warnings=$(groff -man -T$device -ww -z "$MANPAGE" 2>&1)
+    [ -z "$warnings" ] || fail "groff -T$device warns about the man page: $warnings"
+  done
 fi
 command -v man >/dev/null || { echo "SKIP: man is not installed"; exit 77; }
 rendered=$(MANWIDTH=300 man -l "$MANPAGE" 2>/dev/null | col -bx) || fail "man -l failed"
