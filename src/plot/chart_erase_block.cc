@@ -79,9 +79,9 @@ Chart erase_block_chart(const std::vector<SavedResult>& documents) {
   Chart chart;
   chart.kind = ChartKind::erase_block;
   for (const SavedResult& d : documents) chart.panels.push_back(stream_panel(d));
-  chart.title = documents.size() == 1 ? "Erase block: " + unit_verdict("erase block", documents[0].erase_block) +
-                                            " (write latency of the sequential stream's timed pass)"
-                                      : "Erase block: write latency of the sequential stream's timed pass";
+  chart.title = documents.size() == 1
+                    ? "Sequential write stream: " + unit_verdict("erase block", documents[0].erase_block)
+                    : "Sequential write stream: write latency of the timed pass";
   chart.caption = fmt::format(
       "each point is one write, at its offset in the window; stall: a write over {:.0f}x the pass's median", kStallFactor);
   return chart;

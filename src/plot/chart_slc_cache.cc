@@ -65,8 +65,8 @@ Chart slc_cache_chart(const std::vector<SavedResult>& documents) {
   chart.kind = ChartKind::slc_cache;
   for (const SavedResult& d : documents) chart.panels.push_back(fill_panel(d));
   chart.title = documents.size() == 1
-                    ? "SLC cache: " + cache_verdict(documents[0].charts.slc_cache) + " (write speed of the first fill)"
-                    : "SLC cache: write speed of the cache probe's first fill";
+                    ? "SLC cache probe's first fill: " + cache_verdict(documents[0].charts.slc_cache)
+                    : "SLC cache probe's first fill: write speed over bytes written";
   chart.caption = "the fill starts after an idle; the drop is where the write speed fell and stayed down";
   return chart;
 }

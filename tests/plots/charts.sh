@@ -116,7 +116,7 @@ assert all(abs((b - a) - eb["bytes"] / 1048576) < 1e-9 for a, b in zip(period, p
 assert sum(1 for x, _ in stalls if any(abs(x - p) < 1e-9 for p in period)) >= len(stalls) // 2, "stalls on the period"
 '
 draw erase-block "$T/eb.svg" "$T/tlc.json" "$T/slc.json"
-check_svg "$T/eb.svg" "Erase block:" 100
+check_svg "$T/eb.svg" "Sequential write stream: write latency" 100
 
 # slc-cache: the curve in MiB and MiB/s, the cache size marked.
 draw slc-cache "$T/slc.png" "$T/slc.json"
@@ -131,7 +131,7 @@ assert c["state"] == "found" and dict(dat[1]["lines"])["cache 128 MiB (drop)"] =
 assert "SLC cache 128 MiB" in dat[1]["title"], dat[1]["title"]
 '
 draw slc-cache "$T/slc.svg" "$T/slc.json"
-check_svg "$T/slc.svg" "SLC cache: SLC cache 128 MiB" 20
+check_svg "$T/slc.svg" "SLC cache probe's first fill: SLC cache 128 MiB (confidence" 20
 
 # misalignment: the partition at sector 63 has read costs with intervals.
 draw misalignment "$T/mis.png" "$T/disk.json"
