@@ -85,7 +85,9 @@ Chart queue_depth_chart(const std::vector<SavedResult>& documents) {
     } else {
       // Keep the grid's columns (reads left, writes right): an empty panel that says why.
       ChartPanel none;
-      none.title = fmt::format("{}\nwrites not measured (run with --write)", drive_name(d));
+      none.title = fmt::format("{}\nwrites not measured ({})", drive_name(d),
+                               d.write ? "the write sweep did not run: detected.write_parallelism says why"
+                                       : "run with --write");
       none.x_label = "queue depth (IOs in flight, log2 scale)";
       none.y_label = "mean IOPS (from 0)";
       none.x_log2 = true;
