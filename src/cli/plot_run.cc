@@ -1,6 +1,7 @@
 #include "cli/plot_run.h"
 
 #include "cli/compare_outputs.h"
+#include "cli/plot_chart_run.h"
 
 #include <fmt/format.h>
 
@@ -67,6 +68,7 @@ CLI::App* add_plot_command(CLI::App& app, PlotArgs& args) {
                    "[default: OUT.dat next to the image, e.g. heat.png.dat]")
       ->type_name("FILE");
   plot->add_flag("--no-data", args.no_data, "Do not write the matrix file");
+  add_picture_option(*plot, args);
   plot->footer(
       "\nExit codes: 0 drawn, 2 bad usage (option, unknown image extension), 3 a document that cannot be used "
       "(missing, not a result document, another schema version, no such grid: `info` documents have none), "
@@ -75,6 +77,7 @@ CLI::App* add_plot_command(CLI::App& app, PlotArgs& args) {
 }
 
 int run_plot(const Options& options, const PlotArgs& args) {
+  if (args.picture != "heatmap") return run_chart_plot(options, args);
   if (args.relative && args.throughput) {
     throw Error(ErrorCategory::usage, "--relative and --throughput are two different pictures: give one");
   }

@@ -21,6 +21,10 @@ struct PlotArgs {
   bool no_data = false;
   bool relative = false;
   bool throughput = false;
+  // --picture: heatmap (the grids above), or a chart of plot/charts.h
+  // (queue-depth, erase-block, misalignment, slc-cache: cli/plot_chart_run.h).
+  std::string picture = "heatmap";
+  const CLI::App* command = nullptr;  // the parsed subcommand: which options were given
 };
 
 // Adds the `plot` subcommand and its options to `app`.

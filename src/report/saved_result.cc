@@ -33,7 +33,8 @@ constexpr std::array kAtaGeometry = {"logical_sector_bytes", "physical_sector_by
 // One document being read: every failure names the file and the field.
 class DocumentReader {
  public:
-  DocumentReader(const std::string& file, GridDetail detail) : file_(file), detail_(detail) {}
+  DocumentReader(const std::string& file, GridDetail detail, ChartData charts = ChartData::skip)
+      : file_(file), detail_(detail), charts_(charts == ChartData::read) {}
 
   [[noreturn]] void bad(const std::string& why) const {
     throw Error(ErrorCategory::usage, fmt::format("{}: {}", file_, why));
@@ -151,6 +152,8 @@ class DocumentReader {
         if (detail_ != GridDetail::none) read_grids(v, out);
       } else if (key == "run") {
         out.measured = !is_null(v);
+      } else if (charts_) {
+        read_chart_top(key, v, out.charts);
       }
     }
   }
@@ -233,6 +236,11 @@ class DocumentReader {
             read_unit(g, where + ".write_unit", out.write_unit_in_cache);
           }
         });
+        if (charts_) read_cache_curve(f, where, out.charts.slc_cache);
+        return;
+      }
+      if (charts_ && (k == "parallelism" || k == "write_parallelism")) {
+        read_parallel_values(f, where, k == "parallelism" ? out.charts.read_sweep : out.charts.write_sweep);
         return;
       }
       SavedUnit* unit = k == "read_page" ? &out.read_page : k == "write_unit" ? &out.write_unit
@@ -310,8 +318,148 @@ class DocumentReader {
     check_matrix(grid.samples, "samples", detail_ == GridDetail::full);
   }
 
+  // ---- The chart data (ChartData::read only): parallelism probes, the erase
+  // ---- stream, the SLC cache curve, the audit's costs.
+  void read_chart_top(std::string_view key, element v, SavedChartData& out) const {
+    if (key == "parallelism_probe") read_sweep(v, "parallelism_probe", out.read_sweep);
+    else if (key == "write_parallelism_probe") read_sweep(v, "write_parallelism_probe", out.write_sweep);
+    else if (key == "write_probe") read_stream(v, out.stream);
+    else if (key == "audit") read_audit_costs(v, out);
+  }
+
+  void read_sweep(element v, const std::string& where, SavedQueueSweep& sweep) const {
+    if (is_null(v)) return;
+    sweep.present = true;
+    fields(v, where, [&](std::string_view k, element f) {
+      const std::string at = fmt::format("{}.{}", where, k);
+      if (k == "read_bytes" || k == "write_bytes") sweep.io_bytes = optional_uint(f, at).value_or(0);
+      if (k != "queue_depths") return;
+      elements(f, at, [&](element d) {
+        SavedDepth depth;
+        fields(d, at + "[]", [&](std::string_view dk, element g) {
+          const std::string dat = fmt::format("{}[].{}", at, dk);
+          if (dk == "queue_depth") depth.queue_depth = static_cast<uint32_t>(optional_uint(g, dat).value_or(0));
+          else if (dk == "iops") depth.iops = number(g, dat);
+          else if (dk == "p50_us") depth.p50_us = number(g, dat);
+          else if (dk == "p99_us") depth.p99_us = number(g, dat);
+        });
+        sweep.depths.push_back(depth);
+      });
+    });
+  }
+
+  void read_parallel_values(element v, const std::string& where, SavedQueueSweep& sweep) const {
+    fields(v, where, [&](std::string_view k, element f) {
+      SavedParallelValue* value = k == "queue_depth_knee" ? &sweep.knee : k == "plateau_iops" ? &sweep.plateau : nullptr;
+      if (value == nullptr) return;
+      const std::string at = fmt::format("{}.{}", where, k);
+      fields(f, at, [&](std::string_view vk, element g) {
+        const std::string vat = fmt::format("{}.{}", at, vk);
+        if (vk == "value") {
+          if (!is_null(g)) value->value = number(g, vat);
+        } else if (vk == "state") {
+          value->state = text(g, vat);
+        } else if (vk == "confidence") {
+          value->confidence = number(g, vat);
+        } else if (vk == "interval" && !is_null(g)) {
+          std::vector<double> ends;
+          elements(g, vat, [&](element e) { ends.push_back(number(e, vat)); });
+          if (ends.size() != 2) bad(fmt::format("{} is not an array of 2 numbers", vat));
+          value->interval = std::pair{ends[0], ends[1]};
+        }
+      });
+    });
+  }
+
+  void read_stream(element v, SavedStream& stream) const {
+    fields(v, "write_probe", [&](std::string_view k, element f) {
+      if (k == "region") {
+        fields(f, "write_probe.region", [&](std::string_view rk, element g) {
+          if (rk == "offset") stream.region_offset = optional_uint(g, "write_probe.region.offset").value_or(0);
+        });
+      } else if (k == "stream" && !is_null(f)) {
+        stream.present = true;
+        fields(f, "write_probe.stream", [&](std::string_view sk, element g) {
+          const std::string at = fmt::format("write_probe.stream.{}", sk);
+          if (sk == "chunk_bytes") stream.chunk_bytes = optional_uint(g, at).value_or(0);
+          else if (sk == "streamed_bytes") stream.streamed_bytes = optional_uint(g, at).value_or(0);
+          else if (sk == "latency_us") elements(g, at, [&](element e) { stream.latency_us.push_back(number(e, at)); });
+        });
+      }
+    });
+  }
+
+  void read_cache_curve(element v, const std::string& where, SavedCacheCurve& cache) const {
+    if (is_null(v)) return;
+    read_unit(v, where, cache.unit);
+    fields(v, where, [&](std::string_view k, element f) {
+      const std::string at = fmt::format("{}.{}", where, k);
+      if (k == "in_cache_bytes_per_s" && !is_null(f)) cache.in_cache_bytes_per_s = number(f, at);
+      else if (k == "native_bytes_per_s" && !is_null(f)) cache.native_bytes_per_s = number(f, at);
+      else if (k == "written_bytes") cache.written_bytes = optional_uint(f, at).value_or(0);
+      else if (k == "cap_bytes") cache.cap_bytes = optional_uint(f, at).value_or(0);
+      else if (k == "io_bytes") cache.io_bytes = optional_uint(f, at).value_or(0);
+      else if (k == "curve") {
+        elements(f, at, [&](element p) {
+          std::pair<uint64_t, double> point{0, 0.0};
+          fields(p, at + "[]", [&](std::string_view pk, element g) {
+            if (pk == "written_bytes") point.first = optional_uint(g, at + "[].written_bytes").value_or(0);
+            else if (pk == "bytes_per_s") point.second = number(g, at + "[].bytes_per_s");
+          });
+          cache.curve.push_back(point);
+        });
+      }
+    });
+  }
+
+  void read_audit_costs(element v, SavedChartData& out) const {
+    if (is_null(v)) return;
+    out.audit_present = true;
+    fields(v, "audit", [&](std::string_view k, element f) {
+      if (k == "available") out.audit_available = boolean(f, "audit.available");
+      else if (k == "reason") out.audit_reason = text(f, "audit.reason");
+      else if (k == "checks") elements(f, "audit.checks", [&](element c) { read_costed_start(c, out); });
+    });
+  }
+
+  void read_costed_start(element v, SavedChartData& out) const {
+    SavedCostedStart start;
+    fields(v, "audit.checks[]", [&](std::string_view k, element f) {
+      const std::string at = fmt::format("audit.checks[].{}", k);
+      if (k == "field") start.field = text(f, at);
+      else if (k == "layer") start.layer = text(f, at);
+      else if (k == "disk_offset") start.disk_offset = optional_uint(f, at);
+      else if (k == "value_bytes") start.value_bytes = optional_uint(f, at).value_or(0);
+      else if (k == "ok") start.ok = boolean(f, at);
+      else if (k == "costs") elements(f, at, [&](element c) { start.costs.push_back(read_cost(c)); });
+    });
+    if (!start.costs.empty()) out.costed_starts.push_back(std::move(start));
+  }
+
+  SavedCost read_cost(element v) const {
+    SavedCost cost;
+    fields(v, "audit.checks[].costs[]", [&](std::string_view k, element f) {
+      const std::string at = fmt::format("audit.checks[].costs[].{}", k);
+      auto optional_number = [&]() -> std::optional<double> {
+        if (is_null(f)) return std::nullopt;
+        return number(f, at);
+      };
+      if (k == "op") cost.op = text(f, at);
+      else if (k == "grid") cost.grid = text(f, at);
+      else if (k == "evidence") cost.evidence = text(f, at);
+      else if (k == "request_bytes") cost.request_bytes = optional_uint(f, at).value_or(0);
+      else if (k == "determined") cost.determined = boolean(f, at);
+      else if (k == "significant") cost.significant = boolean(f, at);
+      else if (k == "ratio") cost.ratio = optional_number();
+      else if (k == "ratio_low") cost.ratio_low = optional_number();
+      else if (k == "ratio_high") cost.ratio_high = optional_number();
+    });
+    return cost;
+  }
+
   const std::string& file_;
   GridDetail detail_;
+  bool charts_ = false;
 };
 
 }  // namespace
@@ -387,14 +535,15 @@ SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const Documen
 
 }  // namespace
 
-SavedResult read_saved_result(const std::string& file, GridDetail detail) {
-  const DocumentReader reader(file, detail);
+SavedResult read_saved_result(const std::string& file, GridDetail detail, ChartData charts) {
+  const DocumentReader reader(file, detail, charts);
   const simdjson::padded_string text = read_document_file(file, reader);
   return read_parsed(thread_parser().parse(text), reader, file);
 }
 
-SavedResult parse_saved_result(std::string_view text, const std::string& name, GridDetail detail) {
-  const DocumentReader reader(name, detail);
+SavedResult parse_saved_result(std::string_view text, const std::string& name, GridDetail detail,
+                               ChartData charts) {
+  const DocumentReader reader(name, detail, charts);
   return read_parsed(thread_parser().parse(text.data(), text.size(), true), reader, name);
 }
 

@@ -50,6 +50,74 @@ struct SavedGrid {
 // medians (what a comparison of key cells needs), full (what a plot needs).
 enum class GridDetail { none, medians, full };
 
+// ---- What `plot --picture` draws besides the grids (read only with
+// ---- ChartData::read: a comparison over thousands of documents skips it).
+enum class ChartData { skip, read };
+
+// One value of detected.parallelism / detected.write_parallelism.
+struct SavedParallelValue {
+  std::optional<double> value;  // null unless state is "found"
+  std::string state;            // found, undetermined, not_measured
+  double confidence = 0.0;
+  std::optional<std::pair<double, double>> interval;  // 95 % bootstrap interval
+};
+
+// One depth of parallelism_probe.queue_depths[].
+struct SavedDepth {
+  uint32_t queue_depth = 0;
+  double iops = 0.0, p50_us = 0.0, p99_us = 0.0;
+};
+
+// parallelism_probe or write_parallelism_probe, with the knee and plateau
+// detected from it.
+struct SavedQueueSweep {
+  bool present = false;     // the probe object is in the document (not null)
+  uint64_t io_bytes = 0;    // read_bytes / write_bytes
+  std::vector<SavedDepth> depths;
+  SavedParallelValue knee, plateau;  // queue_depth_knee, plateau_iops
+};
+
+// write_probe.stream: entry k of latency_us covers region_offset + k * chunk_bytes.
+struct SavedStream {
+  bool present = false;
+  uint64_t region_offset = 0, chunk_bytes = 0, streamed_bytes = 0;
+  std::vector<double> latency_us;
+};
+
+// detected.slc_cache: its unit fields and the first fill's curve.
+struct SavedCacheCurve {
+  SavedUnit unit;  // state empty when the document has no slc_cache
+  std::optional<double> in_cache_bytes_per_s, native_bytes_per_s;
+  uint64_t written_bytes = 0, cap_bytes = 0, io_bytes = 0;
+  std::vector<std::pair<uint64_t, double>> curve;  // {written_bytes, bytes_per_s}
+};
+
+// audit.checks[].costs[]: one request size and op at one audited start.
+struct SavedCost {
+  std::string op, grid, evidence;
+  uint64_t request_bytes = 0;
+  bool determined = false, significant = false;
+  std::optional<double> ratio, ratio_low, ratio_high;  // absent unless determined
+};
+
+// An audit check that has costs (a start, after timing).
+struct SavedCostedStart {
+  std::string field, layer;
+  std::optional<uint64_t> disk_offset;
+  uint64_t value_bytes = 0;
+  bool ok = false;
+  std::vector<SavedCost> costs;
+};
+
+struct SavedChartData {
+  SavedQueueSweep read_sweep, write_sweep;  // parallelism_probe, write_parallelism_probe
+  SavedStream stream;                       // write_probe.stream
+  SavedCacheCurve slc_cache;
+  bool audit_present = false, audit_available = false;
+  std::string audit_reason;
+  std::vector<SavedCostedStart> costed_starts;  // checks with a non-empty costs array
+};
+
 struct SavedResult {
   std::string file;                // where it was read from
   int schema_major = 1, schema_minor = 0;
@@ -75,6 +143,7 @@ struct SavedResult {
   std::vector<SavedMismatch> mismatches;
   std::optional<uint64_t> partition_alignment, partition_start;  // recommendations
   std::vector<SavedGrid> grids;    // empty with GridDetail::none
+  SavedChartData charts;           // empty with ChartData::skip
 };
 
 // The largest file read as a result document. A real run's document is far
@@ -87,11 +156,12 @@ constexpr uint64_t kMaxDocumentBytes = 64ull << 20;
 // wrong: unreadable, not a regular file (a FIFO is refused without waiting
 // for a writer), larger than kMaxDocumentBytes, not JSON or cut short, not a
 // result document, another major schema version, a field of the wrong type.
-SavedResult read_saved_result(const std::string& file, GridDetail detail);
+SavedResult read_saved_result(const std::string& file, GridDetail detail, ChartData charts = ChartData::skip);
 
 // The same from text already in memory; `name` stands for the file in
 // messages (fuzzing, documents that did not come from a file).
-SavedResult parse_saved_result(std::string_view text, const std::string& name, GridDetail detail);
+SavedResult parse_saved_result(std::string_view text, const std::string& name, GridDetail detail,
+                               ChartData charts = ChartData::skip);
 
 // The schema string's versions: "ssdprobe/1" -> {1, 0}, "ssdprobe/1.3" ->
 // {1, 3}; nullopt when it is not "ssdprobe/" followed by a version.

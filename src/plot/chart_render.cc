@@ -1,0 +1,174 @@
+// Draws a Chart (plot/chart_model.h) with gnuplot through the shared runner:
+// one multiplot, panels row by row, each with its series as inline data,
+// its reference lines as arrows with labels, every y axis from zero.
+#include <fmt/format.h>
+
+#include <gnuplot-iostream.h>
+
+#include <cmath>
+
+#include "plot/charts.h"
+#include "plot/gnuplot_run.h"
+
+namespace ssdprobe {
+namespace {
+
+std::string num(double v) { return fmt::format("{:.9g}", v); }
+
+int panel_rows(const Chart& chart) {
+  const int columns = std::max(1, chart.columns);
+  return (static_cast<int>(chart.panels.size()) + columns - 1) / columns;
+}
+
+GnuplotImage image_for(const Chart& chart, ImageFormat format) {
+  GnuplotImage image;
+  image.format = format;
+  const int columns = std::max(1, chart.columns);
+  image.width_px = columns == 1 ? 1000 : 720 * columns;
+  image.height_px = 110 + 430 * std::max(1, panel_rows(chart));
+  image.title = chart.title;
+  image.what = fmt::format("the {} picture", chart_kind_name(chart.kind));
+  return image;
+}
+
+// A line is labelled beside itself when it stands alone (a knee, a cache
+// drop); horizontal lines (which run under the curves' labels) and families
+// of lines (period boundaries: the first labelled, the rest not) are named
+// in the key instead.
+bool named_in_key(const ChartPanel& panel, size_t i) {
+  const ChartLine& line = panel.lines[i];
+  if (line.label.empty()) return false;
+  if (!line.vertical) return true;
+  return i + 1 < panel.lines.size() && panel.lines[i + 1].label.empty() && panel.lines[i + 1].vertical;
+}
+
+std::string line_style(const ChartLine& line) {
+  return fmt::format("lc rgb \"{}\" lw 1.5{}", line.colour, line.dashed ? " dt 2" : "");
+}
+
+void send_lines(Gnuplot& gp, const ChartPanel& panel) {
+  int tag = 1;
+  for (size_t i = 0; i < panel.lines.size(); ++i) {
+    const ChartLine& line = panel.lines[i];
+    const std::string style = "nohead front " + line_style(line);
+    if (line.vertical) {
+      gp << fmt::format("set arrow {} from {}, graph 0 to {}, graph 1 {}\n", tag, num(line.at), num(line.at), style);
+    } else {
+      const char* axis = line.right_axis ? "second" : "first";
+      gp << fmt::format("set arrow {} from graph 0, {} {} to graph 1, {} {} {}\n", tag, axis, num(line.at), axis,
+                        num(line.at), style);
+    }
+    if (line.vertical && !line.label.empty() && !named_in_key(panel, i)) {
+      gp << fmt::format("set label {} {} at {}, graph 0.55 offset 0.5,0 left front tc rgb \"{}\" noenhanced\n", tag,
+                        gnuplot_quoted(line.label), num(line.at), line.colour);
+    }
+    ++tag;
+  }
+  for (const ChartLabel& label : panel.labels) {
+    gp << fmt::format("set label {} {} at {}, {} front rotate by 90 left tc rgb \"#555555\" noenhanced\n", tag++,
+                      gnuplot_quoted(label.text), num(label.x), num(label.y));
+  }
+}
+
+// Key entries for the lines named there: a function that is never drawn
+// (NaN) in the line's style.
+std::string line_key_entries(const ChartPanel& panel) {
+  std::string entries;
+  for (size_t i = 0; i < panel.lines.size(); ++i) {
+    if (!named_in_key(panel, i)) continue;
+    entries += fmt::format(", NaN with lines {} title {} noenhanced", line_style(panel.lines[i]),
+                           gnuplot_quoted(panel.lines[i].label));
+  }
+  return entries;
+}
+
+void send_axes(Gnuplot& gp, const ChartPanel& panel) {
+  gp << "set title " << gnuplot_quoted(panel.title) << " noenhanced\n";
+  gp << "set xlabel " << gnuplot_quoted(panel.x_label) << " noenhanced\n";
+  gp << "set ylabel " << gnuplot_quoted(panel.y_label) << " noenhanced\n";
+  if (panel.x_log2) gp << "set logscale x 2\n";
+  if (panel.x_range) {
+    gp << "set xrange [" << num(panel.x_range->first) << ":" << num(panel.x_range->second) << "]\n";
+  } else {
+    gp << (panel.x_log2 ? "set xrange [1:256]\n" : "set xrange [*:*]\n");
+  }
+  if (!panel.x_ticks.empty()) {
+    std::string tics;
+    for (const ChartTick& t : panel.x_ticks) tics += (tics.empty() ? "" : ", ") + gnuplot_quoted(t.label) + " " + num(t.at);
+    // Many category labels (the misalignment's) are turned to fit.
+    gp << "set xtics (" << tics << ")" << (panel.x_ticks.size() > 6 && !panel.x_log2 ? " rotate by 30 right" : "")
+       << "\n";
+  }
+  gp << "set yrange [0:" << (panel.y_max ? num(*panel.y_max) : "*") << "]\n";
+  bool uses_y2 = false;
+  for (const ChartSeries& s : panel.series) uses_y2 = uses_y2 || s.right_axis;
+  if (uses_y2) {
+    gp << "set ytics nomirror\nset y2tics\nset y2range [0:*]\n";
+    gp << "set y2label " << gnuplot_quoted(panel.y2_label) << " noenhanced\n";
+  }
+}
+
+void send_panel(Gnuplot& gp, const ChartPanel& panel) {
+  gp << "unset arrow; unset label; unset logscale; unset y2tics; unset y2label; set xtics autofreq norotate; "
+        "set ytics mirror\n";
+  send_axes(gp, panel);
+  send_lines(gp, panel);
+  std::string plot;
+  for (const ChartSeries& s : panel.series) {
+    if (s.x.empty()) continue;
+    const std::string axes = s.right_axis ? " axes x1y2" : "";
+    const std::string title = gnuplot_quoted(s.name) + " noenhanced";
+    std::string what;
+    switch (s.style) {
+      case SeriesStyle::lines_points: what = "with linespoints pt 7 ps 0.6 lw 1.5"; break;
+      case SeriesStyle::points: what = "with points pt 7 ps 0.4"; break;
+      case SeriesStyle::big_points: what = "with points pt 7 ps 1.1"; break;
+      case SeriesStyle::error_bars: what = "with yerrorbars pt 7 ps 1.2 lw 1.5"; break;
+    }
+    const char* columns = s.style == SeriesStyle::error_bars ? "1:2:3:4" : "1:2";
+    plot += fmt::format("{}'-' using {}{} {} lc rgb \"{}\" title {}", plot.empty() ? "" : ", ", columns, axes, what,
+                        s.colour, title);
+  }
+  if (plot.empty()) {
+    // gnuplot refuses to autoscale nothing: an empty frame with its title.
+    gp << "set yrange [0:1]\nplot NaN notitle\n";
+    return;
+  }
+  gp << "plot " << plot << line_key_entries(panel) << "\n";
+  for (const ChartSeries& s : panel.series) {
+    if (s.x.empty()) continue;
+    for (size_t i = 0; i < s.x.size(); ++i) {
+      gp << num(s.x[i]) << " " << num(s.y[i]);
+      if (s.style == SeriesStyle::error_bars) gp << " " << num(s.y_low[i]) << " " << num(s.y_high[i]);
+      gp << "\n";
+    }
+    gp << "e\n";
+  }
+}
+
+void send_chart(Gnuplot& gp, const Chart& chart) {
+  gp << "set grid lc rgb \"#dddddd\"\nset border lc rgb \"#444444\"\nset key below horizontal noenhanced\n";
+  gp << "set mxtics 1\nset samples 2\n";
+  const std::string heading = chart.caption.empty() ? chart.title : chart.title + "\n" + chart.caption;
+  gp << fmt::format("set multiplot layout {},{} rowsfirst title {} font \",12\" noenhanced\n", panel_rows(chart),
+                    std::max(1, chart.columns), gnuplot_quoted(heading));
+  for (const ChartPanel& panel : chart.panels) send_panel(gp, panel);
+}
+
+std::string render(const Chart& chart, ImageFormat format) {
+  return run_gnuplot(image_for(chart, format), [&](Gnuplot& gp) { send_chart(gp, chart); });
+}
+
+}  // namespace
+
+std::string render_chart_svg(const Chart& chart) { return render(chart, ImageFormat::svg); }
+
+std::string render_chart_svg(const std::vector<SavedResult>& documents, ChartKind kind) {
+  return render_chart_svg(build_chart(documents, kind));
+}
+
+void render_chart_file(const Chart& chart, const std::string& file, ImageFormat format) {
+  write_image_file(file, render(chart, format));
+}
+
+}  // namespace ssdprobe
