@@ -21,6 +21,9 @@ struct PlotArgs {
   bool no_data = false;
   bool relative = false;
   bool throughput = false;
+  bool fold = false;
+  std::string range;  // MIN:MAX; empty: the robust default
+  std::string size;   // WxH pixels; empty: from the panels
 };
 
 // Adds the `plot` subcommand and its options to `app`.

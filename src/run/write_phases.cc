@@ -215,7 +215,8 @@ PhaseOutcome run_write_grid(RunContext& run) {
   run.tally.ios += grid.ios;
   const UnitVerdict& v = grid.verdict;
   run.doc.write_unit = {v.bytes, v.state, v.confidence, v.evidence, v.levels, "random writes inside the write window",
-                        v.searched_up_to_bytes, v.fit_dispersion, {}, write_regime(run.doc)};
+                        v.searched_up_to_bytes, v.fit_dispersion, {}, write_regime(run.doc),
+                        best_candidate(v), best_candidate_support(v)};
   mark_regime_shift(run.doc, run.doc.write_unit, grid, "write grid");
   record_stripe(run.doc, v.stripe);
   run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
