@@ -77,7 +77,9 @@ void fold_panel(HeatmapPanel& panel, const SavedGrid& grid, const SavedUnit& uni
 
 std::vector<uint64_t> all_row_sizes(const std::vector<HeatmapPanel>& panels) {
   std::vector<uint64_t> sizes;
-  for (const HeatmapPanel& panel : panels) sizes.insert(sizes.end(), panel.matrix.sizes.begin(), panel.matrix.sizes.end());
+  for (const HeatmapPanel& panel : panels) {
+    sizes.insert(sizes.end(), panel.matrix.sizes.begin(), panel.matrix.sizes.end());
+  }
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   return sizes;

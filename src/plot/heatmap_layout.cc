@@ -86,8 +86,8 @@ void linear_x(const HeatmapFigure& figure, const HeatmapPanel& panel, int width_
   if (panel.folded_at) {
     axes.x_label = fmt::format("offset modulo {} (KiB): each cell the median of up to {} cells, one per {} of the grid",
                                format_size(*panel.folded_at), panel.fold_pooled, format_size(*panel.folded_at));
-    axes.x_label += fmt::format("\nleft and right edges: {} boundaries{}", panel.unit_bytes ? panel.unit_name : "candidate",
-                                grey);
+    axes.x_label += fmt::format("\nleft and right edges: {} boundaries{}",
+                                panel.unit_bytes ? panel.unit_name : "candidate", grey);
     return;
   }
   std::string label = fmt::format("offset inside the slot (KiB); a cell covers [offset, offset + {})", format_size(step));
@@ -242,7 +242,8 @@ FigureLayout figure_layout(const HeatmapFigure& figure) {
   int plot_height = kPlotHeight;
   if (figure.width_px > 0 || figure.height_px > 0) {
     const int least_width = fixed_width + panel_count * kMinPlotPx, least_height = fixed_height + kMinPlotPx;
-    if ((figure.width_px > 0 && figure.width_px < least_width) || (figure.height_px > 0 && figure.height_px < least_height)) {
+    const bool too_narrow = figure.width_px > 0 && figure.width_px < least_width;
+    if (too_narrow || (figure.height_px > 0 && figure.height_px < least_height)) {
       throw Error(ErrorCategory::usage,
                   fmt::format("--size {}x{} is too small for {} panel{}: at least {}x{}", figure.width_px,
                               figure.height_px, panel_count, panel_count == 1 ? "" : "s", least_width, least_height));

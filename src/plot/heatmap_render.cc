@@ -120,7 +120,9 @@ void send_panel(Gnuplot& gp, const HeatmapFigure& figure, size_t index, const Fi
     gp << fmt::format("set colorbox user origin screen {}, screen {} size screen {}, screen {}\n", layout.colourbox_left,
                       layout.colourbox_bottom, layout.colourbox_width, layout.colourbox_height);
     std::string cbtics;
-    for (const AxisTick& t : colour_ticks(figure)) cbtics += (cbtics.empty() ? "" : ", ") + quoted(t.label) + " " + axis_value(t.at);
+    for (const AxisTick& t : colour_ticks(figure)) {
+      cbtics += (cbtics.empty() ? "" : ", ") + quoted(t.label) + " " + axis_value(t.at);
+    }
     gp << "set cbtics (" << cbtics << ")\n";
     gp << "set cblabel " << quoted(colour_caption(figure)) << " offset 1.5,0 noenhanced\n";
   } else {

@@ -96,8 +96,9 @@ std::string colour_caption(const HeatmapFigure& figure) {
     counts += fmt::format("{}≤ {}: {}", counts.empty() ? "" : ", ", colour_number(figure.colour_min), clipped.below);
   }
   if (counts.empty()) return caption;
-  const char* where = clipped.above > 0 && clipped.below > 0 ? "the end colours" : clipped.above > 0 ? "the top colour"
-                                                                                                     : "the bottom colour";
+  const char* where = clipped.above > 0 && clipped.below > 0 ? "the end colours"
+                      : clipped.above > 0                     ? "the top colour"
+                                                              : "the bottom colour";
   return caption + fmt::format("\n{} of {} cells drawn in {}", counts, clipped.cells, where);
 }
 
