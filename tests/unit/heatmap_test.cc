@@ -224,10 +224,14 @@ TEST_CASE("the default colour top leaves out cells far above the others of their
 TEST_CASE("a row with too few cells to judge keeps its largest; a flat row's noise is never far out") {
   SavedResult r = paged_document("a.json");
   r.grids[0].median_us[0] = std::vector<double>(256, 100.0);  // flat: no spread at all
-  r.grids[0].median_us[0][9] = 109.0;                          // within a tenth of the median x 3
+  r.grids[0].median_us[0][9] = 240.0;                          // 2.4x: what a boundary can cost, not far out
   r.grids[0].median_us[1] = std::vector<double>(256, kNaN);
   r.grids[0].median_us[1][0] = 900.0;                          // a row of one cell: nothing to judge by
   CHECK(heatmap_figure({r}, {}).colour_max == 900);
+  r.grids[0].median_us[1][0] = kNaN;
+  CHECK(heatmap_figure({r}, {}).colour_max == 240);
+  r.grids[0].median_us[0][9] = 260.0;  // 2.6x a flat row: far out
+  CHECK(heatmap_figure({r}, {}).colour_max == 100);
 }
 
 TEST_CASE("throughput: fast outliers are clipped at the top, the scale from zero") {
