@@ -7,9 +7,8 @@ the colour range the plot drew with (the .dat's `# colour_range MIN MAX`
 line), 0 the bottom colour, 1 the top, cells outside the range clamped as
 they are drawn. A cell straddles when its IO touches one page more than its
 size needs (a 4 KiB read across a 16 KiB boundary: 2 pages instead of 1), and
-is aligned otherwise. The measure, in every request-size row that has at
-least 2 cells of each kind (a row of IOs that never straddle has nothing to
-show):
+is aligned otherwise. The measure, in every request-size row that has cells
+of both kinds (a row of IOs that never straddle has nothing to show):
   - the medians of the two kinds differ by at least MIN_GAP (0.15) of the
     colour range: about one of the palette's five colour steps, a difference
     the eye sees at once; and
@@ -62,6 +61,8 @@ def pages_touched(offset, size, page):
 
 
 def quartiles(values):
+    if len(values) == 1:  # a folded row of 4 KiB columns has one cell of a kind
+        return values[0], values[0]
     q = statistics.quantiles(values, n=4, method="inclusive")
     return q[0], q[2]
 
@@ -78,7 +79,7 @@ def main():
         need = -(-size // page)
         straddle = [position(v) for o, v in zip(offsets, row) if math.isfinite(v) and pages_touched(o, size, page) > need]
         aligned = [position(v) for o, v in zip(offsets, row) if math.isfinite(v) and pages_touched(o, size, page) == need]
-        if len(straddle) < 2 or len(aligned) < 2:
+        if not straddle or not aligned:
             continue
         checked += 1
         gap = statistics.median(straddle) - statistics.median(aligned)
