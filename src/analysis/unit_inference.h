@@ -62,6 +62,13 @@ struct UnitVerdict {
 
 UnitVerdict infer_unit(const LatencyGrid& grid, const UnitInferenceOptions& options);
 
+// What a not determined verdict leaned to (DetectedUnit::best_candidate_bytes)
+// and its bootstrap support; nothing (0) for any other state.
+inline std::optional<uint64_t> best_candidate(const UnitVerdict& v) {
+  return v.state == UnitState::undetermined ? v.leading : std::nullopt;
+}
+inline double best_candidate_support(const UnitVerdict& v) { return best_candidate(v) ? v.leading_support : 0.0; }
+
 // Candidate units for a grid whose offsets step by `offset_step` and span
 // `window` bytes: powers of two from 2*offset_step to window, plus the
 // three-times-a-power-of-two units (12, 24, 48, 96... KiB) some TLC parts use.

@@ -40,6 +40,12 @@ struct DetectedUnit {
   // was seen, so a cache larger than what was written may have taken them).
   // Empty for units where it does not apply.
   std::string regime;
+  // Read page and write unit, state undetermined: the unit the fit of all the
+  // data picked, which too few bootstrap resamples agreed on, and their share
+  // (UnitVerdict::leading, leading_support). What a picture that needs a unit
+  // (a heatmap folded at it) can use, named as a candidate, never as found.
+  std::optional<uint64_t> best_candidate_bytes;
+  double best_candidate_support = 0.0;
 };
 
 enum class Severity {

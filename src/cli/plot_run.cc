@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <tuple>
 
 #include "core/error.h"
 #include "core/output.h"
@@ -33,6 +36,47 @@ SavedResult read_document(const std::string& file) {
     if (e.category() != ErrorCategory::usage) throw;
     throw Error(ErrorCategory::target, e.what());
   }
+}
+
+// "0:300" -> {0, 300}; Error(usage) naming what is wrong.
+ColourRange parse_range(const std::string& text) {
+  const size_t colon = text.find(':');
+  auto number = [&](const std::string& part, const char* which) {
+    char* end = nullptr;
+    const double v = part.empty() ? NAN : std::strtod(part.c_str(), &end);
+    if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(v)) {
+      throw Error(ErrorCategory::usage, fmt::format("invalid --range '{}': {} '{}' is not a number (expected MIN:MAX, "
+                                                    "e.g. 0:300)", printable(text), which, printable(part)));
+    }
+    return v;
+  };
+  if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos) {
+    throw Error(ErrorCategory::usage,
+                fmt::format("invalid --range '{}': expected MIN:MAX, two numbers (e.g. 0:300)", printable(text)));
+  }
+  const ColourRange range{number(text.substr(0, colon), "MIN"), number(text.substr(colon + 1), "MAX")};
+  if (!(range.min < range.max)) {
+    throw Error(ErrorCategory::usage, fmt::format("invalid --range '{}': MIN ({}) must be below MAX ({})",
+                                                  printable(text), range.min, range.max));
+  }
+  return range;
+}
+
+// "1600x600" -> {1600, 600}; Error(usage) naming what is wrong. The layout
+// refuses a size too small for the panels (plot/heatmap_layout.h).
+std::pair<int, int> parse_size(const std::string& text) {
+  const size_t x = text.find_first_of("xX");
+  auto pixels = [&](const std::string& part) {
+    const bool digits = !part.empty() && part.size() <= 5 && part.find_first_not_of("0123456789") == std::string::npos;
+    const int v = digits ? std::stoi(part) : 0;
+    if (v < 1 || v > 20000) {
+      throw Error(ErrorCategory::usage, fmt::format("invalid --size '{}': expected WxH in pixels, each 1 to 20000 "
+                                                    "(e.g. 1600x600)", printable(text)));
+    }
+    return v;
+  };
+  if (x == std::string::npos) pixels("");
+  return {pixels(text.substr(0, x)), pixels(text.substr(x + 1))};
 }
 
 void write_text(const std::string& file, const std::string& text) {
@@ -63,6 +107,20 @@ CLI::App* add_plot_command(CLI::App& app, PlotArgs& args) {
                  "Colour = latency above the fastest offset of the same request size, instead of the latency");
   plot->add_flag("--throughput", args.throughput,
                  "Colour = throughput in MB/s (request size / median latency): aligned IOs show as bright columns");
+  plot->add_flag("--fold", args.fold,
+                 "Offsets modulo the unit found (read page; write unit for --grid write), each cell the median of the "
+                 "grid's cells at that offset in every unit-sized slot: the step where IOs start to cross the unit "
+                 "boundary, with all the data behind it. No unit found: folds at the best candidate the document "
+                 "names and says so in the panel's title; none either: that panel is drawn unfolded, its title says "
+                 "why");
+  plot->add_option("--range", args.range,
+                   "Colour scale from MIN to MAX (in the picture's unit: us, or MB/s with --throughput); cells "
+                   "outside it are drawn in the end colour, marked >= / <= on the colour bar and counted beside it "
+                   "[default: from zero to the largest cell that is not far out among the cells of its request size "
+                   "(docs/usage.md)]")
+      ->type_name("MIN:MAX");
+  plot->add_option("--size", args.size, "Image size in pixels [default: from the panels' rows and columns]")
+      ->type_name("WxH");
   plot->add_option("--data", args.data,
                    "Where to write the matrices gnuplot drew, to check the numbers behind the colours "
                    "[default: OUT.dat next to the image, e.g. heat.png.dat]")
@@ -70,7 +128,8 @@ CLI::App* add_plot_command(CLI::App& app, PlotArgs& args) {
   plot->add_flag("--no-data", args.no_data, "Do not write the matrix file");
   add_picture_option(*plot, args);
   plot->footer(
-      "\nExit codes: 0 drawn, 2 bad usage (option, unknown image extension), 3 a document that cannot be used "
+      "\nExit codes: 0 drawn, 2 bad usage (option, unknown image extension, --range not MIN < MAX, --size not "
+      "WxH or too small for the panels), 3 a document that cannot be used "
       "(missing, not a result document, another schema version, no such grid: `info` documents have none), "
       "5 gnuplot not installed or failed, 1 internal error.\n");
   return plot;
@@ -87,10 +146,13 @@ int run_plot(const Options& options, const PlotArgs& args) {
     refuse_output_over_input({"--data", args.data}, file, "one of the documents plotted");
   }
   const ImageFormat format = chosen_format(args);
-  std::vector<SavedResult> documents;
-  for (const std::string& file : args.documents) documents.push_back(read_document(file));
   HeatmapOptions heatmap;
   heatmap.grid = args.grid;
+  heatmap.fold = args.fold;
+  if (!args.range.empty()) heatmap.range = parse_range(args.range);
+  if (!args.size.empty()) std::tie(heatmap.width_px, heatmap.height_px) = parse_size(args.size);
+  std::vector<SavedResult> documents;
+  for (const std::string& file : args.documents) documents.push_back(read_document(file));
   heatmap.scale = args.relative     ? HeatmapScale::above_fastest
                   : args.throughput ? HeatmapScale::throughput
                                     : HeatmapScale::absolute;

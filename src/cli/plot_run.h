@@ -21,6 +21,9 @@ struct PlotArgs {
   bool no_data = false;
   bool relative = false;
   bool throughput = false;
+  bool fold = false;
+  std::string range;  // MIN:MAX; empty: the robust default
+  std::string size;   // WxH pixels; empty: from the panels
   // --picture: heatmap (the grids above), or a chart of plot/charts.h
   // (queue-depth, erase-block, misalignment, slc-cache: cli/plot_chart_run.h).
   std::string picture = "heatmap";

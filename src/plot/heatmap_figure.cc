@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "core/units.h"
+#include "plot/heatmap_fold.h"
+#include "plot/heatmap_scale.h"
 #include "report/unit_answer.h"
 
 namespace ssdprobe {
@@ -49,6 +51,40 @@ std::string figure_title(const std::string& grid, HeatmapScale scale) {
   return grid;
 }
 
+std::string colour_unit(HeatmapScale scale) { return scale == HeatmapScale::throughput ? "MB/s" : "µs"; }
+
+// Folds the panel's medians at its unit, else at the candidate the fit
+// leaned to, and says which in fold_note; a panel with neither stays
+// unfolded (a figure of several drives, or a report's default view, still
+// draws) and its note says why.
+void fold_panel(HeatmapPanel& panel, const SavedGrid& grid, const SavedUnit& unit, HeatmapScale scale) {
+  std::optional<uint64_t> at = panel.unit_bytes;
+  if (at) {
+    panel.fold_note = fmt::format("folded at the {}, {}", panel.unit_name, format_size(*at));
+  } else if (unit.best_candidate_bytes && *unit.best_candidate_bytes > 0) {
+    at = unit.best_candidate_bytes;
+    panel.fold_note = fmt::format("folded at {}: the best candidate (support {:.2f}), not a found {}",
+                                  format_size(*at), unit.best_candidate_support, panel.unit_name);
+  } else {
+    panel.fold_note = fmt::format("not folded: no {} found and no candidate to fold at", panel.unit_name);
+    return;
+  }
+  FoldedMatrix folded = fold_matrix(heatmap_matrix(grid, HeatmapScale::absolute), *at);
+  panel.matrix = in_scale(std::move(folded.matrix), scale);
+  panel.folded_at = at;
+  panel.fold_pooled = folded.pooled;
+}
+
+std::vector<uint64_t> all_row_sizes(const std::vector<HeatmapPanel>& panels) {
+  std::vector<uint64_t> sizes;
+  for (const HeatmapPanel& panel : panels) {
+    sizes.insert(sizes.end(), panel.matrix.sizes.begin(), panel.matrix.sizes.end());
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
 std::string colour_label(HeatmapScale scale) {
   switch (scale) {
     case HeatmapScale::absolute: return "median latency (µs)";
@@ -65,6 +101,9 @@ HeatmapFigure heatmap_figure(const std::vector<SavedResult>& documents, const He
   figure.scale = options.scale;
   figure.title = figure_title(options.grid, options.scale);
   figure.colour_label = colour_label(options.scale);
+  figure.colour_unit = colour_unit(options.scale);
+  figure.width_px = options.width_px;
+  figure.height_px = options.height_px;
   for (const SavedResult& document : documents) {
     const SavedGrid& grid = find_grid(document, options.grid);
     HeatmapPanel panel;
@@ -90,9 +129,16 @@ HeatmapFigure heatmap_figure(const std::vector<SavedResult>& documents, const He
       panel.verdict = fmt::format("no read page in this grid; {} in the read-written grid",
                                   panel.unit_bytes ? found_text(unit) : "none either");
     }
-    panel.categorical_offsets = !evenly_spaced(grid.offsets);
-    figure.colour_max = std::max(figure.colour_max, panel.matrix.max_value);
+    if (options.fold) fold_panel(panel, grid, unit, options.scale);
+    panel.categorical_offsets = !evenly_spaced(panel.matrix.offsets);
     figure.panels.push_back(std::move(panel));
+  }
+  figure.row_sizes = all_row_sizes(figure.panels);
+  if (options.range) {
+    figure.colour_min = options.range->min;
+    figure.colour_max = options.range->max;
+  } else {
+    figure.colour_max = robust_colour_top(figure.panels);  // every scale from zero
   }
   return figure;
 }

@@ -15,9 +15,23 @@
 
 namespace ssdprobe {
 
+// Where the colours run, in the unit of the figure's scale.
+struct ColourRange {
+  double min = 0.0, max = 0.0;
+};
+
 struct HeatmapOptions {
   std::string grid = "read";                    // read, write, read-written (as named in the document)
   HeatmapScale scale = HeatmapScale::absolute;  // what a cell's colour means
+  // Offsets modulo the panel's unit (the found one, else the best candidate),
+  // every slot's cells pooled (plot/heatmap_fold.h). A panel with no unit and
+  // no candidate is drawn unfolded and its title says so.
+  bool fold = false;
+  // The colour scale by hand; none: from zero to the robust top
+  // (plot/heatmap_scale.h).
+  std::optional<ColourRange> range;
+  // The image's size in pixels; 0: from the panels (their columns and rows).
+  int width_px = 0, height_px = 0;
 };
 
 struct HeatmapPanel {
@@ -33,14 +47,31 @@ struct HeatmapPanel {
   // are drawn as labelled columns, not on a linear byte axis that would
   // suggest the gaps between them were measured.
   bool categorical_offsets = false;
+  // Folded (HeatmapOptions::fold): the matrix's offsets are phases in
+  // [0, folded_at) and each cell pools up to fold_pooled cells of the grid.
+  std::optional<uint64_t> folded_at;
+  size_t fold_pooled = 0;
+  // With fold asked: what it was folded at ("folded at the read page,
+  // 16 KiB", "folded at 16 KiB, the best candidate (support 0.62), not a found
+  // read page") or why not ("not folded: no read page and no candidate").
+  std::string fold_note;
 };
 
 struct HeatmapFigure {
   std::string title;                  // one line over all panels
   HeatmapScale scale = HeatmapScale::absolute;
   std::string colour_label;           // what the colour is, e.g. "µs above the fastest offset of the same size"
-  double colour_min = 0.0, colour_max = 0.0;  // the shared scale: from zero to the largest cell of any panel
+  std::string colour_unit;            // "µs", "MB/s": for the colour bar's marks
+  // The one colour scale of all panels: by default from zero to the robust
+  // top (heatmap_scale.h), else --range. A caller may overwrite both (a
+  // comparison's scale shared across figures): everything drawn from them,
+  // the clipped cells and their marks included, is computed when rendered.
+  double colour_min = 0.0, colour_max = 0.0;
   std::vector<HeatmapPanel> panels;   // left to right
+  // Every panel's request sizes, ascending: a size sits on the same row in
+  // every panel (a 512 B drive beside a 4 KiB one), blank where a grid lacks it.
+  std::vector<uint64_t> row_sizes;
+  int width_px = 0, height_px = 0;    // asked for (HeatmapOptions); 0: from the panels
 };
 
 // One panel per document, in the order given. Throws Error(target) naming the

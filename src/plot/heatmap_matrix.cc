@@ -28,6 +28,10 @@ HeatmapMatrix heatmap_matrix(const SavedGrid& grid, HeatmapScale scale) {
   m.sizes = grid.sizes;
   m.offsets = grid.offsets;
   m.cells = grid.median_us;
+  return in_scale(std::move(m), scale);
+}
+
+HeatmapMatrix in_scale(HeatmapMatrix m, HeatmapScale scale) {
   m.scale = scale;
   if (scale == HeatmapScale::throughput) {
     // bytes per µs is MB/s; a zero or missing median has no throughput.
@@ -50,6 +54,7 @@ HeatmapMatrix heatmap_matrix(const SavedGrid& grid, HeatmapScale scale) {
       }
     }
   }
+  m.max_value = 0.0;
   for (const auto& row : m.cells) {
     for (double v : row) {
       if (std::isfinite(v)) m.max_value = std::max(m.max_value, v);

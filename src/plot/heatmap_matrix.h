@@ -31,4 +31,8 @@ const SavedGrid& find_grid(const SavedResult& result, const std::string& grid_na
 
 HeatmapMatrix heatmap_matrix(const SavedGrid& grid, HeatmapScale scale);
 
+// An absolute (median latency) matrix in another scale: what heatmap_matrix
+// does after taking the medians, for a matrix made some other way (folded).
+HeatmapMatrix in_scale(HeatmapMatrix absolute, HeatmapScale scale);
+
 }  // namespace ssdprobe

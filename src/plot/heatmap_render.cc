@@ -17,6 +17,7 @@
 #include "core/output.h"
 #include "heatmap_style.h"  // generated from plots/heatmap_style.gp
 #include "plot/heatmap_layout.h"
+#include "plot/heatmap_scale.h"
 
 namespace ssdprobe {
 namespace {
@@ -93,7 +94,7 @@ std::string axis_value(double v) { return fmt::format("{:.6g}", v); }
 
 void send_panel(Gnuplot& gp, const HeatmapFigure& figure, size_t index, const FigureLayout& layout) {
   const HeatmapPanel& panel = figure.panels[index];
-  const PanelAxes axes = panel_axes(panel);
+  const PanelAxes axes = panel_axes(figure, index, layout);
   const PanelBox& box = layout.panels[index];
   gp << fmt::format("set lmargin at screen {0}; set rmargin at screen {1}; set tmargin at screen {2}; "
                     "set bmargin at screen {3}\n",
@@ -118,7 +119,12 @@ void send_panel(Gnuplot& gp, const HeatmapFigure& figure, size_t index, const Fi
   if (index + 1 == figure.panels.size()) {
     gp << fmt::format("set colorbox user origin screen {}, screen {} size screen {}, screen {}\n", layout.colourbox_left,
                       layout.colourbox_bottom, layout.colourbox_width, layout.colourbox_height);
-    gp << "set cblabel " << quoted(figure.colour_label) << " offset 1.5,0 noenhanced\n";
+    std::string cbtics;
+    for (const AxisTick& t : colour_ticks(figure)) {
+      cbtics += (cbtics.empty() ? "" : ", ") + quoted(t.label) + " " + axis_value(t.at);
+    }
+    gp << "set cbtics (" << cbtics << ")\n";
+    gp << "set cblabel " << quoted(colour_caption(figure)) << " offset 1.5,0 noenhanced\n";
   } else {
     gp << "unset colorbox\n";
   }
@@ -128,10 +134,14 @@ void send_panel(Gnuplot& gp, const HeatmapFigure& figure, size_t index, const Fi
   // stays where it belongs; the axes clip the last row and column.
   const double x_overlap = (axes.x_high - axes.x_low) / ((box.right - box.left) * layout.width_px);
   const double y_overlap = (axes.y_high - axes.y_low) / ((box.top - box.bottom) * layout.height_px);
+  // Cells outside the colour range are drawn in its end colours, which the
+  // colour bar marks (≥, ≤): sent clamped, so no gnuplot version draws them
+  // any other way.
+  const double low = figure.colour_min, high = drawn_colour_top(figure);
   std::vector<std::tuple<double, double, double, double, double, double, double>> boxes;
   for (const CellBox& c : cell_boxes(panel, axes)) {
     boxes.emplace_back((c.x_low + c.x_high) / 2, (c.y_low + c.y_high) / 2, c.x_low, c.x_high + x_overlap, c.y_low,
-                       c.y_high + y_overlap, c.value);
+                       c.y_high + y_overlap, std::clamp(c.value, low, high));
   }
   if (boxes.empty()) {
     // Nothing sampled at all: an empty frame (gnuplot refuses a plot with no points).
@@ -165,8 +175,7 @@ std::string render(const HeatmapFigure& figure, ImageFormat format) {
     }
     gp << "set output " << quoted(image) << "\n";
     gp << kHeatmapStyle << "\n";  // plots/heatmap_style.gp: palette, tics, border
-    gp << "set cbrange [" << axis_value(figure.colour_min) << ":"
-       << axis_value(figure.colour_max > figure.colour_min ? figure.colour_max : figure.colour_min + 1) << "]\n";
+    gp << "set cbrange [" << axis_value(figure.colour_min) << ":" << axis_value(drawn_colour_top(figure)) << "]\n";
     gp << "set multiplot title " << quoted(figure.title) << " font \",13\" noenhanced\n";
     for (size_t i = 0; i < figure.panels.size(); ++i) send_panel(gp, figure, i, layout);
     gp << "unset multiplot\nset output\n";
@@ -210,13 +219,22 @@ void render_heatmap_file(const HeatmapFigure& figure, const std::string& file, I
 }
 
 std::string heatmap_data_text(const HeatmapFigure& figure) {
+  const ClippedCells clipped = clipped_cells(figure);
   std::string text = fmt::format("# {}\n# cell values: {}; rows: request size (bytes), columns: offset (bytes)\n",
                                  figure.title, figure.colour_label);
+  // The range the colours were drawn over, for a check of what the picture
+  // shows: a cell's colour is its place in [min, max], cells outside drawn
+  // in the end colour.
+  text += fmt::format("# colour_range {} {}\n# cells outside it, drawn in the end colours: {} above, {} below, of {}\n",
+                      figure.colour_min, drawn_colour_top(figure), clipped.above, clipped.below, clipped.cells);
   for (size_t i = 0; i < figure.panels.size(); ++i) {
     const HeatmapPanel& panel = figure.panels[i];
     const HeatmapMatrix& m = panel.matrix;
-    text += fmt::format("\n# panel {}: {}, {} ({})\nsize", i + 1, printable(panel.drive), panel.verdict,
+    text += fmt::format("\n# panel {}: {}, {} ({})\n", i + 1, printable(panel.drive), panel.verdict,
                         printable(panel.source_file));
+    if (!panel.fold_note.empty()) text += fmt::format("# {}\n", panel.fold_note);
+    if (panel.folded_at) text += fmt::format("# folded_at {}: columns are offsets modulo it\n", *panel.folded_at);
+    text += "size";
     for (uint64_t offset : m.offsets) text += fmt::format(" {}", offset);
     text += "\n";
     for (size_t row = 0; row < m.sizes.size(); ++row) {

@@ -256,6 +256,8 @@ class DocumentReader {
       else if (uk == "confidence") unit.confidence = number(g, where + ".confidence");
       else if (uk == "searched_up_to_bytes") unit.searched_up_to_bytes = optional_uint(g, where + "." + std::string(uk));
       else if (uk == "to_determine") unit.to_determine = text(g, where + ".to_determine");
+      else if (uk == "best_candidate_bytes") unit.best_candidate_bytes = optional_uint(g, where + "." + std::string(uk));
+      else if (uk == "best_candidate_support") unit.best_candidate_support = number(g, where + "." + std::string(uk));
     });
   }
 

@@ -28,6 +28,10 @@ struct SavedUnit {
   double confidence = 0.0;
   std::optional<uint64_t> searched_up_to_bytes;  // ruled out: how far the probe could see
   std::string to_determine;                       // what would tell (not determined / not measured)
+  // Not determined: the unit the fit leaned to and its bootstrap support
+  // (detected.*.best_candidate_bytes, _support); absent otherwise.
+  std::optional<uint64_t> best_candidate_bytes;
+  double best_candidate_support = 0.0;
 };
 
 struct SavedMismatch {

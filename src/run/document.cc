@@ -90,7 +90,8 @@ void add_notes(ResultDocument& doc, const std::vector<std::string>& notes) {
 void record_read(ResultDocument& doc, const GridProbeResult& read, const char* grid_name, uint32_t queue_depth,
                  const std::string& device_state) {
   doc.read_page = {read.verdict.bytes, read.verdict.state, read.verdict.confidence, read.verdict.evidence,
-                   read.verdict.levels, device_state, read.verdict.searched_up_to_bytes, read.verdict.fit_dispersion, {}, {}};
+                   read.verdict.levels, device_state, read.verdict.searched_up_to_bytes, read.verdict.fit_dispersion, {}, {},
+                   best_candidate(read.verdict), best_candidate_support(read.verdict)};
   add_notes(doc, read.plan.notes);
   doc.grids.push_back(GridReport{grid_name, "read", queue_depth, read.grid, read.round_shifts_us});
 }

@@ -41,12 +41,15 @@ uint64_t bytes_to_confirm(const GridPlan& plan) {
 DetectedUnit in_cache_unit(const GridProbeResult& grid, std::string device_state) {
   const UnitVerdict& v = grid.verdict;
   DetectedUnit unit{v.bytes, v.state, v.confidence, v.evidence, v.levels, std::move(device_state),
-                    v.searched_up_to_bytes, v.fit_dispersion, {}, "slc_cache"};
+                    v.searched_up_to_bytes, v.fit_dispersion, {}, "slc_cache",
+                    best_candidate(v), best_candidate_support(v)};
   if (grid.stop_reason == GridStopReason::settled || unit.state != UnitState::found) return unit;
   unit.state = UnitState::undetermined;
   unit.evidence = fmt::format("not confirmed: the grid stopped ({}) after {} round(s), before a second round agreed; "
                               "it leaned to {}: {}", stop_reason_name(grid.stop_reason), grid.rounds,
                               format_size(unit.bytes.value_or(0)), unit.evidence);
+  unit.best_candidate_bytes = unit.bytes;
+  unit.best_candidate_support = unit.confidence;
   unit.bytes.reset();
   unit.confidence = 0.0;
   return unit;

@@ -99,7 +99,7 @@ void note_stream_regime(ResultDocument& doc, const EraseStreamResult& stream) {
 // drive state; its tie to the parallelism probe comes once that has run.
 void record_stripe(ResultDocument& doc, const StripeVerdict& s) {
   doc.write_stripe = {s.bytes, s.state, s.confidence, s.evidence, {}, doc.write_unit.device_state,
-                      s.searched_up_to_bytes, {}, {}, doc.write_unit.regime};
+                      s.searched_up_to_bytes, {}, {}, doc.write_unit.regime, {}, 0.0};
   doc.write_stripe_detail = {};
   if (s.bytes) doc.write_stripe_detail = {.program_unit_bytes = s.bytes.value() / s.units, .units = s.units,
                                           .parallel_units = {}, .parallel_units_from = {}, .agrees = {}};
@@ -215,7 +215,8 @@ PhaseOutcome run_write_grid(RunContext& run) {
   run.tally.ios += grid.ios;
   const UnitVerdict& v = grid.verdict;
   run.doc.write_unit = {v.bytes, v.state, v.confidence, v.evidence, v.levels, "random writes inside the write window",
-                        v.searched_up_to_bytes, v.fit_dispersion, {}, write_regime(run.doc)};
+                        v.searched_up_to_bytes, v.fit_dispersion, {}, write_regime(run.doc),
+                        best_candidate(v), best_candidate_support(v)};
   mark_regime_shift(run.doc, run.doc.write_unit, grid, "write grid");
   record_stripe(run.doc, v.stripe);
   run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
@@ -239,7 +240,7 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   // No stall up to the searched size is an absence within that range only;
   // the evidence and searched_up_to_bytes say how far that is.
   run.doc.erase_block = {e.bytes, e.bytes ? UnitState::found : UnitState::absent, e.confidence, e.evidence, {},
-                         stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc)};
+                         stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc), {}, 0.0};
   note_stream_regime(run.doc, stream);
   WriteProbeSummary& s = summary(run);
   s.bytes_written += stream.bytes_written;

@@ -140,6 +140,20 @@ TEST_CASE("a newer minor version with unknown keys in another order is read") {
   CHECK(saved.grids[0].median_us[1][2] == 5.0);
 }
 
+TEST_CASE("a unit not determined reads back with the best candidate it leaned to") {
+  const TempTree dir("ssdprobe-saved");
+  const fs::path file = dir.root() / "candidate.json";
+  save(file, R"({"schema": "ssdprobe/1",
+    "detected": {"read_page": {"bytes": null, "state": "undetermined", "confidence": 0,
+                               "best_candidate_bytes": 16384, "best_candidate_support": 0.62},
+                 "write_unit": {"bytes": null, "state": "undetermined", "confidence": 0}},
+    "target": {"model": "M", "size_bytes": 1000}})");
+  const auto saved = read_saved_result(file.string(), GridDetail::none);
+  CHECK(saved.read_page.best_candidate_bytes == 16384u);
+  CHECK(saved.read_page.best_candidate_support == 0.62);
+  CHECK_FALSE(saved.write_unit.best_candidate_bytes);  // no level at all: no candidate
+}
+
 TEST_CASE("bad documents are refused naming the file and the problem") {
   const TempTree dir("ssdprobe-saved");
   struct Case {

@@ -18,7 +18,7 @@ ResultDocument timed_doc() {
   ResultDocument doc;
   doc.path = "/dev/sdz";
   doc.phases.push_back({"read_grid", PhaseState::done, "", 1.0, {}});
-  doc.read_page = {16384, UnitState::found, 0.998, "e", {}, "", {}, {}, {}, {}};
+  doc.read_page = {16384, UnitState::found, 0.998, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
   return doc;
 }
 
