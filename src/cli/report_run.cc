@@ -90,25 +90,36 @@ void check_html_destination(const Options& options) {
   refuse_html_over_document(html);
 }
 
-void write_report_html(std::string_view document_text, const std::string& name, const std::string& path) {
-  const ReportHtml report = report_html(document_text, name);
+namespace {
+
+// The page, with a warning for each picture that could not be drawn (the
+// page says why in its place).
+void write_page(const ReportHtml& report, const std::string& path) {
   for (const std::string& missing : report.missing_pictures) {
     print_warning(fmt::format("--html {}: a picture is missing: {}", printable(path), printable(missing)));
   }
   write_text_output(report.page, path, "--html");
 }
 
+}  // namespace
+
+void write_report_html(std::string_view document_text, const std::string& name, const std::string& path) {
+  write_page(report_html(document_text, name), path);
+}
+
 int run_report(const Options& options, const ReportArgs& args) {
   refuse_output_over_input({"--html", args.html}, args.document, "the document reported");
-  if (args.html != "-") refuse_target_like_output(args.html, "--html");
+  check_json_destination(args.html, "--html");
   refuse_html_over_document(args.html);
   const std::string text = read_document_text(args.document);
+  ReportHtml report;
   try {
-    write_report_html(text, args.document, args.html);
+    report = report_html(text, args.document);
   } catch (const Error& e) {
     if (e.category() != ErrorCategory::usage) throw;
     throw Error(ErrorCategory::target, e.what());  // the document, not the command line, is at fault
   }
+  write_page(report, args.html);
   if (!options.quiet && args.html != "-") {
     print_quietly(stdout, fmt::format("report: wrote {}\n", printable(args.html)));
   }
