@@ -21,14 +21,14 @@ table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #eee; }
 td.n { text-align: right; white-space: nowrap; }
-code { font-family: monospace; background: #f3f3f3; padding: 0.1em 0.3em; overflow-wrap: anywhere; }
+code { font-family: monospace; background: #f3f3f3; padding: 0.1em 0.3em; overflow-wrap: break-word; }
 .summary { font-size: 1.15em; font-weight: bold; background: #eef4fb; border-left: 5px solid #3b6ea8; padding: 0.6em 0.8em; }
 .stopped, .danger { color: #a00; font-weight: bold; }
 .warning { color: #a50; font-weight: bold; }
 .empty, .note { color: #666; }
 .evidence { margin: 0.2em 0 0.8em; }
 figure { margin: 1em 0 2em; }
-figure svg { max-width: 100%; height: auto; }
+figure svg { width: 100%; max-width: 60em; height: auto; }
 figcaption { color: #444; font-size: 0.95em; max-width: 60em; }
 ol.steps li { margin-bottom: 0.6em; }
 )";

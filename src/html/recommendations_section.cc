@@ -13,13 +13,13 @@ std::string step_item(const Json& step) {
   std::string item = "<li>";
   const std::string group = raw_text(step, "alternative_group");
   if (!group.empty()) item += fmt::format("<span class=\"note\">one way to make the {}:</span> ", html_text(group));
-  item += command_code(raw_text(step, "command"));
-  item += "<br>" + text(step, "purpose");
+  // The warning comes before the command: it is read before anything is pasted.
   if (flag_of(step, "destroys_data")) {
-    item += fmt::format("<br><span class=\"danger\">destroys data: {}</span>",
+    item += fmt::format("<span class=\"danger\">destroys data: {}</span><br>",
                         text(step, "warning", "what is on it is lost"));
   }
-  return item + "</li>\n";
+  item += command_code(raw_text(step, "command"));
+  return item + "<br>" + text(step, "purpose") + "</li>\n";
 }
 
 std::string steps_list(const Json& rec) {

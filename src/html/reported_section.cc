@@ -79,6 +79,12 @@ std::string firmware_table(const Json& doc, const SavedResult& saved) {
   return html_table("firmware", {"firmware field", "reported"}, rows, firmware_reason(doc));
 }
 
+// A confidence belongs to a found answer; the document's 0.0 beside a null
+// is no measure of anything, so it is not shown as one.
+std::string confidence(const Json& unit) {
+  return raw_text(unit, "state") == "found" ? number_text(unit, "confidence", 3) : "-";
+}
+
 constexpr const char* kUnits[] = {"read_page", "write_unit", "write_stripe", "erase_block", "slc_cache"};
 
 std::string unit_rows(const Json& detected) {
@@ -87,7 +93,7 @@ std::string unit_rows(const Json& detected) {
     const Json& u = field(detected, key);
     if (!u.is_object()) continue;
     rows += data_row({html_text(unit_label(key)), html_text(state_words(raw_text(u, "state"))), size_text(u, "bytes"),
-                      number_text(u, "confidence", 3), text(u, "regime", "-"), text(u, "device_state", "-")});
+                      confidence(u), text(u, "regime", "-"), text(u, "device_state", "-")});
   }
   return rows;
 }
@@ -105,7 +111,7 @@ std::string parallelism_rows(const Json& detected, const char* probe) {
   if (!values.is_object()) return rows;
   for (const auto& [key, v] : values.items()) {
     rows += data_row({html_text(unit_label(probe) + ": " + unit_label(key)), html_text(state_words(raw_text(v, "state"))),
-                      value_text(v, key), number_text(v, "confidence", 3), "-", "-"});
+                      value_text(v, key), confidence(v), "-", "-"});
   }
   return rows;
 }
