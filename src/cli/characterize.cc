@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/compare_outputs.h"
 #include "cli/progress.h"
+#include "cli/report_run.h"
 #include "cli/terminal_width.h"
 #include "core/error.h"
 #include "core/output.h"
@@ -15,6 +16,7 @@
 #include "report/enum_names.h"
 #include "report/json_report.h"
 #include "report/text_report.h"
+#include "report/utf8.h"
 #include "run/runs.h"
 
 namespace ssdprobe {
@@ -38,7 +40,9 @@ Options prepared(const Options& given) {
   // The document alone on standard output, as with '-' (not the text report
   // and the document mixed in one stream).
   if (options.json_path == "/dev/stdout") options.json_path = "-";
+  if (options.html_path == "/dev/stdout") options.html_path = "-";
   if (!options.json_path.empty()) check_json_destination(options.json_path);
+  check_html_destination(options);
   refuse_output_over_input({"--json", options.json_path}, options.target, "the target");
   refuse_output_over_input({"--json", options.json_path}, options.units_from, "the --units-from document");
   return options;
@@ -46,10 +50,18 @@ Options prepared(const Options& given) {
 
 // The report never throws for a failed write (standard output closed or
 // gone), and shows no raw control character from a path, model or serial.
+// The --html page is made from the very text written as --json (what
+// `ssdprobe report` reads back), so both give the same page.
 void emit(const ResultDocument& doc, const Options& options,
           std::string (*render)(const ResultDocument&, size_t) = render_text) {
-  if (options.json_path != "-") print_quietly(stdout, printable(render(doc, text_width_for(STDOUT_FILENO)), true));
-  if (!options.json_path.empty()) write_json(to_json(doc), options.json_path);
+  const bool text_report = options.json_path != "-" && options.html_path != "-";
+  if (text_report) print_quietly(stdout, printable(render(doc, text_width_for(STDOUT_FILENO)), true));
+  if (options.json_path.empty() && options.html_path.empty()) return;
+  // Paths, models and serials are bytes, not necessarily UTF-8: escaped
+  // where they are not (as write_json does), or dump() throws.
+  const std::string json_text = with_valid_utf8(to_json(doc)).dump(2) + "\n";
+  if (!options.json_path.empty()) write_text_output(json_text, options.json_path, "--json");
+  if (!options.html_path.empty()) write_report_html(json_text, "the run's result document", options.html_path);
 }
 
 // A run that was stopped still shows what it finished; the error that

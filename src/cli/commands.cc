@@ -8,6 +8,7 @@
 #include "cli/compare_run.h"
 #include "cli/help_output.h"
 #include "cli/plot_run.h"
+#include "cli/report_run.h"
 #include "cli/terminal_width.h"
 #include "core/error.h"
 #include "core/output.h"
@@ -84,14 +85,16 @@ namespace {
 // Every command's parser and the raw options it collects.
 struct CommandLine {
   CLI::App app{kDescription, "ssdprobe"};
-  RawOptions main_raw, info_raw, restore_raw, audit_raw, plot_raw, compare_raw;
+  RawOptions main_raw, info_raw, restore_raw, audit_raw, plot_raw, compare_raw, report_raw;
   bool list_sims = false;
   CLI::App* info = nullptr;
   CLI::App* audit = nullptr;
   CLI::App* restore = nullptr;
   CLI::App* plot = nullptr;
   CLI::App* compare = nullptr;
+  CLI::App* report = nullptr;
   PlotArgs plot_args;
+  ReportArgs report_args;
   CompareArguments compare_args;
   GeneratedOutputs generated;
   std::vector<std::string> argv;  // as run: the document records it
@@ -137,6 +140,8 @@ void build_command_line(CommandLine& c) {
                                  "JOURNAL", "A journal file (*.ssdpj) named by ssdprobe");
   c.plot = add_plot_command(c.app, c.plot_args);
   bind_options(*c.plot, c.plot_raw, kPlot);
+  c.report = add_report_command(c.app, c.report_args);
+  bind_options(*c.report, c.report_raw, kReport);
   add_compare_command(c);
   // After every subcommand: help, man page and completion walk all of them.
   add_generated_outputs(c.app, c.generated);
@@ -175,6 +180,10 @@ int dispatch(CommandLine& c) {
   if (c.plot->parsed()) {
     carry_options(c.main_raw, c.plot_raw, kPlot, "plot");  // -q; refuses the table's other options
     return run_plot(resolve(c.plot_raw, kPlot), c.plot_args);
+  }
+  if (c.report->parsed()) {
+    carry_options(c.main_raw, c.report_raw, kReport, "report");  // -q; refuses the table's other options
+    return run_report(resolve(c.report_raw, kReport), c.report_args);
   }
   if (c.compare->parsed()) {
     carry_options(c.main_raw, c.compare_raw, kCompare, "compare");

@@ -102,6 +102,11 @@ const std::vector<OptionSpec>& option_table() {
        TextField{&Options::json_path},
        {{kCompare, "Write the comparison (schema ssdprobe-compare/1; with --quirks the quirk table, "
                    "ssdprobe-quirks/1) to FILE; '-' writes it to standard output instead of the text report"}}},
+      {"--html", "FILE", "", "html", kCharacterize,
+       "Also write the one-run report to FILE: one self-contained HTML page (verdict, reported vs measured, audit, "
+       "recommendations, pictures, evidence, run context) made from the result document, as `ssdprobe report "
+       "RESULT.json --html FILE` makes it; '-' writes it to standard output instead of the text report",
+       TextField{&Options::html_path}},
       {"--budget", "SECONDS", "60", "budget_s", kCharacterize,
        "Stop sampling after this much device time (virtual time for sim: drives); stops earlier once the answer "
        "is settled. At most 1000000 (about 11.6 days)",
@@ -126,9 +131,11 @@ const std::vector<OptionSpec>& option_table() {
        CountField{0, 10000, &Options::spin_us}},
       {"--seed", "N", "1", "seed", kCharacterize,
        "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", CountField{0, UINT64_MAX, nullptr, &Options::seed}},
-      {"-q,--quiet", "", "", "quiet", kBoth | kRestore | kAudit | kPlot | kCompare, "No progress on standard error",
+      {"-q,--quiet", "", "", "quiet", kBoth | kRestore | kAudit | kPlot | kCompare | kReport,
+       "No progress on standard error",
        FlagField{&Options::quiet},
        {{kPlot, "No 'plot: wrote FILE' line on standard output (errors are still reported)"},
+        {kReport, "No 'report: wrote FILE' line on standard output (errors and warnings are still printed)"},
         {kCompare, "No progress on standard error (compare prints none); warnings about files it could not read "
                    "are always printed, since the comparison left them out"}}},
       {"--write", "", "", "write", kCharacterize,

@@ -394,21 +394,21 @@ bool holds_result_document(const std::string& path) {
   return document["schema"].get<std::string>().starts_with("ssdprobe/");
 }
 
-void check_json_destination(const std::string& path) {
+void check_json_destination(const std::string& path, const std::string& option) {
   if (path == "-") return;
-  refuse_target_like_output(path, "--json");
-  if (destination_of(path, "--json") == Destination::stream) return;
+  refuse_target_like_output(path, option);
+  if (destination_of(path, option) == Destination::stream) return;
   namespace fs = std::filesystem;
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::error_code ec;
   if (fs::is_directory(target, ec)) {
-    throw Error(ErrorCategory::usage, fmt::format("--json {}: is a directory", path));
+    throw Error(ErrorCategory::usage, fmt::format("{} {}: is a directory", option, path));
   }
   if (!fs::is_directory(dir, ec)) {
-    throw Error(ErrorCategory::usage, fmt::format("--json {}: directory {} does not exist", path, dir.string()));
+    throw Error(ErrorCategory::usage, fmt::format("{} {}: directory {} does not exist", option, path, dir.string()));
   }
-  if (::access(dir.c_str(), W_OK) != 0) throw os_error(fmt::format("--json {}: cannot write in {}", path, dir.string()), errno);
+  if (::access(dir.c_str(), W_OK) != 0) throw os_error(fmt::format("{} {}: cannot write in {}", option, path, dir.string()), errno);
 }
 
 namespace {

@@ -33,9 +33,10 @@ void refuse_target_like_output(const std::string& path, const std::string& optio
 // "ssdprobe/N"): a run's record, which no other output may replace.
 bool holds_result_document(const std::string& path);
 
-// Checks that a target for --json can be created before any work starts
-// (directory exists and is writable), so a long run does not end in an error;
-// refuses a target-like path (refuse_target_like_output).
-void check_json_destination(const std::string& path);
+// Checks that a target for --json (or `option`: --html) can be created
+// before any work starts (directory exists and is writable), so a long run
+// does not end in an error; refuses a target-like path
+// (refuse_target_like_output). Messages name `option`.
+void check_json_destination(const std::string& path, const std::string& option = "--json");
 
 }  // namespace ssdprobe

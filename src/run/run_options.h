@@ -15,6 +15,7 @@ namespace ssdprobe {
 struct Options {
   std::string target;
   std::string json_path;          // empty = no JSON
+  std::string html_path;          // the one-run report page; empty = none
   double budget_s = 60.0;
   Region region;
   std::string engine = "auto";

@@ -1,0 +1,38 @@
+// `ssdprobe report RESULT.json --html FILE`: the one-run report page of a
+// saved result document (src/html makes it), and the same page for
+// `--html FILE` on a run, made from the very text the run writes as --json.
+// Its options only make sense here, so they are declared here (the shared
+// table gives it -q, scope kReport).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <string_view>
+
+#include "cli/options.h"
+
+namespace ssdprobe {
+
+struct ReportArgs {
+  std::string document;  // RESULT.json
+  std::string html;      // FILE, or "-" for standard output
+};
+
+// Adds the `report` subcommand and its options to `app`.
+CLI::App* add_report_command(CLI::App& app, ReportArgs& args);
+
+// Reads the document and writes its page; says where unless options.quiet.
+// Throws Error: target (exit 3) for a document that cannot be used, usage
+// for an output that would overwrite an input or a result document.
+int run_report(const Options& options, const ReportArgs& args);
+
+// Before a run's work starts: --html's destination can be written, is not
+// the --json document, the target, or a saved result document.
+void check_html_destination(const Options& options);
+
+// Writes the page of a document's JSON text to `path` ("-": standard
+// output); warns on standard error for each picture that could not be drawn
+// (the page says why in its place). `name` stands for the document in messages.
+void write_report_html(std::string_view document_text, const std::string& name, const std::string& path);
+
+}  // namespace ssdprobe

@@ -1,0 +1,68 @@
+// How to build a layout aligned to the drive: the steps in order, with the
+// warnings of those that destroy data, and the block size advice.
+#include <fmt/format.h>
+
+#include "compare/text_escape.h"
+#include "html/page.h"
+#include "html/sections.h"
+
+namespace ssdprobe {
+namespace {
+
+std::string step_item(const Json& step) {
+  std::string item = "<li>";
+  const std::string group = raw_text(step, "alternative_group");
+  if (!group.empty()) item += fmt::format("<span class=\"note\">one way to make the {}:</span> ", html_text(group));
+  // The warning comes before the command: it is read before anything is pasted.
+  if (flag_of(step, "destroys_data")) {
+    item += fmt::format("<span class=\"danger\">destroys data: {}</span><br>",
+                        text(step, "warning", "what is on it is lost"));
+  }
+  item += command_code(raw_text(step, "command"));
+  return item + "<br>" + text(step, "purpose") + "</li>\n";
+}
+
+std::string steps_list(const Json& rec) {
+  std::string items;
+  for (const Json& step : field(rec, "steps")) items += step_item(step);
+  if (items.empty()) return empty_note("no steps in this document");
+  return "<ol class=\"steps\">\n" + items + "</ol>\n";
+}
+
+std::string advice_table(const Json& rec) {
+  std::vector<std::string> rows;
+  for (const Json& a : field(rec, "block_size_advice")) {
+    const std::string command = raw_text(a, "command");
+    rows.push_back(data_row({text(a, "what"), command.empty() ? "-" : command_code(command),
+                             flag_of(a, "applies") ? "yes" : "no", text(a, "why")}));
+  }
+  return html_table("advice", {"what", "command", "usable here", "why, and what it costs"}, rows,
+                    "no block size advice in this document");
+}
+
+std::string notes_list(const Json& rec) {
+  std::string items;
+  for (const Json& n : field(rec, "notes")) {
+    if (n.is_string()) items += "<li>" + html_text(n.get<std::string>()) + "</li>\n";
+  }
+  if (items.empty()) return empty_note("no notes");
+  return "<ul>\n" + items + "</ul>\n";
+}
+
+}  // namespace
+
+std::string recommendations_section(const Json& doc) {
+  const Json& rec = field(doc, "recommendations");
+  if (!rec.is_object()) return empty_note("no recommendations in this document");
+  std::string out = fmt::format("<p>Start the first partition at {}; align every partition to {}; filesystem block "
+                                "{}.{}</p>\n",
+                                size_text(rec, "partition_start_bytes"), size_text(rec, "partition_alignment_bytes"),
+                                size_text(rec, "filesystem_block_bytes"),
+                                raw_text(rec, "verdict").empty() ? "" : " The layout audit says: " + text(rec, "verdict") + ".");
+  out += "<h3>Steps, in the order to run them</h3>\n" + steps_list(rec);
+  out += "<h3>Block size advice</h3>\n" + advice_table(rec);
+  out += "<h3>Notes</h3>\n" + notes_list(rec);
+  return out;
+}
+
+}  // namespace ssdprobe

@@ -1,0 +1,26 @@
+// The pictures of the one-run report: one place that says which pictures a
+// document gets, so a new kind of picture is one more entry here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/saved_result.h"
+
+namespace ssdprobe {
+
+struct ReportPicture {
+  std::string id;       // the element id on the page: "picture-read"
+  std::string title;    // "Read latency"
+  std::string caption;  // what the picture shows and how to read it (plain text)
+  std::string svg;      // the inline <svg> element; empty when it could not be drawn
+  std::string missing;  // why there is no svg (plain text), e.g. gnuplot is not installed
+};
+
+// The heatmap of every grid the document has, in the document's order: the
+// read grid, then with --write the write grid, the write grid inside the SLC
+// cache and the re-read of the written window when they ran. Never throws
+// Error for a picture that cannot be drawn: its `missing` says why.
+std::vector<ReportPicture> report_pictures(const SavedResult& document);
+
+}  // namespace ssdprobe

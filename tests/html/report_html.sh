@@ -1,0 +1,151 @@
+#!/bin/bash
+# The one-run report: `--html` on a sim --write run and `ssdprobe report` of
+# the document it wrote make the same page; the page opened in a real
+# browser (headless Chromium) has the verdict word for word, every section
+# and every picture, fetches nothing and runs nothing, also when the model
+# and the command line hold markup; the refusals exit as the other commands'.
+#
+# Usage: report_html.sh SSDPROBE [SCREENSHOT_COPY]
+set -u
+SSDPROBE="${1:-}"
+KEEP="${2:-}"
+[ -x "$SSDPROBE" ] || { echo "FAIL: usage: $0 SSDPROBE" >&2; exit 1; }
+for tool in jq python3; do
+  command -v "$tool" > /dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+done
+CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
+  { echo "SKIP: chromium not installed (scripts/install-deps installs it)"; exit 77; }
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+failures=0
+check() {  # check DESCRIPTION TEST-EXPRESSION
+  if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1" >&2; failures=$((failures + 1)); fi
+}
+
+# One fast sim run writes both outputs; the report reads the document back.
+"$SSDPROBE" -q --write --yes --json "$T/run.json" --html "$T/run.html" sim:nvme-tlc-16k > /dev/null 2> "$T/run.err"
+rc=$?
+check "the run with --json and --html exits 0" '[ $rc = 0 ] && [ -s "$T/run.json" ] && [ -s "$T/run.html" ]'
+"$SSDPROBE" report "$T/run.json" --html "$T/report.html" > "$T/out" 2> "$T/err"
+rc=$?
+check "report exits 0 and says where it wrote" '[ $rc = 0 ] && grep -q "^report: wrote $T/report.html$" "$T/out"'
+check "the run's page and the report's page are identical" 'cmp -s "$T/run.html" "$T/report.html"'
+check "the page has no external reference and no script" \
+  '! grep -Eiq "(src|href)=\"(https?:)?//|<script" "$T/report.html"'
+
+# Markup planted where a drive or a shell puts text: it must stay text.
+jq '.target.model = "<script>document.title=\"pwned\"</script><img src=x onerror=alert(1)>" |
+    .command_line += ["</code><script>alert(2)</script>"] |
+    .detected.read_page.evidence += " <script>alert(3)</script>"' "$T/run.json" > "$T/evil.json"
+"$SSDPROBE" -q report "$T/evil.json" --html "$T/evil.html" 2> "$T/evil.err"
+check "report of the planted document exits 0" '[ $? = 0 ] && [ -s "$T/evil.html" ]'
+
+export HOME="$T/home"
+mkdir -p "$HOME"
+browser() { timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+  --no-first-run --user-data-dir="$T/profile" "$@" 2>> "$T/chromium.err"; }
+# What the DOM holds: sections by id, svgs per figure, scripts, images,
+# external references, the verdict's text, the page title.
+dom_facts() {
+  python3 - "$1" <<'PY'
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.stack = []; self.sections = []; self.figures = {}; self.figure = None
+        self.scripts = 0; self.imgs = 0; self.external = 0; self.title = ""; self.in_title = False
+        self.summary = ""; self.in_summary = False; self.missing = 0; self.text = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section": self.sections.append(a.get("id"))
+        if tag == "figure": self.figure = a.get("id"); self.figures[self.figure] = 0
+        if tag == "svg" and self.figure: self.figures[self.figure] += 1
+        if tag == "script": self.scripts += 1
+        if tag == "img": self.imgs += 1
+        for k in ("src", "href"):
+            v = a.get(k) or ""
+            if v and not v.startswith("#"): self.external += 1
+        if tag == "title" and not self.title and not self.figure: self.in_title = True
+        if a.get("id") == "verdict-summary": self.in_summary = True
+        if "picture-missing" in (a.get("class") or ""): self.missing += 1
+    def handle_endtag(self, tag):
+        if tag == "figure": self.figure = None
+        if tag == "title": self.in_title = False
+        if tag == "p": self.in_summary = False
+    def handle_data(self, d):
+        if self.in_title: self.title += d
+        if self.in_summary: self.summary += d
+        self.text.append(d)
+p = P(); p.feed(open(sys.argv[1]).read())
+print("sections", " ".join(s or "" for s in p.sections))
+print("figures", " ".join(f"{k}={v}" for k, v in p.figures.items()))
+print("missing", p.missing); print("scripts", p.scripts); print("imgs", p.imgs); print("external", p.external)
+print("title", p.title); print("summary", p.summary)
+print("hostile_text", int("<script>document.title" in "".join(p.text)))
+PY
+}
+v() { awk -v k="$1" '$1 == k { sub(/^[^ ]+ ?/, ""); print; exit }' "$2"; }
+
+browser --dump-dom "file://$T/report.html" > "$T/dom.html"
+check "chromium dumped a DOM" '[ -s "$T/dom.html" ]'
+dom_facts "$T/dom.html" > "$T/dom.txt"
+check "DOM: the seven sections, in order" \
+  '[ "$(v sections "$T/dom.txt")" = "verdict reported audit recommendations pictures evidence context" ]'
+check "DOM: the verdict is verdict.summary word for word" \
+  '[ "$(v summary "$T/dom.txt")" = "$(jq -r .verdict.summary "$T/run.json")" ]'
+grids=$(jq -r '[.grids[].name] | map("picture-" + .) | join(" ")' "$T/run.json")
+check "DOM: one figure per grid of the document ($grids)" \
+  '[ "$(v figures "$T/dom.txt" | sed "s/=[0-9]*//g")" = "$grids" ]'
+if command -v gnuplot > /dev/null; then
+  check "DOM: every figure has its svg" '! v figures "$T/dom.txt" | grep -q "=0" && [ "$(v missing "$T/dom.txt")" = 0 ]'
+fi
+check "DOM: nothing external, no script, no image" \
+  '[ "$(v external "$T/dom.txt")" = 0 ] && [ "$(v scripts "$T/dom.txt")" = 0 ] && [ "$(v imgs "$T/dom.txt")" = 0 ]'
+check "DOM: the audit section says why there is none" \
+  'grep -q "no audit: sim:nvme-tlc-16k is a simulated drive" "$T/dom.html"'
+
+browser --dump-dom "file://$T/evil.html" > "$T/evil-dom.html"
+dom_facts "$T/evil-dom.html" > "$T/evil.txt"
+check "DOM (planted markup): no script, no image, the title untouched" \
+  '[ "$(v scripts "$T/evil.txt")" = 0 ] && [ "$(v imgs "$T/evil.txt")" = 0 ] &&
+   [ "$(v title "$T/evil.txt")" = "ssdprobe report: <script>document.title=\"pwned\"</script><img src=x onerror=alert(1)>" ]'
+check "DOM (planted markup): the model shows as text" '[ "$(v hostile_text "$T/evil.txt")" = 1 ]'
+
+browser --screenshot="$T/shot.png" --window-size=1280,4000 --hide-scrollbars "file://$T/report.html" > /dev/null
+bytes=$(stat -c %s "$T/shot.png" 2> /dev/null || echo 0)
+echo "# screenshot: $bytes bytes"
+check "a screenshot was written and is not blank (> 100 KB of PNG)" '[ "$bytes" -gt 100000 ]'
+[ -n "$KEEP" ] && cp "$T/shot.png" "$KEEP"
+
+# Without gnuplot the page still renders; each picture says why, with a warning.
+mkdir -p "$T/bin"
+for tool in jq python3; do ln -sf "$(command -v "$tool")" "$T/bin/"; done
+PATH="$T/bin" "$SSDPROBE" -q report "$T/run.json" --html "$T/nognuplot.html" 2> "$T/nognuplot.err"
+rc=$?
+check "without gnuplot: exit 0 and a warning per picture" \
+  '[ $rc = 0 ] && [ "$(grep -c "a picture is missing" "$T/nognuplot.err")" = "$(jq ".grids | length" "$T/run.json")" ]'
+check "without gnuplot: each picture's place says why" \
+  '[ "$(grep -o "picture-missing" "$T/nognuplot.html" | wc -l)" = "$(jq ".grids | length" "$T/run.json")" ]'
+
+# Refusals: a document that cannot be used is exit 3 naming it; an output
+# over an input or over a result document, or --html onto --json, exit 2.
+"$SSDPROBE" report "$T/none.json" --html "$T/x.html" 2> "$T/e1"
+check "a missing document: exit 3 naming it" '[ $? = 3 ] && grep -q "none.json" "$T/e1" && [ ! -e "$T/x.html" ]'
+echo '{"schema": "other/1"}' > "$T/foreign.json"
+"$SSDPROBE" report "$T/foreign.json" --html "$T/x.html" 2> "$T/e2"
+check "a foreign document: exit 3 naming it" '[ $? = 3 ] && grep -q "foreign.json" "$T/e2" && [ ! -e "$T/x.html" ]'
+"$SSDPROBE" report "$T/run.json" --html "$T/run.json" 2> "$T/e3"
+check "--html over the document: exit 2, document kept" '[ $? = 2 ] && jq -e .schema "$T/run.json" > /dev/null'
+"$SSDPROBE" report "$T/run.json" --html "$T/evil.json" 2> "$T/e4"
+check "--html over another result document: exit 2" '[ $? = 2 ] && jq -e .schema "$T/evil.json" > /dev/null'
+"$SSDPROBE" -q --json "$T/same" --html "$T/./same" sim:nvme-tlc-16k > /dev/null 2> "$T/e5"
+check "a run's --html onto its --json: exit 2 before any work" '[ $? = 2 ] && [ ! -e "$T/same" ] && grep -q -- "--html" "$T/e5"'
+"$SSDPROBE" -q --html "$T/no/such/dir/p.html" sim:nvme-tlc-16k > /dev/null 2> "$T/e6"
+check "a run's --html into a missing directory: exit 2 naming it" '[ $? = 2 ] && grep -q "does not exist" "$T/e6"'
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures check(s) failed" >&2
+  [ -s "$T/chromium.err" ] && tail -5 "$T/chromium.err" >&2
+  exit 1
+fi
+echo "all report HTML checks passed"
