@@ -155,6 +155,23 @@ class DocumentReader {
     }
   }
 
+  // --- compare's coverage and grouping fields (SavedResult's last block),
+  // kept apart from the main walk: looked up by key after it.
+  void read_fleet_identity(element doc, SavedResult& out) const {
+    element v;
+    if (!doc["hostname"].get(v)) out.hostname = text(v, "hostname");
+    element nvme;
+    if (doc.at_pointer("/reported/nvme").get(nvme) || is_null(nvme)) return;
+    for (const char* name : {"nguid", "eui64"}) {
+      if (nvme[name].get(v) || is_null(v)) continue;
+      const std::string id = text(v, std::string("reported.nvme.") + name);
+      if (id.find_first_not_of('0') != std::string::npos) {
+        out.wwid = id;
+        return;
+      }
+    }
+  }
+
  private:
   void read_schema(const std::string& schema, SavedResult& out) const {
     const auto version = parse_schema_version(schema);
@@ -382,6 +399,7 @@ SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const Documen
   SavedResult out;
   out.file = name;
   reader.read_document(doc, out);
+  reader.read_fleet_identity(doc, out);
   return out;
 }
 
