@@ -27,7 +27,8 @@ th { background: #eee; }
 td.n { text-align: right; white-space: nowrap; }
 td.u { white-space: nowrap; }
 .scroll { overflow-x: auto; }
-#summary { width: 100%; }
+#summary { width: 100%; font-size: 0.9em; }
+.nw { white-space: nowrap; }
 #coverage th { background: none; border: none; padding: 0.1em 1em 0.1em 0; font-weight: normal; color: #555; }
 #coverage td { border: none; padding: 0.1em 0; }
 section { border-top: 2px solid #888; margin-top: 2em; }
@@ -83,7 +84,9 @@ std::string reported_measured_cell(const FleetGroup& g) {
   std::string out = "<td class=\"rm\">";
   bool first = true;
   for (const ReportedMeasured& pair : reported_vs_measured(g)) {
-    out += fmt::format("{}<span{}>{} / {}</span>", first ? "" : "<br>",
+    // Each side kept on one line; a narrow window breaks the pair at " / ".
+    out += fmt::format("{}<span{}><span class=\"nw\">{}</span> / <span class=\"nw\">{}</span></span>",
+                       first ? "" : "<br>",
                        pair.reported_too_small ? " class=\"too-small\" title=\"the reported size does not cover the "
                                                  "measured unit\""
                                                : "",

@@ -79,11 +79,11 @@ std::string GroupHeatmaps::html(const FleetGroup& group) const {
 
 std::string GroupHeatmaps::scale_note() const {
   if (!shared_) {
-    return "Colour scales: each group's heatmap has its own (read its colour bar): the same colour can be a "
+    return "Colour scales: the heatmap of each group has its own (read its colour bar): the same colour can be a "
            "different latency in another group. --shared-scale puts every group on one scale.";
   }
-  if (figures_.empty()) return "Colour scales: shared by every group (--shared-scale), but no group has a heatmap.";
-  return fmt::format("Colour scale: one for every group's heatmap (--shared-scale), {:.4g} to {:.4g} µs: the "
+  if (figures_.empty()) return "Colour scale: shared by every group (--shared-scale), but no group has a heatmap.";
+  return fmt::format("Colour scale: one for the heatmaps of every group (--shared-scale), {:.4g} to {:.4g} µs: the "
                      "same colour is the same latency in every group.", shared_min_, shared_max_);
 }
 

@@ -336,7 +336,7 @@ TEST_CASE("heatmap cells become short paths: same picture, same order, far fewer
   const std::string out = compact_svg_cells(svg);
   // a and b (one row, one colour, overlapping) merge; c is drawn after them
   // and before d, which keeps its own path so c cannot cover it.
-  CHECK(out == "<svg><g>" + other + "</g><g><path fill=\"#280a4e\" d=\"M80 475h4.45v-55.29h-4.45z\"/>\n"
+  CHECK(out == "<svg><g>" + other + "</g><g>\t\t<path fill=\"#280a4e\" d=\"M80 475h4.45v-55.29h-4.45z\"/>\n"
                "<path fill=\"#ffffff\" d=\"M83.44 475h2.73v-55.29h-2.73z\"/>\n"
                "<path fill=\"#280a4e\" d=\"M80 419.71h2.73v-55.71h-2.73z\"/>\n\n</g></svg>");
   CHECK(compact_svg_cells("<svg>no cells</svg>") == "<svg>no cells</svg>");
