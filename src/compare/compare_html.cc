@@ -2,6 +2,7 @@
 // scripts, nothing fetched), a summary table and one section per group.
 // Every string from a document goes through html_text: model strings are
 // untrusted.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "compare/agreement_text.h"
@@ -32,7 +33,7 @@ td.u { white-space: nowrap; }
 #coverage th { background: none; border: none; padding: 0.1em 1em 0.1em 0; font-weight: normal; color: #555; }
 #coverage td { border: none; padding: 0.1em 0; }
 section { border-top: 2px solid #888; margin-top: 2em; }
-.group-body { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 36em), 1fr)); gap: 0 2em;
+.group-body { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 44em), 1fr)); gap: 0 2em;
   align-items: start; }
 .group-body table { width: 100%; }
 .note { color: #666; font-size: 0.9em; }
@@ -84,13 +85,20 @@ std::string reported_measured_cell(const FleetGroup& g) {
   std::string out = "<td class=\"rm\">";
   bool first = true;
   for (const ReportedMeasured& pair : reported_vs_measured(g)) {
-    // Each side kept on one line; a narrow window breaks the pair at " / ".
-    out += fmt::format("{}<span{}><span class=\"nw\">{}</span> / <span class=\"nw\">{}</span></span>",
-                       first ? "" : "<br>",
+    // "read page 8 KiB" and the like each kept on one line; a narrow window
+    // breaks the pair at " / " and between measured units.
+    std::string measured;
+    for (size_t at = 0; at <= pair.measured.size();) {
+      const size_t comma = std::min(pair.measured.find(", ", at), pair.measured.size());
+      measured += fmt::format("{}<span class=\"nw\">{}</span>", at == 0 ? "" : ", ",
+                              html_text(pair.measured.substr(at, comma - at)));
+      at = comma + 2;
+    }
+    out += fmt::format("{}<span{}><span class=\"nw\">{}</span> / {}</span>", first ? "" : "<br>",
                        pair.reported_too_small ? " class=\"too-small\" title=\"the reported size does not cover the "
                                                  "measured unit\""
                                                : "",
-                       html_text(pair.reported), html_text(pair.measured));
+                       html_text(pair.reported), measured);
     first = false;
   }
   return out + "</td>";
