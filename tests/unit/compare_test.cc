@@ -341,3 +341,17 @@ TEST_CASE("heatmap cells become short paths: same picture, same order, far fewer
                "<path fill=\"#280a4e\" d=\"M80 419.71h2.73v-55.71h-2.73z\"/>\n\n</g></svg>");
   CHECK(compact_svg_cells("<svg>no cells</svg>") == "<svg>no cells</svg>");
 }
+
+TEST_CASE("a document's hostname and WWID (NVMe nguid, else eui64; all zeros is none) reach the summary") {
+  const DocumentSummary both = summarize_document(parse_saved_result(
+      R"({"schema": "ssdprobe/1", "hostname": "h1", "target": {"path": "/dev/nvme0n1", "model": null},
+          "reported": {"nvme": {"nguid": "00000000000000000000000000000000", "eui64": "0025385b71b2c3d4"}}})",
+      "doc.json", GridDetail::none));
+  CHECK(both.hostname == "h1");
+  CHECK(both.path == "/dev/nvme0n1");
+  CHECK(both.wwid == "0025385b71b2c3d4");
+  const DocumentSummary none = summarize_document(parse_saved_result(
+      R"({"schema": "ssdprobe/1.3", "hostname": null, "reported": {"nvme": null}})", "doc.json", GridDetail::none));
+  CHECK(none.hostname.empty());
+  CHECK(none.wwid.empty());
+}
