@@ -162,11 +162,13 @@ class DocumentReader {
     if (!doc["hostname"].get(v)) out.hostname = text(v, "hostname");
     element nvme;
     if (doc.at_pointer("/reported/nvme").get(nvme) || is_null(nvme)) return;
+    // Leniently: a WWID only tells drives apart, so an odd value (not a
+    // string) is no WWID rather than a reason to refuse the document.
     for (const char* name : {"nguid", "eui64"}) {
-      if (nvme[name].get(v) || is_null(v)) continue;
-      const std::string id = text(v, std::string("reported.nvme.") + name);
-      if (id.find_first_not_of('0') != std::string::npos) {
-        out.wwid = id;
+      std::string_view id;
+      if (nvme[name].get_string().get(id)) continue;
+      if (id.find_first_not_of('0') != std::string_view::npos) {
+        out.wwid = std::string(id);
         return;
       }
     }
