@@ -9,9 +9,11 @@
 #include "compare/fleet_reader.h"
 #include "compare/group_heatmap.h"
 #include "compare/quirk_table.h"
+#include "core/clock_text.h"
 #include "core/error.h"
 #include "core/output.h"
 #include "report/json_report.h"
+#include "ssdprobe_version.h"
 
 namespace ssdprobe {
 namespace {
@@ -41,6 +43,10 @@ void bind_compare_arguments(CLI::App& command, CompareArguments& arguments) {
                      "Write a self-contained HTML report to FILE: a summary table and one section per group with its "
                      "read-grid heatmap (needs gnuplot; without it the report says so)")
       ->type_name("FILE");
+  command.add_flag("--shared-scale", arguments.shared_scale,
+                   "With --html: draw every group's heatmap on one colour scale (the lowest bottom to the highest "
+                   "top of all of them), so drives can be compared by colour; without it each group has its own "
+                   "scale, which shows its own detail best");
   command.add_flag("--quirks", arguments.quirks,
                    "Output the drive-quirk table (model + firmware: measured units against reported ones, only where "
                    "the runs agree) instead of the comparison: to --csv and/or --json, else as text");
@@ -51,6 +57,10 @@ int run_compare(const Options& options, const CompareArguments& arguments) {
   if (arguments.quirks && (!arguments.markdown_path.empty() || !arguments.html_path.empty())) {
     throw Error(ErrorCategory::usage, "--quirks is written as CSV (--csv), JSON (--json) or text; not with --markdown "
                                       "or --html");
+  }
+  if (arguments.shared_scale && arguments.html_path.empty()) {
+    throw Error(ErrorCategory::usage, "--shared-scale sets the colours of the --html report's heatmaps: give --html "
+                                      "FILE with it");
   }
   const int to_stdout = (options.json_path == "-") + (arguments.csv_path == "-") + (arguments.markdown_path == "-");
   if (to_stdout > 1) throw Error(ErrorCategory::usage, "only one of --json, --csv, --markdown can write to '-'");
@@ -73,6 +83,8 @@ int run_compare(const Options& options, const CompareArguments& arguments) {
   FleetComparison comparison = compare_fleet(read.documents);
   comparison.skipped = files.warnings;
   comparison.skipped.insert(comparison.skipped.end(), read.warnings.begin(), read.warnings.end());
+  comparison.coverage.made_at = utc_now_text(kIso8601Utc);
+  comparison.coverage.compared_by = SSDPROBE_VERSION;
 
   if (arguments.quirks) {
     const std::vector<QuirkRow> rows = quirk_table(comparison);
@@ -87,7 +99,9 @@ int run_compare(const Options& options, const CompareArguments& arguments) {
     write_text_output(render_markdown(comparison), arguments.markdown_path, "--markdown");
   }
   if (!arguments.html_path.empty()) {
-    write_text_output(render_html(comparison, group_heatmap_html), arguments.html_path, "--html");
+    const GroupHeatmaps heatmaps(comparison, arguments.shared_scale);
+    const GroupPicture picture = [&heatmaps](const FleetGroup& group) { return heatmaps.html(group); };
+    write_text_output(render_html(comparison, picture, heatmaps.scale_note()), arguments.html_path, "--html");
   }
   // The text report goes to standard output unless another output took it.
   if (to_stdout == 0) print_quietly(stdout, render_text(comparison));

@@ -17,6 +17,7 @@ struct CompareArguments {
   std::vector<std::string> operands;  // documents and directories
   std::string csv_path, markdown_path, html_path;
   bool quirks = false;
+  bool shared_scale = false;  // --shared-scale: one colour scale for every group's heatmap (--html)
 };
 
 // Adds the operands and the compare-only options to the subcommand.

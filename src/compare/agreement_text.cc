@@ -51,8 +51,61 @@ std::string unit_short(const UnitAgreement& unit) {
 
 std::string spread_text(const LatencySpread& spread, const char* micro) {
   if (spread.runs == 0) return "-";
-  return fmt::format("{:.1f} {} (p10-p90 {:.1f}-{:.1f}, {} run{})", spread.median_us, micro, spread.p10_us,
-                     spread.p90_us, spread.runs, spread.runs == 1 ? "" : "s");
+  return fmt::format("{:.1f} {} (p10-p90 {:.1f}-{:.1f} {}, {} run{})", spread.median_us, micro, spread.p10_us,
+                     spread.p90_us, micro, spread.runs, spread.runs == 1 ? "" : "s");
+}
+
+std::string group_name(const FleetGroup& group) {
+  if (group.grouped_by == GroupedBy::model) return group.model;
+  if (group.identity.empty()) return "(no model)";
+  const char* how = group.grouped_by == GroupedBy::serial ? "serial " : group.grouped_by == GroupedBy::wwid ? "WWID " : "";
+  return fmt::format("(no model, {}{})", how, group.identity);
+}
+
+namespace {
+
+// "min_io 512 B" when every document agrees; "min_io 512 B in 3/4" when
+// they do not (the most frequent value); "min_io not reported".
+std::string reported_text(const char* name, const SizeTally& tally) {
+  const SizeTally::Entry* top = tally.top();
+  if (!top) return fmt::format("{} -", name);
+  const std::string value = top->bytes ? format_size(*top->bytes) : "not reported";
+  if (top->count == tally.total) return fmt::format("{} {}", name, value);
+  return fmt::format("{} {} in {}/{}", name, value, top->count, tally.total);
+}
+
+std::optional<uint64_t> reported_value(const SizeTally& tally) { return tally.top() ? tally.top()->bytes : std::nullopt; }
+
+}  // namespace
+
+std::vector<ReportedMeasured> reported_vs_measured(const FleetGroup& g) {
+  std::vector<ReportedMeasured> out;
+  ReportedMeasured io{reported_text("min_io", g.minimum_io), "", false};
+  const std::optional<uint64_t> min_io = reported_value(g.minimum_io);
+  for (const auto& [name, unit] : {std::pair{"read page", &g.read_page}, std::pair{"write unit", &g.write_unit}}) {
+    const std::optional<uint64_t> agreed = unit->agreed();
+    if (!agreed) continue;
+    io.measured += fmt::format("{}{} {}", io.measured.empty() ? "" : ", ", name, format_size(*agreed));
+    if (!min_io || *min_io < *agreed) io.reported_too_small = true;
+  }
+  if (io.measured.empty()) {
+    io.measured = g.timed_runs == 0 ? "no timed run" : "read page " + unit_short(g.read_page);
+  }
+  out.push_back(io);
+  if (const std::optional<uint64_t> erase = g.erase_block.agreed()) {
+    const std::optional<uint64_t> opt_io = reported_value(g.optimal_io);
+    out.push_back({reported_text("opt_io", g.optimal_io), "erase block " + format_size(*erase),
+                   !opt_io || *opt_io == 0 || *opt_io % *erase != 0});
+  }
+  return out;
+}
+
+std::string reported_vs_measured_text(const FleetGroup& group) {
+  std::string out;
+  for (const ReportedMeasured& pair : reported_vs_measured(group)) {
+    out += fmt::format("{}{} / {}", out.empty() ? "" : "; ", pair.reported, pair.measured);
+  }
+  return out;
 }
 
 }  // namespace ssdprobe

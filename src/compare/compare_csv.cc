@@ -46,7 +46,7 @@ std::vector<std::string> group_header() {
       header.push_back(fmt::format("{}_{}", key, column));
     }
   }
-  header.push_back("representative");
+  header.insert(header.end(), {"representative", "grouped_by", "identity"});
   return header;
 }
 
@@ -96,7 +96,7 @@ std::vector<std::string> group_fields(const FleetGroup& g) {
   f.push_back(tally_field(g.partition_alignment));
   f.push_back(mismatches_field(g));
   for (const char* key : kKeys) add_key_cell_fields(f, g, key);
-  f.push_back(g.representative);
+  f.insert(f.end(), {g.representative, grouped_by_name(g.grouped_by), g.identity});
   return f;
 }
 

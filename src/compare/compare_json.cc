@@ -60,6 +60,8 @@ json group_json(const FleetGroup& g) {
   return {{"model", g.model},
           {"firmware", g.firmware},
           {"capacity_bytes", g.size_bytes},
+          {"grouped_by", grouped_by_name(g.grouped_by)},
+          {"identity", g.identity.empty() ? json(nullptr) : json(g.identity)},
           {"documents", g.documents},
           {"timed_runs", g.timed_runs},
           {"info_documents", g.info_documents},
@@ -79,6 +81,21 @@ json group_json(const FleetGroup& g) {
           {"partition_alignment", tally_json(g.partition_alignment)},
           {"key_cells", std::move(key_cells)},
           {"representative", g.representative.empty() ? json(nullptr) : json(g.representative)}};
+}
+
+json coverage_json(const FleetCoverage& c) {
+  json versions = json::array();
+  for (const auto& [version, count] : c.versions) {
+    versions.push_back({{"version", version.empty() ? json(nullptr) : json(version)}, {"documents", count}});
+  }
+  auto time = [](const std::string& t) { return t.empty() ? json(nullptr) : json(t); };
+  return {{"document_versions", std::move(versions)},
+          {"hosts", c.hosts},
+          {"documents_without_hostname", c.without_hostname},
+          {"timed_runs", c.timed_runs},
+          {"info_documents", c.info_documents},
+          {"first_started_at", time(c.first_started_at)},
+          {"last_started_at", time(c.last_started_at)}};
 }
 
 json quirk_json(const QuirkRow& r) {
@@ -114,7 +131,10 @@ std::string render_json(const FleetComparison& c) {
   json groups = json::array();
   for (const FleetGroup& g : c.groups) groups.push_back(group_json(g));
   return document_text({{"schema", "ssdprobe-compare/1"},
+                        {"made_at", c.coverage.made_at.empty() ? json(nullptr) : json(c.coverage.made_at)},
+                        {"ssdprobe_version", c.coverage.compared_by},
                         {"documents", c.documents},
+                        {"coverage", coverage_json(c.coverage)},
                         {"agreement_percent", kAgreementPercent},
                         {"skipped", c.skipped},
                         {"groups", std::move(groups)}});

@@ -4,6 +4,7 @@
 
 #include "compare/agreement_text.h"
 #include "compare/compare_render.h"
+#include "compare/coverage_text.h"
 #include "compare/text_escape.h"
 #include "core/plural.h"
 #include "core/units.h"
@@ -14,17 +15,23 @@ std::string render_markdown(const FleetComparison& c) {
   std::string out = fmt::format("# ssdprobe compare\n\n{} in {}{}.\n\n", counted(c.documents, "document"),
                                 counted(c.groups.size(), "group"),
                                 c.skipped.empty() ? "" : fmt::format(", {} skipped", counted(c.skipped.size(), "file")));
-  out += "| model | firmware | capacity | drives | runs | info | read page | write unit | erase block | alignment |\n";
-  out += "|---|---|---|---:|---:|---:|---|---|---|---|\n";
+  for (const CoverageLine& line : coverage_lines(c.coverage)) {
+    out += fmt::format("- {}: {}\n", line.label, markdown_text(line.value));
+  }
+  out += "\n| model | firmware | capacity | drives | runs | info | read page | write unit | erase block | alignment | "
+         "reported / measured |\n";
+  out += "|---|---|---|---:|---:|---:|---|---|---|---|---|\n";
   for (const FleetGroup& g : c.groups) {
     const auto* align = g.partition_alignment.top();
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_text(g.model),
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_text(group_name(g)),
                        markdown_text(g.firmware), format_size(g.size_bytes), g.drives, g.timed_runs, g.info_documents,
                        unit_short(g.read_page), unit_short(g.write_unit), unit_short(g.erase_block),
-                       align && align->bytes ? format_size(*align->bytes) : "-");
+                       align && align->bytes ? format_size(*align->bytes) : "-", reported_vs_measured_text(g));
   }
+  out += "\nreported / measured: the kernel's minimum_io_size beside the agreed read page and write unit, and "
+         "optimal_io_size beside the agreed erase block.\n";
   for (const FleetGroup& g : c.groups) {
-    out += fmt::format("\n## {}, firmware {}, {}\n\n", markdown_text(g.model.empty() ? "(no model)" : g.model),
+    out += fmt::format("\n## {}, firmware {}, {}\n\n", markdown_text(group_name(g)),
                        markdown_text(g.firmware.empty() ? "(none)" : g.firmware), format_size(g.size_bytes));
     out += fmt::format("- documents: {} ({}, {} info) from {}\n", g.documents, counted(g.timed_runs, "timed run"),
                        g.info_documents, counted(g.drives, "drive"));
@@ -46,7 +53,7 @@ std::string render_markdown(const FleetComparison& c) {
       if (k.spread.runs == 0) {
         out += fmt::format("| {} | {} | - | - | - | 0 |\n", k.key, k.description);
       } else {
-        out += fmt::format("| {} | {} | {:.1f} µs | {:.1f} | {:.1f} | {} |\n", k.key, k.description,
+        out += fmt::format("| {} | {} | {:.1f} µs | {:.1f} µs | {:.1f} µs | {} |\n", k.key, k.description,
                            k.spread.median_us, k.spread.p10_us, k.spread.p90_us, k.spread.runs);
       }
     }

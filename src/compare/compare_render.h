@@ -22,8 +22,11 @@ std::string render_markdown(const FleetComparison& comparison);
 // The HTML fragment that pictures a group (an inline <svg>, or a paragraph
 // saying why there is none). Given as a function so tests can render the
 // report without gnuplot; compare/group_heatmap.h has the real one.
+// `colour_scale_note` says how the pictures' colours compare across groups
+// (one shared scale, or each its own), shown under the page's header.
 using GroupPicture = std::function<std::string(const FleetGroup&)>;
-std::string render_html(const FleetComparison& comparison, const GroupPicture& picture);
+std::string render_html(const FleetComparison& comparison, const GroupPicture& picture,
+                        const std::string& colour_scale_note);
 
 std::string render_quirks_text(const std::vector<QuirkRow>& rows);
 std::string render_quirks_json(const std::vector<QuirkRow>& rows);

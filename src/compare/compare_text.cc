@@ -5,6 +5,7 @@
 
 #include "compare/agreement_text.h"
 #include "compare/compare_render.h"
+#include "compare/coverage_text.h"
 #include "core/output.h"
 #include "core/plural.h"
 #include "core/units.h"
@@ -38,29 +39,40 @@ std::string alignment_text(const FleetGroup& g) {
   return fmt::format("{} in {}/{} runs", format_size(*t.top()->bytes), t.top()->count, t.total);
 }
 
+// The header: what was compared, when, by which version, from which hosts.
+std::string header(const FleetComparison& c) {
+  std::string out = fmt::format("ssdprobe compare: {} in {}{}\n", counted(c.documents, "document"),
+                                counted(c.groups.size(), "group"),
+                                c.skipped.empty() ? "" : fmt::format(", {} skipped", counted(c.skipped.size(), "file")));
+  for (const CoverageLine& line : coverage_lines(c.coverage)) {
+    out += fmt::format("  {:<12}{}\n", line.label, printable(line.value));
+  }
+  return out + "\n";
+}
+
 }  // namespace
 
 std::string render_text(const FleetComparison& c) {
-  std::string out = fmt::format("ssdprobe compare: {} in {}{}\n\n", counted(c.documents, "document"),
-                                counted(c.groups.size(), "group"),
-                                c.skipped.empty() ? "" : fmt::format(", {} skipped", counted(c.skipped.size(), "file")));
-  std::vector<std::vector<std::string>> rows{
-      {"MODEL", "FIRMWARE", "CAPACITY", "DRIVES", "RUNS", "INFO", "READ_PAGE", "WRITE_UNIT", "ERASE_BLOCK", "ALIGN"}};
+  std::string out = header(c);
+  std::vector<std::vector<std::string>> rows{{"MODEL", "FIRMWARE", "CAPACITY", "DRIVES", "RUNS", "INFO", "READ_PAGE",
+                                              "WRITE_UNIT", "ERASE_BLOCK", "ALIGN", "REPORTED / MEASURED"}};
   for (const FleetGroup& g : c.groups) {
-    rows.push_back({printable(g.model.empty() ? "-" : g.model), printable(g.firmware.empty() ? "-" : g.firmware),
+    rows.push_back({printable(group_name(g)), printable(g.firmware.empty() ? "-" : g.firmware),
                     format_size(g.size_bytes), std::to_string(g.drives), std::to_string(g.timed_runs),
                     std::to_string(g.info_documents), unit_short(g.read_page), unit_short(g.write_unit),
                     unit_short(g.erase_block),
                     g.partition_alignment.top() && g.partition_alignment.top()->bytes
                         ? format_size(*g.partition_alignment.top()->bytes)
-                        : "-"});
+                        : "-",
+                    reported_vs_measured_text(g)});
   }
   out += table(rows);
   out += "(a unit with '?' is the most frequent size but misses the agreement rule: found in fewer than 80 % of the "
-         "runs that measured it)\n";
+         "runs that measured it; REPORTED / MEASURED: the kernel's minimum_io_size beside the agreed read page and "
+         "write unit, optimal_io_size beside the agreed erase block)\n";
 
   for (const FleetGroup& g : c.groups) {
-    out += fmt::format("\n== {}, firmware {}, {}\n", printable(g.model.empty() ? "(no model)" : g.model),
+    out += fmt::format("\n== {}, firmware {}, {}\n", printable(group_name(g)),
                        printable(g.firmware.empty() ? "(none)" : g.firmware), format_size(g.size_bytes));
     out += fmt::format("  documents     {} ({}, {} info) from {}\n", g.documents, counted(g.timed_runs, "timed run"),
                        g.info_documents, counted(g.drives, "drive"));

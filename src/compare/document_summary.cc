@@ -47,6 +47,11 @@ DocumentSummary summarize_document(const SavedResult& result) {
   out.model = result.model;
   out.firmware = result.firmware;
   out.serial = result.serial;
+  out.wwid = result.wwid;
+  out.path = result.path;
+  out.hostname = result.hostname;
+  out.tool_version = result.tool_version;
+  out.started_at = result.started_at;
   out.size_bytes = result.size_bytes;
   out.logical_block = result.logical_block;
   out.physical_block = result.physical_block;

@@ -43,6 +43,10 @@ struct DocumentSummary {
   bool timed = false;  // a characterization (`run` present), not an `info` document
   bool write = false;  // run with --write
   std::string model, firmware, serial;
+  std::string wwid;      // NVMe nguid/eui64 where the document has one
+  std::string path;      // target.path: /dev/vda, /dev/loop3, a file, sim:NAME
+  std::string hostname;  // where it ran ("" when the document has none)
+  std::string tool_version, started_at;  // the ssdprobe that wrote it, and when it ran (UTC, ISO 8601)
   uint64_t size_bytes = 0;
   std::optional<uint64_t> logical_block, physical_block, minimum_io, optimal_io;
   std::vector<std::pair<std::string, uint64_t>> firmware_geometry;  // "nvme.npwg_bytes" -> bytes

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "analysis/stats.h"
 #include "core/units.h"
@@ -96,12 +97,24 @@ std::string representative(const std::vector<const DocumentSummary*>& docs, cons
   return best ? best->file : std::string();
 }
 
+// The drive a document measured, as (how, what): its serial, else its
+// WWID, else the host and the path it was reached by ("HOST:PATH"; PATH
+// alone without a hostname). A path names a drive only on one host:
+// /dev/vda on two hosts are two disks. `what` is empty when the document has
+// neither serial, WWID nor path.
+std::pair<GroupedBy, std::string> drive_identity(const DocumentSummary& d) {
+  if (!d.serial.empty()) return {GroupedBy::serial, d.serial};
+  if (!d.wwid.empty()) return {GroupedBy::wwid, d.wwid};
+  if (d.path.empty()) return {GroupedBy::path, ""};
+  return {GroupedBy::path, d.hostname.empty() ? d.path : d.hostname + ":" + d.path};
+}
+
 // What a group counts over its documents before it becomes FleetGroup
-// fields: the distinct serials, and each mismatch field's documents in
+// fields: the distinct drives, and each mismatch field's documents in
 // first-seen order.
 struct GroupCounts {
-  std::set<std::string> serials;
-  uint32_t without_serial = 0;
+  std::set<std::pair<GroupedBy, std::string>> drives;
+  uint32_t without_identity = 0;
   std::map<std::string, uint32_t> mismatch_counts;
   std::vector<std::string> mismatch_order;
 };
@@ -122,8 +135,9 @@ void add_firmware_geometry(FleetGroup& g, const DocumentSummary& d) {
 void add_document(FleetGroup& g, GroupCounts& counts, const DocumentSummary& d) {
   ++g.documents;
   g.newest_schema_minor = std::max(g.newest_schema_minor, d.schema_minor);
-  if (d.serial.empty()) ++counts.without_serial;
-  else counts.serials.insert(d.serial);
+  const auto drive = drive_identity(d);
+  if (drive.second.empty()) ++counts.without_identity;
+  else counts.drives.insert(drive);
   g.logical_block.add(d.logical_block);
   g.physical_block.add(d.physical_block);
   g.minimum_io.add(d.minimum_io);
@@ -146,7 +160,7 @@ void add_document(FleetGroup& g, GroupCounts& counts, const DocumentSummary& d) 
 // The drive count, the tallies sorted, and the mismatches most frequent
 // first (ties in first-seen order).
 void finish_counts(FleetGroup& g, const GroupCounts& counts) {
-  g.drives = static_cast<uint32_t>(counts.serials.size()) + counts.without_serial;
+  g.drives = static_cast<uint32_t>(counts.drives.size()) + counts.without_identity;
   for (SizeTally* t : {&g.logical_block, &g.physical_block, &g.minimum_io, &g.optimal_io, &g.partition_alignment,
                        &g.read_page.found, &g.write_unit.found, &g.erase_block.found}) {
     t->finish();
@@ -164,6 +178,8 @@ FleetGroup build_group(const GroupKey& key, const std::vector<const DocumentSumm
   g.model = key.model;
   g.firmware = key.firmware;
   g.size_bytes = key.size_bytes;
+  g.grouped_by = key.grouped_by;
+  g.identity = key.identity;
   GroupCounts counts;
   for (const DocumentSummary* d : docs) add_document(g, counts, *d);
   finish_counts(g, counts);
@@ -231,8 +247,41 @@ LatencySpread latency_spread(std::vector<double> values) {
   return out;
 }
 
+const char* grouped_by_name(GroupedBy by) {
+  switch (by) {
+    case GroupedBy::model: return "model";
+    case GroupedBy::serial: return "serial";
+    case GroupedBy::wwid: return "wwid";
+    case GroupedBy::path: return "path";
+  }
+  return "model";
+}
+
 GroupKey group_key(const DocumentSummary& document) {
-  return {document.model, document.firmware, document.size_bytes};
+  GroupKey key{document.model, document.firmware, document.size_bytes, GroupedBy::model, ""};
+  if (document.model.empty()) std::tie(key.grouped_by, key.identity) = drive_identity(document);
+  return key;
+}
+
+FleetCoverage fleet_coverage(const std::vector<DocumentSummary>& documents) {
+  FleetCoverage out;
+  std::map<std::string, uint32_t> versions;
+  std::set<std::string> hosts;
+  for (const DocumentSummary& d : documents) {
+    ++versions[d.tool_version];
+    if (d.hostname.empty()) ++out.without_hostname;
+    else hosts.insert(d.hostname);
+    ++(d.timed ? out.timed_runs : out.info_documents);
+    // started_at is fixed-width ISO 8601 UTC: text order is time order.
+    if (d.started_at.empty()) continue;
+    if (out.first_started_at.empty() || d.started_at < out.first_started_at) out.first_started_at = d.started_at;
+    if (d.started_at > out.last_started_at) out.last_started_at = d.started_at;
+  }
+  out.versions.assign(versions.begin(), versions.end());
+  std::stable_sort(out.versions.begin(), out.versions.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  out.hosts.assign(hosts.begin(), hosts.end());
+  return out;
 }
 
 FleetComparison compare_fleet(const std::vector<DocumentSummary>& documents) {
@@ -241,6 +290,7 @@ FleetComparison compare_fleet(const std::vector<DocumentSummary>& documents) {
   FleetComparison out;
   out.documents = static_cast<uint32_t>(documents.size());
   for (const auto& [key, docs] : groups) out.groups.push_back(build_group(key, docs));
+  out.coverage = fleet_coverage(documents);
   return out;
 }
 

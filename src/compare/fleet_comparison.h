@@ -70,11 +70,24 @@ struct KeyCell {
   LatencySpread spread;
 };
 
+// How a group's documents were put together: by model (+ firmware +
+// capacity), or, for drives that report no model (virtio disks, loop
+// devices), by the drive's own identity so that unrelated disks of the same
+// size are never one group: its serial, else its WWID, else host and path.
+enum class GroupedBy { model, serial, wwid, path };
+const char* grouped_by_name(GroupedBy by);  // "model", "serial", "wwid", "path"
+
 struct FleetGroup {
   std::string model, firmware;
   uint64_t size_bytes = 0;
+  GroupedBy grouped_by = GroupedBy::model;
+  // Without a model: the serial, the WWID, or "HOST:PATH" (just PATH when
+  // the document has no hostname). Empty when grouped by model.
+  std::string identity;
   uint32_t documents = 0, timed_runs = 0, info_documents = 0;
-  uint32_t drives = 0;  // distinct serials; a document without a serial counts as a drive of its own
+  // Distinct drives: by serial, else WWID, else host and path; a document
+  // with none of these counts as a drive of its own.
+  uint32_t drives = 0;
   int newest_schema_minor = 0;
   SizeTally logical_block, physical_block, minimum_io, optimal_io;
   std::vector<std::pair<std::string, SizeTally>> firmware_geometry;  // by name, in first-seen order
@@ -88,20 +101,43 @@ struct FleetGroup {
   std::string representative;
 };
 
+// What a comparison covers and when it was made, for the header of every
+// rendering: a fleet report read weeks later must say which runs it holds.
+struct FleetCoverage {
+  std::string made_at;      // when the comparison was made (UTC, ISO 8601): set by the caller
+  std::string compared_by;  // the comparing ssdprobe's version: set by the caller
+  // tool.version of the documents -> how many documents; most first, ties
+  // by version text ("" for a document without one).
+  std::vector<std::pair<std::string, uint32_t>> versions;
+  std::vector<std::string> hosts;  // distinct hostnames, sorted
+  uint32_t without_hostname = 0;   // documents whose hostname is null
+  uint32_t timed_runs = 0, info_documents = 0;
+  // The earliest and latest started_at over all documents ("" when none has one).
+  std::string first_started_at, last_started_at;
+};
+
 struct FleetComparison {
-  std::vector<FleetGroup> groups;  // by model, firmware, capacity
+  std::vector<FleetGroup> groups;  // by model, firmware, capacity (no-model groups: then by identity)
   uint32_t documents = 0;          // documents compared
   std::vector<std::string> skipped;  // why each unusable file was left out (set by the caller)
+  FleetCoverage coverage;
 };
 
 // The grouping key: documents with the same model, firmware and capacity
-// are one group.
+// are one group; without a model, also the same drive identity (FleetGroup::
+// identity), so model-less disks that merely have the same size stay apart.
 struct GroupKey {
   std::string model, firmware;
   uint64_t size_bytes = 0;
+  GroupedBy grouped_by = GroupedBy::model;
+  std::string identity;
   auto operator<=>(const GroupKey&) const = default;
 };
 GroupKey group_key(const DocumentSummary& document);
+
+// Versions, hosts and dates of the documents (made_at and compared_by are
+// left for the caller, which knows the clock and its own version).
+FleetCoverage fleet_coverage(const std::vector<DocumentSummary>& documents);
 
 FleetComparison compare_fleet(const std::vector<DocumentSummary>& documents);
 

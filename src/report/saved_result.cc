@@ -158,6 +158,25 @@ class DocumentReader {
     }
   }
 
+  // --- compare's coverage and grouping fields (SavedResult's last block),
+  // kept apart from the main walk: looked up by key after it.
+  void read_fleet_identity(element doc, SavedResult& out) const {
+    element v;
+    if (!doc["hostname"].get(v)) out.hostname = text(v, "hostname");
+    element nvme;
+    if (doc.at_pointer("/reported/nvme").get(nvme) || is_null(nvme)) return;
+    // Leniently: a WWID only tells drives apart, so an odd value (not a
+    // string) is no WWID rather than a reason to refuse the document.
+    for (const char* name : {"nguid", "eui64"}) {
+      std::string_view id;
+      if (nvme[name].get_string().get(id)) continue;
+      if (id.find_first_not_of('0') != std::string_view::npos) {
+        out.wwid = std::string(id);
+        return;
+      }
+    }
+  }
+
  private:
   void read_schema(const std::string& schema, SavedResult& out) const {
     const auto version = parse_schema_version(schema);
@@ -532,6 +551,7 @@ SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const Documen
   SavedResult out;
   out.file = name;
   reader.read_document(doc, out);
+  reader.read_fleet_identity(doc, out);
   return out;
 }
 

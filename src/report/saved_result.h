@@ -148,6 +148,14 @@ struct SavedResult {
   std::optional<uint64_t> partition_alignment, partition_start;  // recommendations
   std::vector<SavedGrid> grids;    // empty with GridDetail::none
   SavedChartData charts;           // empty with ChartData::skip
+
+  // --- Where and which drive, for `compare`'s coverage and grouping of
+  // drives without a model (docs/compare.md). Read by read_fleet_identity.
+  std::string hostname;  // top-level `hostname`; "" when null or absent
+  // The drive's world-wide name where the document has one: NVMe Identify
+  // Namespace `nguid`, else `eui64` (lower-case hex); "" when absent, null or
+  // all zeros (the drive does not give one). target has no WWID field.
+  std::string wwid;
 };
 
 // The largest file read as a result document. A real run's document is far

@@ -42,13 +42,28 @@ check "the ssdprobe/1.7 document is not warned about" '! grep -q newer "$T/err"'
 # -q (after compare, or before it) silences no warning: the comparison left those files out.
 "$SSDPROBE" compare -q "$F" > "$T/text-q" 2> "$T/err-q"
 rc=$?
+# (the "made" line has the time of each comparison: the two may be a second apart)
 check "compare -q: exit 0, same report, the same three warnings" \
-  '[ $rc = 0 ] && cmp -s "$T/text" "$T/text-q" && [ "$(grep -c warning "$T/err-q")" = 3 ]'
+  '[ $rc = 0 ] && cmp -s <(grep -v "^  made " "$T/text") <(grep -v "^  made " "$T/text-q") &&
+   [ "$(grep -c warning "$T/err-q")" = 3 ]'
 "$SSDPROBE" -q compare --json - "$F" > "$T/c-q.json" 2> "$T/err-q2"
 rc=$?
 check "-q before compare is carried into it" \
   '[ $rc = 0 ] && jq -e ".documents == 11" "$T/c-q.json" > /dev/null && [ "$(grep -c warning "$T/err-q2")" = 3 ]'
 check "text: 11 documents in 3 groups, 3 skipped" 'grep -q "11 documents in 3 groups, 3 files skipped" "$T/text"'
+# The header: when, by which version, from which hosts and runs.
+version=$("$SSDPROBE" --version | awk '{print $2}')
+first=$(jq -rs 'map(.started_at) | min' "$F"/host*/*.json)
+last=$(jq -rs 'map(.started_at) | max' "$F"/host*/*.json)
+check "text: made now, by this ssdprobe" \
+  'grep -Eq "^  made        $(date -u +%Y-%m-%d)T[0-9:]{8}Z by ssdprobe $version$" "$T/text"'
+check "text: written by this version (11 documents)" 'grep -q "^  written by  ssdprobe $version (11 documents)$" "$T/text"'
+check "text: the three hosts" 'grep -q "^  hosts       3: host1, host2, host3$" "$T/text"'
+check "text: 10 timed runs, 1 info document, first and last start" \
+  'grep -q "^  runs        10 timed runs and 1 info document, started $first to $last$" "$T/text"'
+check "text: reported / measured of sata-mlc-8k" \
+  'grep -Eq "^ssdprobe simulated drive sata-mlc-8k .* min_io 512 B / read page 8 KiB, write unit 16 KiB; opt_io 0 B / erase block 4 MiB$" "$T/text"'
+check "text: p10-p90 in microseconds" 'grep -Eq "read_aligned .*: [0-9.]+ us \(p10-p90 [0-9.]+-[0-9.]+ us, 3 runs\)" "$T/text"'
 check "text: nvme-tlc-16k row: 4 drives, 3 runs, 1 info, 16 KiB page" \
   'grep -Eq "^ssdprobe simulated drive nvme-tlc-16k +sim +64 GiB +4 +3 +1 +16 KiB +- +- +1 MiB" "$T/text"'
 check "text: sata-mlc-8k row with write unit and erase block" \
@@ -63,6 +78,11 @@ check "text: key cells of the group" 'grep -q "read_straddle   4 KiB read at off
 check "json: valid" 'jq -e . "$T/c.json" > /dev/null'
 j() { jq -r "$1" "$T/c.json"; }
 check "json: 3 groups, 11 documents, 3 skipped" '[ "$(j "[(.groups|length), .documents, (.skipped|length)] | join(\" \")")" = "3 11 3" ]'
+check "json: made_at, the comparing version, hosts, versions, first/last start" \
+  '[ "$(j "[(.made_at | test(\"^[0-9-]{10}T[0-9:]{8}Z$\")), .ssdprobe_version, (.coverage.hosts | join(\",\")),
+           .coverage.document_versions[0].documents, .coverage.first_started_at, .coverage.last_started_at] | join(\" \")")" \
+     = "true $version host1,host2,host3 11 $first $last" ]'
+check "json: groups are grouped by model" '[ "$(j "[.groups[] | .grouped_by] | unique | join(\" \")")" = model ]'
 g='.groups[] | select(.model == "ssdprobe simulated drive clean-4k")'
 check "json: clean-4k has 4 runs from 4 drives, newest minor 7" \
   '[ "$(j "$g | [.timed_runs, .drives, .newest_schema_minor] | join(\" \")")" = "4 4 7" ]'
@@ -108,6 +128,39 @@ check "markdown: summary row of sata-mlc-8k" \
   'grep -Fq "| ssdprobe simulated drive sata-mlc-8k | sim | 64 GiB | 3 | 3 | 0 | 8 KiB | 16 KiB | 4 MiB | 1 MiB |" "$T/c.md"'
 check "markdown: skipped files listed" '[ "$(grep -c "^- .*broken/" "$T/c.md")" = 3 ]'
 check "markdown on stdout: no text report mixed in" '! grep -q "^MODEL" "$T/c.md"'
+check "markdown: the header names the hosts" 'grep -q "^- hosts: 3: host1, host2, host3$" "$T/c.md"'
+check "markdown: p10 and p90 in microseconds" 'grep -Eq "^\| read_aligned \|.*\| [0-9.]+ µs \| [0-9.]+ µs \| [0-9.]+ µs \| 3 \|$" "$T/c.md"'
+
+# --- drives without a model: never one group because their capacity matches ---
+# Copies of clean-4k runs (all 64 GiB) as model-less disks (virtio, loop):
+# two serials, one serial run twice, and two without serial at one path on
+# two hosts.
+N="$T/nomodel"
+mkdir -p "$N"
+nomodel() {  # SOURCE OUT SERIAL HOST PATH
+  jq --arg s "$3" --arg h "$4" --arg p "$5" \
+    '.target.model = null | .target.serial = (if $s == "" then null else $s end) | .hostname = $h | .target.path = $p' \
+    "$1" > "$N/$2.json"
+}
+nomodel "$F/host1/clean-4k-1.json" a NM-1 vm1 /dev/vda
+nomodel "$F/host2/clean-4k-2.json" b NM-2 vm1 /dev/vdb
+nomodel "$F/host3/clean-4k-3.json" c NM-1 vm2 /dev/vdc  # same serial as a: the same disk
+nomodel "$F/host1/clean-4k-1.json" d "" vm1 /dev/vdd
+nomodel "$F/host2/clean-4k-2.json" e "" vm2 /dev/vdd     # same path, another host: another disk
+"$SSDPROBE" compare --json "$T/n.json" --markdown "$T/n.md" "$N" > "$T/n.txt" 2>&1
+n() { jq -r "$1" "$T/n.json"; }
+check "no model: 4 groups (NM-1 twice is one), none merged by capacity" '[ "$(n ".groups | length")" = 4 ]'
+check "no model: grouped by serial, serial, path, path" \
+  '[ "$(n "[.groups[] | \"\(.grouped_by)=\(.identity)/\(.documents)\"] | join(\" \")")" = \
+     "serial=NM-1/2 serial=NM-2/1 path=vm1:/dev/vdd/1 path=vm2:/dev/vdd/1" ]'
+check "no model: the NM-1 group is one drive" '[ "$(n ".groups[0].drives")" = 1 ]'
+check "no model: markdown names the groups (no model, ...)" \
+  '[ "$(grep -c "^| (no model, " "$T/n.md")" = 4 ] && grep -q "^| (no model, serial NM-1) |" "$T/n.md" &&
+   grep -q "^## (no model, vm2:/dev/vdd), firmware sim, 64 GiB$" "$T/n.md"'
+check "no model: the text names them too" 'grep -q "^(no model, serial NM-2) " "$T/n.txt"'
+"$SSDPROBE" compare --csv - "$N" > "$T/n.csv" 2> /dev/null
+check "no model: csv grouped_by and identity columns" \
+  'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1], newline=\"\"))); assert [(x[\"grouped_by\"], x[\"identity\"]) for x in r][:2] == [(\"serial\", \"NM-1\"), (\"serial\", \"NM-2\")], r" "$T/n.csv"'
 
 # --- quirks ---
 "$SSDPROBE" compare --quirks --csv - "$F" > "$T/q.csv" 2> /dev/null
@@ -137,6 +190,9 @@ check "a missing operand is warned about, the rest compared" \
   '[ $rc = 0 ] && grep -q "missing.json: does not exist" "$T/one.err" && grep -q "1 document in 1 group" "$T/one.out"'
 "$SSDPROBE" compare --html - "$F" > /dev/null 2>&1
 check "--html - is bad usage (exit 2)" '[ $? = 2 ]'
+"$SSDPROBE" compare --shared-scale "$F" > /dev/null 2> "$T/shared.err"
+check "--shared-scale without --html is bad usage (exit 2), saying why" \
+  '[ $? = 2 ] && grep -q "shared-scale.*--html" "$T/shared.err"'
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2

@@ -4,10 +4,11 @@
 #
 # For each of three profiles (sim:nvme-tlc-16k and sim:clean-4k read-only,
 # sim:sata-mlc-8k with --write) and each seed 1..SEEDS, one run written as
-# DIR/<host>/<profile>-<seed>.json; every seed is given its own serial
-# (SIM-<profile>-<seed>: simulated drives all report one serial) so a seed
-# stands for a drive of a fleet. Plus one `info` document of nvme-tlc-16k
-# (a fourth drive, reported geometry only). Returns non-zero naming what failed.
+# DIR/host<seed>/<profile>-<seed>.json; every seed is given its own serial
+# (SIM-<profile>-<seed>: simulated drives all report one serial) and its
+# folder's hostname (host<seed>) so a seed stands for a drive of a fleet on
+# its own host. Plus one `info` document of nvme-tlc-16k (a fourth drive,
+# reported geometry only, on host1). Returns non-zero naming what failed.
 #
 # start_checks: a scratch folder $T removed on exit, and the checks
 # bookkeeping: bad/ok/check record each result; $failures counts the bad.
@@ -31,12 +32,14 @@ make_fleet() {
       out="$dir/host$seed/$profile-$seed.json"
       "$ssdprobe" -q --seed "$seed" "${extra[@]}" --json "$out.run" "sim:$profile" > /dev/null 2>&1 ||
         { echo "make_fleet: ssdprobe sim:$profile --seed $seed failed" >&2; return 1; }
-      jq --arg s "SIM-$profile-$seed" '.target.serial = $s' "$out.run" > "$out" && rm -f "$out.run" ||
+      jq --arg s "SIM-$profile-$seed" --arg h "host$seed" '.target.serial = $s | .hostname = $h' "$out.run" > "$out" &&
+        rm -f "$out.run" ||
         { echo "make_fleet: jq failed on $out.run" >&2; return 1; }
     done
   done
   "$ssdprobe" -q info --json "$dir/host1/info-nvme.json" sim:nvme-tlc-16k > /dev/null 2>&1 &&
-    jq '.target.serial = "SIM-nvme-tlc-16k-info"' "$dir/host1/info-nvme.json" > "$dir/host1/info-nvme.json.tmp" &&
+    jq '.target.serial = "SIM-nvme-tlc-16k-info" | .hostname = "host1"' "$dir/host1/info-nvme.json" \
+      > "$dir/host1/info-nvme.json.tmp" &&
     mv "$dir/host1/info-nvme.json.tmp" "$dir/host1/info-nvme.json" ||
     { echo "make_fleet: ssdprobe info failed" >&2; return 1; }
 }

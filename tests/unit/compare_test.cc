@@ -9,6 +9,9 @@
 #include "compare/compare_render.h"
 #include "compare/fleet_comparison.h"
 #include "compare/quirk_table.h"
+#include "compare/agreement_text.h"
+#include "compare/coverage_text.h"
+#include "compare/svg_compact.h"
 #include "compare/text_escape.h"
 
 using namespace ssdprobe;
@@ -220,7 +223,7 @@ TEST_CASE("HTML, Markdown and JSON escape text from documents") {
   docs[0].firmware = "<b>1</b>";
   FleetComparison c = compare_fleet(docs);
   c.skipped.push_back("/r/<evil>.json: is empty");
-  const std::string html = render_html(c, [](const FleetGroup&) { return std::string("<svg></svg>"); });
+  const std::string html = render_html(c, [](const FleetGroup&) { return std::string("<svg></svg>"); }, "scale");
   CHECK(html.find("<img") == std::string::npos);
   CHECK(html.find("<b>1") == std::string::npos);
   CHECK(html.find("&lt;img src=x onerror=alert(1)&gt;") != std::string::npos);
@@ -232,4 +235,123 @@ TEST_CASE("HTML, Markdown and JSON escape text from documents") {
   CHECK(md.find("\\<img src=x onerror=alert(1)\\>") != std::string::npos);
   const std::string json = render_json(c);
   CHECK(json.find("\"model\": \"<img src=x onerror=alert(1)>\"") != std::string::npos);
+}
+
+TEST_CASE("drives without a model are grouped by serial, else WWID, else host and path; never by capacity alone") {
+  auto no_model = [](const std::string& serial, const std::string& wwid, const std::string& host,
+                     const std::string& path) {
+    DocumentSummary d = run("", serial, 4096);
+    d.wwid = wwid;
+    d.hostname = host;
+    d.path = path;
+    return d;
+  };
+  // Same capacity and firmware throughout: only the drive's identity tells them apart.
+  std::vector<DocumentSummary> docs{no_model("V1", "", "h1", "/dev/vda"), no_model("V2", "", "h1", "/dev/vdb"),
+                                    no_model("V1", "", "h2", "/dev/vda"),  // same serial: the same drive
+                                    no_model("", "eui.00aa", "h1", "/dev/vdc"),
+                                    no_model("", "", "h1", "/dev/vdd"), no_model("", "", "h2", "/dev/vdd"),
+                                    no_model("", "", "h2", "/dev/vdd")};
+  const FleetComparison c = compare_fleet(docs);
+  REQUIRE(c.groups.size() == 5);
+  std::vector<std::string> names;
+  for (const FleetGroup& g : c.groups) names.push_back(group_name(g));
+  CHECK(names == std::vector<std::string>{"(no model, serial V1)", "(no model, serial V2)", "(no model, WWID eui.00aa)",
+                                          "(no model, h1:/dev/vdd)", "(no model, h2:/dev/vdd)"});
+  CHECK(c.groups[0].documents == 2);
+  CHECK(c.groups[0].drives == 1);
+  CHECK(c.groups[0].grouped_by == GroupedBy::serial);
+  CHECK(c.groups[2].grouped_by == GroupedBy::wwid);
+  CHECK(c.groups[4].grouped_by == GroupedBy::path);
+  CHECK(c.groups[4].documents == 2);
+  CHECK(c.groups[4].drives == 1);  // two runs of one host's /dev/vdd
+  CHECK(render_markdown(c).find("| (no model, serial V1) |") != std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(render_json(c));
+  CHECK(j["groups"][3]["grouped_by"] == "path");
+  CHECK(j["groups"][3]["identity"] == "h1:/dev/vdd");
+}
+
+TEST_CASE("reported vs measured: min_io beside the agreed read page and write unit, opt_io beside the erase block") {
+  std::vector<DocumentSummary> docs{run("A", "s1", 16384), run("A", "s2", 16384)};
+  CHECK(reported_vs_measured_text(compare_fleet(docs).groups[0]) == "min_io 512 B / read page 16 KiB");
+  for (DocumentSummary& d : docs) {
+    d.write_unit = UnitReading{"found", 65536};
+    d.erase_block = UnitReading{"found", 4u << 20};
+  }
+  docs[1].minimum_io = 16384;
+  const FleetGroup g = compare_fleet(docs).groups[0];
+  const std::vector<ReportedMeasured> pairs = reported_vs_measured(g);
+  REQUIRE(pairs.size() == 2);
+  CHECK(pairs[0].reported == "min_io 512 B in 1/2");  // the most frequent value; ties: the smaller
+  CHECK(pairs[0].measured == "read page 16 KiB, write unit 64 KiB");
+  CHECK(pairs[0].reported_too_small);
+  CHECK(pairs[1].reported == "opt_io 0 B");
+  CHECK(pairs[1].measured == "erase block 4 MiB");
+  CHECK(pairs[1].reported_too_small);
+  // Nothing agreed: the read page's short form, and nothing called too small.
+  std::vector<DocumentSummary> unsure{run("B", "s1", std::nullopt), run("B", "s2", std::nullopt)};
+  const std::vector<ReportedMeasured> none = reported_vs_measured(compare_fleet(unsure).groups[0]);
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].measured == "read page not determined");
+  CHECK_FALSE(none[0].reported_too_small);
+}
+
+TEST_CASE("the coverage header: versions, hosts and the first and last start") {
+  std::vector<DocumentSummary> docs{run("A", "s1", 16384), run("A", "s2", 16384), info_document("A", "s3")};
+  docs[0].tool_version = docs[1].tool_version = "0.1.0";
+  docs[2].tool_version = "0.0.9";
+  docs[0].hostname = "beta";
+  docs[1].hostname = "alpha";
+  docs[0].started_at = "2026-11-20T08:00:00Z";
+  docs[1].started_at = "2026-11-26T12:00:00Z";
+  docs[2].started_at = "2026-11-21T00:00:00Z";
+  FleetComparison c = compare_fleet(docs);
+  c.coverage.made_at = "2026-11-26T13:00:00Z";
+  c.coverage.compared_by = "0.1.1";
+  const std::vector<CoverageLine> lines = coverage_lines(c.coverage, 1);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0].value == "2026-11-26T13:00:00Z by ssdprobe 0.1.1");
+  CHECK(lines[1].value == "ssdprobe 0.1.0 (2 documents), ssdprobe 0.0.9 (1 document)");
+  CHECK(lines[2].value == "2: alpha and 1 more; 1 document without a hostname");
+  CHECK(lines[3].value == "2 timed runs and 1 info document, started 2026-11-20T08:00:00Z to 2026-11-26T12:00:00Z");
+  const nlohmann::json j = nlohmann::json::parse(render_json(c));
+  CHECK(j["made_at"] == "2026-11-26T13:00:00Z");
+  CHECK(j["ssdprobe_version"] == "0.1.1");
+  CHECK(j["coverage"]["hosts"] == nlohmann::json::array({"alpha", "beta"}));
+  CHECK(j["coverage"]["first_started_at"] == "2026-11-20T08:00:00Z");
+  const std::string html = render_html(c, [](const FleetGroup&) { return std::string(); }, "one scale");
+  CHECK(html.find("<tr id=\"coverage-made\"><th>made</th><td>2026-11-26T13:00:00Z by ssdprobe 0.1.1</td></tr>") !=
+        std::string::npos);
+  CHECK(html.find("<p id=\"colour-scale\">one scale</p>") != std::string::npos);
+  CHECK(render_text(c).find("  hosts       2: alpha, beta; 1 document without a hostname\n") != std::string::npos);
+}
+
+TEST_CASE("heatmap cells become short paths: same picture, same order, far fewer bytes") {
+  const std::string cell_a = "\t\t<polygon fill = 'rgb( 40,  10,  78)' points = '80.00,475.00 82.73,475.00 82.73,419.71 80.00,419.71 '/>\n";
+  const std::string cell_b = "\t\t<polygon fill = 'rgb( 40,  10,  78)' points = '81.72,475.00 84.45,475.00 84.45,419.71 81.72,419.71 '/>\n";
+  const std::string cell_c = "\t\t<polygon fill = 'rgb(255, 255, 255)' points = '83.44,475.00 86.17,475.00 86.17,419.71 83.44,419.71 '/>\n";
+  const std::string cell_d = "\t\t<polygon fill = 'rgb( 40,  10,  78)' points = '80.00,419.71 82.73,419.71 82.73,364.00 80.00,364.00 '/>\n";
+  const std::string other = "<polygon fill = 'rgb(200, 200, 200)' points = '80.00,475.00 519.98,475.00 519.98,95.02 80.00,95.02 40,40 '/>";
+  const std::string svg = "<svg><g>" + other + "</g><g>" + cell_a + cell_b + cell_c + cell_d + "</g></svg>";
+  const std::string out = compact_svg_cells(svg);
+  // a and b (one row, one colour, overlapping) merge; c is drawn after them
+  // and before d, which keeps its own path so c cannot cover it.
+  CHECK(out == "<svg><g>" + other + "</g><g>\t\t<path fill=\"#280a4e\" d=\"M80 475h4.45v-55.29h-4.45z\"/>\n"
+               "<path fill=\"#ffffff\" d=\"M83.44 475h2.73v-55.29h-2.73z\"/>\n"
+               "<path fill=\"#280a4e\" d=\"M80 419.71h2.73v-55.71h-2.73z\"/>\n\n</g></svg>");
+  CHECK(compact_svg_cells("<svg>no cells</svg>") == "<svg>no cells</svg>");
+}
+
+TEST_CASE("a document's hostname and WWID (NVMe nguid, else eui64; all zeros is none) reach the summary") {
+  const DocumentSummary both = summarize_document(parse_saved_result(
+      R"({"schema": "ssdprobe/1", "hostname": "h1", "target": {"path": "/dev/nvme0n1", "model": null},
+          "reported": {"nvme": {"nguid": "00000000000000000000000000000000", "eui64": "0025385b71b2c3d4"}}})",
+      "doc.json", GridDetail::none));
+  CHECK(both.hostname == "h1");
+  CHECK(both.path == "/dev/nvme0n1");
+  CHECK(both.wwid == "0025385b71b2c3d4");
+  const DocumentSummary none = summarize_document(parse_saved_result(
+      R"({"schema": "ssdprobe/1.3", "hostname": null, "reported": {"nvme": null}})", "doc.json", GridDetail::none));
+  CHECK(none.hostname.empty());
+  CHECK(none.wwid.empty());
 }
