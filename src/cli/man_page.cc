@@ -65,7 +65,9 @@ std::string value_text(const CLI::Option* o) {
   }
   std::vector<std::string> shown;
   for (const std::string& part : parts) shown.push_back(is_literal(part) ? bold(part) : italic(part));
-  return fmt::format("{}", fmt::join(shown, "|"));
+  // "\:" after each bar: where troff may break a long list of values (it
+  // prints nothing), so a synopsis line never overflows the page.
+  return fmt::format("{}", fmt::join(shown, "|\\:"));
 }
 
 // "--grid read|write" with an unbreakable space, so roff never separates

@@ -90,8 +90,9 @@ void write_text(const std::string& file, const std::string& text) {
 
 CLI::App* add_plot_command(CLI::App& app, PlotArgs& args) {
   CLI::App* plot = app.add_subcommand(
-      "plot", "Draw heatmaps of saved result documents (--json of earlier runs) with gnuplot: latency over request "
-              "size x offset, one panel per document side by side on one colour scale");
+      "plot", "Draw pictures of saved result documents (--json of earlier runs) with gnuplot: heatmaps of latency "
+              "over request size x offset, one panel per document side by side on one colour scale; or, with "
+              "--picture, the queue-depth curve, the erase stream, the misalignment costs or the SLC cache fill");
   plot->add_option("RESULT.json", args.documents, "Result documents to draw (one panel each, left to right)")
       ->required();
   plot->add_option("-o,--output", args.output, "The image to write: OUT.png or OUT.svg")->required()
@@ -130,7 +131,8 @@ CLI::App* add_plot_command(CLI::App& app, PlotArgs& args) {
   plot->footer(
       "\nExit codes: 0 drawn, 2 bad usage (option, unknown image extension, --range not MIN < MAX, --size not "
       "WxH or too small for the panels), 3 a document that cannot be used "
-      "(missing, not a result document, another schema version, no such grid: `info` documents have none), "
+      "(missing, not a result document, another schema version, no such grid: `info` documents have none; no data "
+      "for the --picture asked: no --write, no audit), "
       "5 gnuplot not installed or failed, 1 internal error.\n");
   return plot;
 }

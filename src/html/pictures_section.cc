@@ -16,6 +16,10 @@ std::string pictures_section(const Json& doc, const std::vector<ReportPicture>& 
   }
   std::string out;
   for (const ReportPicture& p : pictures) {
+    if (!p.available) {
+      out += empty_note(html_text(fmt::format("{}: not available: {}", p.title, p.missing)));
+      continue;
+    }
     out += fmt::format("<figure id=\"{}\">\n<h3>{}</h3>\n", html_text(p.id), html_text(p.title));
     out += p.svg.empty() ? fmt::format("<p class=\"note picture-missing\">No picture: {}</p>\n", html_text(p.missing))
                          : p.svg + "\n";

@@ -37,12 +37,12 @@ std::string title(const Json& doc) {
 }  // namespace
 
 ReportHtml report_html(std::string_view document_text, const std::string& name) {
-  const SavedResult saved = parse_saved_result(document_text, name, GridDetail::full);
+  const SavedResult saved = parse_saved_result(document_text, name, GridDetail::full, ChartData::read);
   const Json doc = parse_tree(document_text, name);
   const std::vector<ReportPicture> pictures = report_pictures(saved);
   ReportHtml out;
   for (const ReportPicture& p : pictures) {
-    if (p.svg.empty()) out.missing_pictures.push_back(fmt::format("{}: {}", p.title, p.missing));
+    if (p.available && p.svg.empty()) out.missing_pictures.push_back(fmt::format("{}: {}", p.title, p.missing));
   }
   out.page = html_page(title(doc), subtitle(doc),
                        {{"verdict", "Verdict", verdict_section(doc)},

@@ -156,6 +156,17 @@ std::string run_gnuplot(const GnuplotImage& image, const std::function<void(gnup
   return bytes;
 }
 
+ImageFormat image_format_for(const std::string& file) {
+  std::string extension = fs::path(file).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".png") return ImageFormat::png;
+  if (extension == ".svg") return ImageFormat::svg;
+  throw Error(ErrorCategory::usage,
+              fmt::format("{}: unknown image format '{}': name the output .png or .svg, or give --format png|svg",
+                          file, extension.empty() ? "(no extension)" : extension));
+}
+
 void write_image_file(const std::string& file, const std::string& bytes) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   if (!out) throw os_error("cannot write " + file, errno);

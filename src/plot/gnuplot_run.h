@@ -8,13 +8,17 @@
 #include <functional>
 #include <string>
 
-#include "plot/heatmap_render.h"  // ImageFormat, image_format_for
-
 namespace gnuplotio {
 class Gnuplot;
 }
 
 namespace ssdprobe {
+
+enum class ImageFormat { png, svg };
+
+// The format an output file name asks for (".png", ".svg", any case);
+// throws Error(usage) naming the file for any other extension.
+ImageFormat image_format_for(const std::string& file);
 
 struct GnuplotImage {
   ImageFormat format = ImageFormat::png;

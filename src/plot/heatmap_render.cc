@@ -1,16 +1,10 @@
 #include "plot/heatmap_render.h"
 
 #include <fmt/format.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <gnuplot-iostream.h>
-#include <sstream>
 #include <tuple>
 
 #include "core/error.h"
@@ -21,74 +15,6 @@
 
 namespace ssdprobe {
 namespace {
-
-namespace fs = std::filesystem;
-
-// A gnuplot double-quoted string: control characters and broken UTF-8 from a
-// document (a model name) shown escaped, quotes and backslashes escaped.
-// "\n" in `text` is kept as a line break.
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : printable(text, true)) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string shell_quoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The gnuplot on PATH, or Error(unsupported) saying how to get one.
-std::string find_gnuplot() {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-  size_t begin = 0;
-  while (begin <= dirs.size()) {
-    const size_t colon = std::min(dirs.find(':', begin), dirs.size());
-    const std::string dir = dirs.substr(begin, colon - begin);
-    const std::string candidate = (dir.empty() ? "." : dir) + "/gnuplot";
-    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate;
-    begin = colon + 1;
-  }
-  throw Error(ErrorCategory::unsupported,
-              "gnuplot is not installed (not found on PATH): install gnuplot-nox (scripts/install-deps)");
-}
-
-// A private directory for gnuplot's output and messages, removed with it.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base != nullptr && *base ? base : "/tmp") + "/ssdprobe-plot-XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) throw os_error("cannot create a temporary directory " + pattern, errno);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
-std::string read_whole(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string axis_value(double v) { return fmt::format("{:.6g}", v); }
 
@@ -102,16 +28,16 @@ void send_panel(Gnuplot& gp, const HeatmapFigure& figure, size_t index, const Fi
   gp << "unset arrow; unset object; unset label\n";
   // Cells without samples are not drawn: the grey behind them shows through.
   gp << "set object 1 rectangle from graph 0,0 to graph 1,1 behind fc rgb \"#c8c8c8\" fs solid 1.0 noborder\n";
-  gp << "set title " << quoted(panel_title(figure, index)) << " noenhanced\n";
+  gp << "set title " << gnuplot_quoted(panel_title(figure, index)) << " noenhanced\n";
   gp << "set xrange [" << axis_value(axes.x_low) << ":" << axis_value(axes.x_high) << "]\n";
   gp << "set yrange [" << axis_value(axes.y_low) << ":" << axis_value(axes.y_high) << "]\n";
   std::string xtics, ytics;
-  for (const AxisTick& t : axes.x_ticks) xtics += (xtics.empty() ? "" : ", ") + quoted(t.label) + " " + axis_value(t.at);
-  for (const AxisTick& t : axes.y_ticks) ytics += (ytics.empty() ? "" : ", ") + quoted(t.label) + " " + axis_value(t.at);
+  for (const AxisTick& t : axes.x_ticks) xtics += (xtics.empty() ? "" : ", ") + gnuplot_quoted(t.label) + " " + axis_value(t.at);
+  for (const AxisTick& t : axes.y_ticks) ytics += (ytics.empty() ? "" : ", ") + gnuplot_quoted(t.label) + " " + axis_value(t.at);
   gp << "set xtics (" << xtics << ")" << (axes.rotate_x_labels ? " rotate by 60 right" : " norotate") << "\n";
   gp << "set ytics (" << ytics << ")\n";
-  gp << "set xlabel " << quoted(axes.x_label) << " noenhanced\n";
-  gp << "set ylabel " << quoted(axes.y_label) << " noenhanced\n";
+  gp << "set xlabel " << gnuplot_quoted(axes.x_label) << " noenhanced\n";
+  gp << "set ylabel " << gnuplot_quoted(axes.y_label) << " noenhanced\n";
   for (double x : axes.boundaries) {
     gp << "set arrow from " << axis_value(x) << ", graph 0 to " << axis_value(x)
        << ", graph 1 nohead front lc rgb \"#00e5ff\" lw 1.5 dt (6,4)\n";
@@ -121,10 +47,10 @@ void send_panel(Gnuplot& gp, const HeatmapFigure& figure, size_t index, const Fi
                       layout.colourbox_bottom, layout.colourbox_width, layout.colourbox_height);
     std::string cbtics;
     for (const AxisTick& t : colour_ticks(figure)) {
-      cbtics += (cbtics.empty() ? "" : ", ") + quoted(t.label) + " " + axis_value(t.at);
+      cbtics += (cbtics.empty() ? "" : ", ") + gnuplot_quoted(t.label) + " " + axis_value(t.at);
     }
     gp << "set cbtics (" << cbtics << ")\n";
-    gp << "set cblabel " << quoted(colour_caption(figure)) << " offset 1.5,0 noenhanced\n";
+    gp << "set cblabel " << gnuplot_quoted(colour_caption(figure)) << " offset 1.5,0 noenhanced\n";
   } else {
     gp << "unset colorbox\n";
   }
@@ -155,67 +81,24 @@ void send_panel(Gnuplot& gp, const HeatmapFigure& figure, size_t index, const Fi
 // Runs gnuplot on the figure and returns the image's bytes.
 std::string render(const HeatmapFigure& figure, ImageFormat format) {
   if (figure.panels.empty()) throw Error(ErrorCategory::usage, "nothing to plot: no documents");
-  const std::string gnuplot = find_gnuplot();
-  TempDir dir;
-  const std::string image = dir.file(format == ImageFormat::svg ? "figure.svg" : "figure.png");
-  const std::string messages = dir.file("gnuplot.err"), status = dir.file("gnuplot.status");
   const FigureLayout layout = figure_layout(figure);
-  {
-    // gnuplot's exit status goes to a file: the library would only print
-    // "pclose returned error" and lose it.
-    SigpipeIgnored no_sigpipe;  // a gnuplot that died early must not kill us
-    Gnuplot gp(fmt::format("{} 2>{}; echo $? >{}", shell_quoted(gnuplot), shell_quoted(messages),
-                           shell_quoted(status)));
-    if (format == ImageFormat::svg) {
-      gp << fmt::format("set terminal svg size {},{} font \"sans,11\" background rgb \"white\"\n", layout.width_px,
-                        layout.height_px);
-    } else {
-      gp << fmt::format("set terminal pngcairo size {},{} font \"sans,10\" background rgb \"white\"\n",
-                        layout.width_px, layout.height_px);
-    }
-    gp << "set output " << quoted(image) << "\n";
+  const GnuplotImage image{format, layout.width_px, layout.height_px, figure.title, "the heatmap"};
+  return run_gnuplot(image, [&](Gnuplot& gp) {
     gp << kHeatmapStyle << "\n";  // plots/heatmap_style.gp: palette, tics, border
     gp << "set cbrange [" << axis_value(figure.colour_min) << ":" << axis_value(drawn_colour_top(figure)) << "]\n";
-    gp << "set multiplot title " << quoted(figure.title) << " font \",13\" noenhanced\n";
+    gp << "set multiplot title " << gnuplot_quoted(figure.title) << " font \",13\" noenhanced\n";
     for (size_t i = 0; i < figure.panels.size(); ++i) send_panel(gp, figure, i, layout);
-    gp << "unset multiplot\nset output\n";
-  }
-  const std::string said = read_whole(messages);
-  const std::string code = read_whole(status);
-  std::string bytes = read_whole(image);
-  if (code.empty() || std::stoi(code) != 0 || bytes.empty()) {
-    std::string first_lines = said.substr(0, said.find('\n', said.find_first_not_of(" \n")));
-    throw Error(ErrorCategory::unsupported,
-                fmt::format("gnuplot ({}) failed to draw the heatmap{}{}", gnuplot, first_lines.empty() ? "" : ": ",
-                            printable(first_lines)));
-  }
-  return bytes;
+  });
 }
 
 std::string cell_text(double v) { return std::isfinite(v) ? fmt::format("{}", v) : "NaN"; }
 
 }  // namespace
 
-ImageFormat image_format_for(const std::string& file) {
-  std::string extension = fs::path(file).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (extension == ".png") return ImageFormat::png;
-  if (extension == ".svg") return ImageFormat::svg;
-  throw Error(ErrorCategory::usage,
-              fmt::format("{}: unknown image format '{}': name the output .png or .svg, or give --format png|svg",
-                          file, extension.empty() ? "(no extension)" : extension));
-}
-
 std::string render_heatmap_svg(const HeatmapFigure& figure) { return render(figure, ImageFormat::svg); }
 
 void render_heatmap_file(const HeatmapFigure& figure, const std::string& file, ImageFormat format) {
-  const std::string bytes = render(figure, format);
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw os_error("cannot write " + file, errno);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw os_error("cannot write " + file, errno);
+  write_image_file(file, render(figure, format));
 }
 
 std::string heatmap_data_text(const HeatmapFigure& figure) {

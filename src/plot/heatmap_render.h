@@ -1,4 +1,4 @@
-// Draws a HeatmapFigure with gnuplot (through gnuplot-iostream): to an image
+// Draws a HeatmapFigure with gnuplot (plot/gnuplot_run.h): to an image
 // file for `ssdprobe plot`, or to SVG text for a caller that inlines it (the
 // comparison's HTML report). Both go through the same gnuplot script, so the
 // pictures are the same.
@@ -6,15 +6,10 @@
 
 #include <string>
 
+#include "plot/gnuplot_run.h"  // ImageFormat, image_format_for
 #include "plot/heatmap_figure.h"
 
 namespace ssdprobe {
-
-enum class ImageFormat { png, svg };
-
-// The format an output file name asks for (".png", ".svg", any case);
-// throws Error(usage) naming the file for any other extension.
-ImageFormat image_format_for(const std::string& file);
 
 // The whole SVG document of the figure (starts with "<?xml" or "<svg").
 // Throws Error(unsupported) when gnuplot is not on PATH or fails to draw
