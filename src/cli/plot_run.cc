@@ -1,14 +1,12 @@
 #include "cli/plot_run.h"
 
-#include "cli/compare_outputs.h"
 #include "cli/plot_chart_run.h"
+#include "cli/plot_files.h"
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <tuple>
 
 #include "core/error.h"
@@ -19,24 +17,6 @@
 
 namespace ssdprobe {
 namespace {
-
-ImageFormat chosen_format(const PlotArgs& args) {
-  if (args.format.empty()) return image_format_for(args.output);
-  if (args.format == "png") return ImageFormat::png;
-  if (args.format == "svg") return ImageFormat::svg;
-  throw Error(ErrorCategory::usage, fmt::format("invalid --format '{}': expected png or svg", args.format));
-}
-
-// A document that cannot be plotted is an unusable input (exit 3), like a
-// missing target, whatever the reader's category.
-SavedResult read_document(const std::string& file) {
-  try {
-    return read_saved_result(file, GridDetail::full);
-  } catch (const Error& e) {
-    if (e.category() != ErrorCategory::usage) throw;
-    throw Error(ErrorCategory::target, e.what());
-  }
-}
 
 // "0:300" -> {0, 300}; Error(usage) naming what is wrong.
 ColourRange parse_range(const std::string& text) {
@@ -59,6 +39,10 @@ ColourRange parse_range(const std::string& text) {
     throw Error(ErrorCategory::usage, fmt::format("invalid --range '{}': MIN ({}) must be below MAX ({})",
                                                   printable(text), range.min, range.max));
   }
+  if (range.max - range.min <= 1e-9 * std::max(std::fabs(range.min), std::fabs(range.max))) {
+    throw Error(ErrorCategory::usage, fmt::format("invalid --range '{}': MIN and MAX are too close to tell "
+                                                  "colours apart", printable(text)));
+  }
   return range;
 }
 
@@ -77,13 +61,6 @@ std::pair<int, int> parse_size(const std::string& text) {
   };
   if (x == std::string::npos) pixels("");
   return {pixels(text.substr(0, x)), pixels(text.substr(x + 1))};
-}
-
-void write_text(const std::string& file, const std::string& text) {
-  std::ofstream out(file, std::ios::trunc);
-  if (out) out << text;
-  out.close();
-  if (!out) throw os_error("cannot write " + file, errno);
 }
 
 }  // namespace
@@ -142,31 +119,20 @@ int run_plot(const Options& options, const PlotArgs& args) {
   if (args.relative && args.throughput) {
     throw Error(ErrorCategory::usage, "--relative and --throughput are two different pictures: give one");
   }
-  if (args.no_data && !args.data.empty()) throw Error(ErrorCategory::usage, "--data and --no-data contradict");
-  for (const std::string& file : args.documents) {
-    refuse_output_over_input({"--output", args.output}, file, "one of the documents plotted");
-    refuse_output_over_input({"--data", args.data}, file, "one of the documents plotted");
-  }
-  const ImageFormat format = chosen_format(args);
+  check_plot_files(args);
+  const ImageFormat format = plot_image_format(args);
   HeatmapOptions heatmap;
   heatmap.grid = args.grid;
   heatmap.fold = args.fold;
   if (!args.range.empty()) heatmap.range = parse_range(args.range);
   if (!args.size.empty()) std::tie(heatmap.width_px, heatmap.height_px) = parse_size(args.size);
-  std::vector<SavedResult> documents;
-  for (const std::string& file : args.documents) documents.push_back(read_document(file));
   heatmap.scale = args.relative     ? HeatmapScale::above_fastest
                   : args.throughput ? HeatmapScale::throughput
                                     : HeatmapScale::absolute;
-  const HeatmapFigure figure = heatmap_figure(documents, heatmap);
+  const HeatmapFigure figure =
+      heatmap_figure(read_plot_documents(args, GridDetail::full, ChartData::skip), heatmap);
   render_heatmap_file(figure, args.output, format);
-  std::string said = fmt::format("plot: wrote {}", printable(args.output));
-  if (!args.no_data) {
-    const std::string data = args.data.empty() ? args.output + ".dat" : args.data;
-    write_text(data, heatmap_data_text(figure));
-    said += fmt::format(" (numbers: {})", printable(data));
-  }
-  if (!options.quiet) print_quietly(stdout, said + "\n");
+  finish_plot(options, args, heatmap_data_text(figure));
   return 0;
 }
 

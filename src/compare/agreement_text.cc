@@ -92,7 +92,7 @@ std::vector<ReportedMeasured> reported_vs_measured(const FleetGroup& g) {
     io.measured = g.timed_runs == 0 ? "no timed run" : "read page " + unit_short(g.read_page);
   }
   out.push_back(io);
-  if (const std::optional<uint64_t> erase = g.erase_block.agreed()) {
+  if (const std::optional<uint64_t> erase = g.erase_block.agreed(); erase && *erase > 0) {
     const std::optional<uint64_t> opt_io = reported_value(g.optimal_io);
     out.push_back({reported_text("opt_io", g.optimal_io), "erase block " + format_size(*erase),
                    !opt_io || *opt_io == 0 || *opt_io % *erase != 0});

@@ -215,7 +215,9 @@ void UnitAgreement::add(const UnitReading& reading) {
     case UnitAnswer::not_measured: ++not_measured; break;
     case UnitAnswer::ruled_out: ++ruled_out; break;
     case UnitAnswer::found:
-      if (reading.bytes) {
+      // A found unit of 0 bytes is no unit (a damaged or foreign document):
+      // counted as not determined, never agreed on (nothing divides by it).
+      if (reading.bytes && *reading.bytes > 0) {
         found.add(reading.bytes);
         break;
       }

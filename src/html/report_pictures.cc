@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "compare/group_heatmap.h"
 #include "compare/svg_compact.h"
 #include "core/error.h"
@@ -71,7 +73,16 @@ std::string without_file_name(const std::string& reason, const std::string& file
   return !file.empty() && reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason;
 }
 
-ReportPicture grid_picture(const SavedResult& document, const GridPicture& kind) {
+// How to read the panel's unit marks: what the plot drew, not what it could.
+std::string boundary_words(const HeatmapPanel& panel) {
+  if (panel.folded_at) return "the left and right edges are the boundaries it was folded at";
+  if (panel.unit_bytes) return "the dashed lines mark the " + panel.unit_name + "'s boundaries";
+  return "no " + panel.unit_name + " was found, so no boundary lines are drawn";
+}
+
+// nullopt for the folded view of a grid that could not be folded (no unit,
+// no candidate): the whole grid follows anyway.
+std::optional<ReportPicture> grid_picture(const SavedResult& document, const GridPicture& kind) {
   ReportPicture picture{kind.id, kind.title, kind.what, "", "", true};
   try {
     HeatmapOptions options;
@@ -79,12 +90,14 @@ ReportPicture grid_picture(const SavedResult& document, const GridPicture& kind)
     options.fold = kind.fold;
     HeatmapFigure figure = heatmap_figure({anonymous(document)}, options);
     for (const HeatmapPanel& panel : figure.panels) {
+      if (kind.fold && !panel.folded_at) return std::nullopt;
+      // "Read latency, folded at 16 KiB: the best candidate (support 0.62),
+      // not a found read page": the heading never claims a unit not found.
+      if (kind.fold) picture.title = "Read latency, " + panel.fold_note;
       picture.caption += fmt::format(" Answer drawn: {}.", panel.verdict);
-      if (!panel.fold_note.empty()) picture.caption += fmt::format(" {}.", panel.fold_note);
+      picture.caption += fmt::format(" A cell's colour is its median latency (the colour bar gives the scale and "
+                                     "marks cells beyond its top); {}.", boundary_words(panel));
     }
-    picture.caption += " A cell's colour is its median latency (the colour bar gives the scale and marks cells "
-                       "beyond its top); the dashed lines mark the detected unit's boundaries: a request that "
-                       "straddles one costs more.";
     // One <path> per run of same-coloured cells instead of a polygon per
     // cell: the same picture at about half the bytes, for a page that is
     // attached to tickets.
@@ -119,7 +132,8 @@ ReportPicture chart_picture(const SavedResult& document, const ChartPicture& kin
 std::vector<ReportPicture> report_pictures(const SavedResult& document) {
   std::vector<ReportPicture> pictures;
   for (const GridPicture& kind : kGridPictures) {
-    if (has_grid(document, kind.grid)) pictures.push_back(grid_picture(document, kind));
+    if (!has_grid(document, kind.grid)) continue;
+    if (std::optional<ReportPicture> picture = grid_picture(document, kind)) pictures.push_back(std::move(*picture));
   }
   if (!document.measured) return pictures;  // info and audit documents time nothing
   for (const ChartPicture& kind : kChartPictures) pictures.push_back(chart_picture(document, kind));

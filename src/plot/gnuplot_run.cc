@@ -101,6 +101,13 @@ std::string find_gnuplot() {
 std::string gnuplot_quoted(const std::string& text) {
   std::string out = "\"";
   for (char c : printable(text, true)) {
+    // gnuplot runs `...` inside a double-quoted string as a shell command:
+    // text from a document (a model name, an audit layer) must never reach
+    // it as one. "\140" is the same character, seen only after the scan.
+    if (c == '`') {
+      out += "\\140";
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     if (c == '\n') {
       out += "\\n";

@@ -54,9 +54,13 @@ std::string grey_note(const HeatmapFigure& figure, const HeatmapPanel& panel) {
   return missing_cells ? "; grey: no samples" : "";
 }
 
+// Never 0 (repeated offsets or a 0-byte row in a damaged document): every
+// loop over ticks and lines steps by it.
 uint64_t column_step(const HeatmapMatrix& m) {
-  if (m.offsets.size() >= 2) return m.offsets[1] - m.offsets[0];
-  return m.sizes.empty() ? 4096 : m.sizes.front();  // one column: as wide as the smallest IO
+  uint64_t step = 4096;
+  if (m.offsets.size() >= 2 && m.offsets[1] > m.offsets[0]) step = m.offsets[1] - m.offsets[0];
+  else if (m.offsets.size() < 2 && !m.sizes.empty() && m.sizes.front() > 0) step = m.sizes.front();  // one column: as wide as the smallest IO
+  return step;
 }
 
 // Every `every`th multiple of the unit as a line, `every` doubled until the
@@ -77,8 +81,8 @@ void linear_x(const HeatmapFigure& figure, const HeatmapPanel& panel, int width_
   axes.x_high = static_cast<double>(end) / kKiB;
   // Ticks at multiples of the detected unit (of the column step without
   // one, or inside one folded unit), doubled until at most kMaxTicks fit.
-  uint64_t tick = panel.folded_at ? step : panel.unit_bytes.value_or(step);
-  while ((end - first) / tick + 1 > kMaxTicks) tick *= 2;
+  uint64_t tick = std::max<uint64_t>(panel.folded_at ? step : panel.unit_bytes.value_or(step), 1);
+  while ((end - first) / tick + 1 > kMaxTicks && tick < (uint64_t{1} << 62)) tick *= 2;
   for (uint64_t at = (first + tick - 1) / tick * tick; at <= end; at += tick) {
     axes.x_ticks.push_back({static_cast<double>(at) / kKiB, kib(at)});
   }
@@ -200,7 +204,12 @@ std::vector<AxisTick> colour_ticks(const HeatmapFigure& figure) {
   const double step = round_step((high - low) / 5.0);
   std::vector<AxisTick> ticks;
   if (clipped.below > 0) ticks.push_back({low, "≤ " + colour_number(low)});
-  for (double at = std::ceil(low / step) * step; at <= high + step * 1e-9; at += step) {
+  // Counted, not summed: a step below the doubles' spacing near a huge MAX
+  // (--range 1e15:1000000000000000.2) would never move `at`.
+  const double first = std::ceil(low / step) * step;
+  for (int i = 0; i <= 50; ++i) {
+    const double at = first + i * step;
+    if (!(at <= high + step * 1e-9)) break;
     // Room for the end marks: a round tick within half a step of one is left out.
     if (clipped.below > 0 && at < low + step / 2) continue;
     if (clipped.above > 0 && at > high - step / 2) continue;

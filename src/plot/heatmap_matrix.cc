@@ -43,13 +43,15 @@ HeatmapMatrix in_scale(HeatmapMatrix m, HeatmapScale scale) {
     }
   }
   if (scale == HeatmapScale::above_fastest) {
-    for (auto& row : m.cells) {
+    m.row_base.assign(m.cells.size(), 0.0);
+    for (size_t r = 0; r < m.cells.size(); ++r) {
       double fastest = std::numeric_limits<double>::infinity();
-      for (double v : row) {
+      for (double v : m.cells[r]) {
         if (std::isfinite(v)) fastest = std::min(fastest, v);
       }
       if (!std::isfinite(fastest)) continue;
-      for (double& v : row) {
+      m.row_base[r] = fastest;
+      for (double& v : m.cells[r]) {
         if (std::isfinite(v)) v -= fastest;
       }
     }

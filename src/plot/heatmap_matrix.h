@@ -23,6 +23,10 @@ struct HeatmapMatrix {
   std::vector<std::vector<double>> cells;  // [size][offset], NaN where the grid has no samples
   HeatmapScale scale = HeatmapScale::absolute;
   double max_value = 0.0;                // largest finite cell (0 when none)
+  // above_fastest: what was subtracted from each row (its fastest median),
+  // so a rule about latency (the colour scale's "far out") can judge the
+  // row's cells as latencies; empty for the other scales.
+  std::vector<double> row_base;
 };
 
 // Throws Error(target) naming the file and the grids it has when it has no

@@ -38,8 +38,12 @@ double quantile(const std::vector<double>& sorted, double q) {
   return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
 }
 
-// The largest finite cell of the row that is not far out; NaN for a row without one.
-double row_top(const std::vector<double>& row) {
+// The largest finite cell of the row that is not far out; NaN for a row
+// without one. `base` is what the scale subtracted from the row (its fastest
+// latency under --relative): the spread's floor is half the row's median
+// latency, so under --relative too a step of up to 2.5x the row's latency
+// (a boundary crossed) stays on the scale however few cells show it.
+double row_top(const std::vector<double>& row, double base) {
   std::vector<double> v;
   for (double x : row) {
     if (std::isfinite(x)) v.push_back(x);
@@ -48,7 +52,7 @@ double row_top(const std::vector<double>& row) {
   std::sort(v.begin(), v.end());
   if (v.size() < kMinRowCells) return v.back();
   const double q1 = quantile(v, 0.25), q3 = quantile(v, 0.75), median = quantile(v, 0.5);
-  const double fence = q3 + kFarOut * std::max(q3 - q1, kMinSpreadOfMedian * std::fabs(median));
+  const double fence = q3 + kFarOut * std::max(q3 - q1, kMinSpreadOfMedian * std::fabs(median + base));
   return *std::prev(std::upper_bound(v.begin(), v.end(), fence));  // v.front() <= q3 <= fence
 }
 
@@ -57,8 +61,9 @@ double row_top(const std::vector<double>& row) {
 double robust_colour_top(const std::vector<HeatmapPanel>& panels) {
   double top = 0.0;
   for (const HeatmapPanel& panel : panels) {
-    for (const auto& row : panel.matrix.cells) {
-      const double t = row_top(row);
+    const HeatmapMatrix& m = panel.matrix;
+    for (size_t r = 0; r < m.cells.size(); ++r) {
+      const double t = row_top(m.cells[r], r < m.row_base.size() ? m.row_base[r] : 0.0);
       if (std::isfinite(t)) top = std::max(top, t);
     }
   }

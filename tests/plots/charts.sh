@@ -24,17 +24,8 @@ truncate -s 64M "$T/disk.img"
 printf 'label: dos\nstart=63, size=100000, type=83\n' | sfdisk -q "$T/disk.img" > /dev/null 2>&1 || fail "sfdisk failed"
 "$SSDPROBE" -q --budget 2 --json "$T/disk.json" "$T/disk.img" > /dev/null 2>&1 || fail "run on the image failed"
 
-check_png() {  # FILE MIN_WIDTH MIN_HEIGHT
-  python3 - "$@" <<'PY' || fail "$1: not a proper PNG"
-import struct, sys
-f, w_min, h_min = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-data = open(f, "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "PNG magic"
-w, h = struct.unpack(">II", data[16:24])
-assert w >= w_min and h >= h_min, f"{w}x{h} smaller than {w_min}x{h_min}"
-assert len(data) > 15000, f"only {len(data)} bytes"
-PY
-}
+# check_png FILE MIN_WIDTH MIN_HEIGHT
+. "$(dirname "$0")/png_check.sh"
 # SVG: parses as XML, its <title> starts with TITLE, at least N drawn shapes.
 check_svg() {  # FILE TITLE_PREFIX MIN_SHAPES
   python3 - "$@" <<'PY' || fail "$1: not a proper SVG"
@@ -165,6 +156,7 @@ refused 3 "info.json: is an \`info\` or \`audit\` document" --picture queue-dept
 refused 3 "tlc.json: its audit is not available" --picture misalignment "$T/tlc.json"
 refused 2 "--relative shapes the heatmap only" --picture queue-depth --relative "$T/tlc.json"
 refused 2 "--grid shapes the heatmap only" --picture erase-block --grid write "$T/tlc.json"
+refused 2 "--size shapes the heatmap only" --picture queue-depth --size 900x500 "$T/tlc.json"
 refused 2 "--picture" --picture pie "$T/tlc.json"
 [ ! -e "$T/x.png" ] || fail "a refused plot left an image"
 echo "PASS: charts"

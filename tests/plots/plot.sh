@@ -21,18 +21,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$SSDPROBE" -q --write --yes --json "$T/tlc.json" sim:nvme-tlc-16k > /dev/null 2>&1 || fail "--write run failed"
 "$SSDPROBE" -q --write --yes --json "$T/fresh.json" sim:fresh-16k > /dev/null 2>&1 || fail "fresh --write run failed"
 
-# PNG: magic, at least WxH pixels, not a near-empty image.
-check_png() {  # FILE MIN_WIDTH MIN_HEIGHT
-  python3 - "$@" <<'PY' || fail "$1: not a proper PNG"
-import struct, sys
-f, w_min, h_min = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-data = open(f, "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "PNG magic"
-w, h = struct.unpack(">II", data[16:24])
-assert w >= w_min and h >= h_min, f"{w}x{h} smaller than {w_min}x{h_min}"
-assert len(data) > 15000, f"only {len(data)} bytes"
-PY
-}
+# check_png FILE MIN_WIDTH MIN_HEIGHT: magic, at least WxH pixels, not a near-empty image.
+. "$(dirname "$0")/png_check.sh"
 # SVG: parses as XML and has at least N filled shapes (the cells).
 check_svg() {  # FILE MIN_SHAPES
   python3 - "$@" <<'PY' || fail "$1: not a proper SVG"
@@ -113,6 +103,17 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["target"]["mod
 plot evil "$T/evil.json" -o "$T/evil.svg"
 check_svg "$T/evil.svg" 500
 ! grep -q "<script" "$T/evil.svg" || fail "a model name became SVG markup"
+# gnuplot runs `...` inside a double-quoted string as a shell command: text
+# from a document (the model, what would determine a unit) must stay text,
+# in the heatmap and in the charts.
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); p = sys.argv[2]
+d["target"]["model"] = "`touch " + p + ".model`"
+d["detected"]["read_page"].update(state="undetermined", bytes=None, confidence=0, to_determine="`touch " + p + ".why`")
+json.dump(d, open(sys.argv[3], "w"))' "$T/multiplane.json" "$T/pwned" "$T/backquote.json" || fail "could not make the backquote document"
+plot backquote "$T/backquote.json" -o "$T/backquote.svg"
+plot backquote_chart "$T/backquote.json" --picture queue-depth -o "$T/backquote-qd.svg"
+! ls "$T"/pwned* > /dev/null 2>&1 || fail "text from a document ran as a shell command in gnuplot"
+grep -q "touch $T/pwned.model" "$T/backquote.svg" || fail "the backquoted model is not shown as text"
 # --format overrides the extension; --data puts the matrix elsewhere.
 plot format "$T/multiplane.json" -o "$T/odd.img" --format svg --data "$T/m.txt"
 check_svg "$T/odd.img" 500
