@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "plot/chart_model.h"
+#include "plot/unit_words.h"  // unit_verdict, for the chart titles
 #include "report/saved_result.h"
 
 namespace ssdprobe {
@@ -15,10 +16,6 @@ namespace ssdprobe {
 std::string drive_name(const SavedResult& document);
 // "file.json: WHY" as an Error(target) (exit 3).
 [[noreturn]] void refuse_document(const SavedResult& document, const std::string& why);
-// The unit's verdict in the words the text report and the heatmap use:
-// "erase block 24 MiB (confidence 0.999)", "no erase block up to 42.7 MiB",
-// "erase block not determined (...)".
-std::string unit_verdict(const std::string& unit_name, const SavedUnit& unit);
 // The i-th series colour (a colour-blind-safe cycle).
 std::string series_colour(size_t i);
 

@@ -7,7 +7,6 @@
 #include "core/units.h"
 #include "plot/chart_build.h"
 #include "plot/charts.h"
-#include "report/unit_answer.h"
 
 namespace ssdprobe {
 namespace {
@@ -77,16 +76,6 @@ std::string drive_name(const SavedResult& document) {
 
 void refuse_document(const SavedResult& document, const std::string& why) {
   throw Error(ErrorCategory::target, fmt::format("{}: {}", printable(document.file), why));
-}
-
-std::string unit_verdict(const std::string& unit_name, const SavedUnit& unit) {
-  if (unit.state == "found" && unit.bytes) {
-    return fmt::format("{} {} (confidence {:.3g})", unit_name, format_size(*unit.bytes), unit.confidence);
-  }
-  // Ruled out and not determined carry no support of their own: the words
-  // and the reach say it (as the text report and the heatmap titles do).
-  const UnitAnswer answer = unit.state.empty() ? UnitAnswer::not_measured : unit_answer(unit.state);
-  return unit_phrase(unit_name, answer, unit.bytes, unit.searched_up_to_bytes, unit.to_determine);
 }
 
 std::string series_colour(size_t i) {

@@ -7,7 +7,7 @@
 #include "core/units.h"
 #include "plot/heatmap_fold.h"
 #include "plot/heatmap_scale.h"
-#include "report/unit_answer.h"
+#include "plot/unit_words.h"
 
 namespace ssdprobe {
 namespace {
@@ -21,22 +21,6 @@ bool evenly_spaced(const std::vector<uint64_t>& offsets) {
     if (offsets[i] <= offsets[i - 1] || offsets[i] - offsets[i - 1] != step) return false;
   }
   return true;
-}
-
-// "16 KiB (confidence 0.998)": the confidence as the document rounds it, so
-// 0.998 does not read as 1.00.
-std::string found_text(const SavedUnit& unit) {
-  return fmt::format("{} (confidence {:.3g})", format_size(unit.bytes.value_or(0)), unit.confidence);
-}
-
-// The verdict line: "read page 16 KiB (confidence 0.998)", "no read page
-// (any step that matters ruled out)", "write unit not determined (...)".
-std::string verdict_text(const std::string& unit_name, const SavedUnit& unit) {
-  if (unit.state == "found" && unit.bytes) return unit_name + " " + found_text(unit);
-  // Ruled out and not determined carry no support of their own (the
-  // confidence belongs to a found unit): the words and the range say it.
-  const UnitAnswer answer = unit.state.empty() ? UnitAnswer::not_measured : unit_answer(unit.state);
-  return unit_phrase(unit_name, answer, unit.bytes, unit.searched_up_to_bytes, unit.to_determine);
 }
 
 std::string figure_title(const std::string& grid, HeatmapScale scale) {
@@ -119,7 +103,7 @@ HeatmapFigure heatmap_figure(const std::vector<SavedResult>& documents, const He
     const SavedUnit& unit =
         in_cache ? document.write_unit_in_cache : write_grid ? document.write_unit : document.read_page;
     if (unit.state == "found" && unit.bytes && *unit.bytes > 0) panel.unit_bytes = unit.bytes;
-    panel.verdict = verdict_text(panel.unit_name, unit);
+    panel.verdict = unit_verdict(panel.unit_name, unit);
     // The re-read of the written window runs only when the first read grid
     // found no page, and then the document's read page is the re-read's:
     // the first grid's panel must not claim it.
@@ -127,7 +111,7 @@ HeatmapFigure heatmap_figure(const std::vector<SavedResult>& documents, const He
                                     [](const SavedGrid& g) { return g.name == "read-written"; });
     if (!write_grid && grid.name != "read-written" && reread) {
       panel.verdict = fmt::format("no read page in this grid; {} in the read-written grid",
-                                  panel.unit_bytes ? found_text(unit) : "none either");
+                                  panel.unit_bytes ? found_unit_text(unit) : "none either");
     }
     if (options.fold) fold_panel(panel, grid, unit, options.scale);
     panel.categorical_offsets = !evenly_spaced(panel.matrix.offsets);
