@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/output.h"  // html_text
+
 namespace ssdprobe {
 
 // One CSV field (RFC 4180): quoted when it holds a comma, a double quote, CR
@@ -15,9 +17,8 @@ namespace ssdprobe {
 // UTF-8 bytes become \xHH.
 std::string csv_field(std::string_view text);
 
-// Text for HTML element content and attribute values: & < > " ' as
-// entities; control characters and invalid UTF-8 as \xHH (core printable()).
-std::string html_text(std::string_view text);
+// html_text (HTML element content and attribute values) is core's
+// (core/output.h): the plot layer below escapes an SVG's <title> with it.
 
 // Text for a Markdown table cell: the characters Markdown or a table give
 // meaning to (\ ` * _ [ ] < > | # ! and leading + - digits do not matter

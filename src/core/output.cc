@@ -136,4 +136,19 @@ std::string escape_invalid_utf8(std::string_view text) {
   return escaped_text(text, [](uint32_t) { return false; });
 }
 
+std::string html_text(std::string_view text) {
+  std::string out;
+  for (char c : printable(text)) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace ssdprobe

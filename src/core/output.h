@@ -57,6 +57,11 @@ void append_escaped_byte(std::string& out, unsigned char byte);
 // text such as the report).
 std::string printable(std::string_view text, bool keep_newlines = false);
 
+// Text for HTML and XML element content and attribute values (the report
+// and comparison pages, an SVG's <title>): printable(), then & < > " ' as
+// entities, so text from a document never becomes markup.
+std::string html_text(std::string_view text);
+
 // `text` with each byte that is not part of well-formed UTF-8 (overlong
 // forms, surrogates, code points above U+10FFFF, truncated sequences, stray
 // continuation bytes) written as \xHH; well-formed sequences are kept, control

@@ -86,10 +86,7 @@ std::string at_table(const Json& audit) {
 }
 
 std::string notes_list(const Json& audit) {
-  std::string items;
-  for (const Json& n : field(audit, "notes")) {
-    if (n.is_string()) items += "<li>" + html_text(n.get<std::string>()) + "</li>\n";
-  }
+  const std::string items = list_items(audit, "notes");
   return items.empty() ? "" : "<h3>Audit notes</h3>\n<ul>\n" + items + "</ul>\n";
 }
 

@@ -30,11 +30,9 @@ std::string unit_evidence(const std::string& name, const Json& unit) {
   return out + levels_table(unit);
 }
 
-constexpr const char* kUnits[] = {"read_page", "write_unit", "write_stripe", "erase_block", "slc_cache"};
-
 std::string detected_evidence(const Json& detected) {
   std::string out;
-  for (const char* key : kUnits) {
+  for (const char* key : kDetectedUnits) {
     const Json& unit = field(detected, key);
     if (unit.is_object()) out += unit_evidence(unit_label(key), unit);
   }
@@ -47,10 +45,7 @@ std::string detected_evidence(const Json& detected) {
 }
 
 std::string notes(const Json& doc) {
-  std::string items;
-  for (const Json& n : field(doc, "notes")) {
-    if (n.is_string()) items += "<li>" + html_text(n.get<std::string>()) + "</li>\n";
-  }
+  const std::string items = list_items(doc, "notes");
   if (items.empty()) return empty_note("no notes: the run adapted nothing and met nothing worth a note");
   return "<ul class=\"notes\">\n" + items + "</ul>\n";
 }

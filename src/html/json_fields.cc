@@ -52,4 +52,12 @@ std::string number_text(const Json& j, std::string_view key, int decimals, std::
   return value ? fmt::format("{:.{}f}", *value, decimals) : std::string(absent);
 }
 
+std::string list_items(const Json& j, std::string_view key) {
+  std::string items;
+  for (const Json& n : field(j, key)) {
+    if (n.is_string()) items += "<li>" + html_text(n.get<std::string>()) + "</li>\n";
+  }
+  return items;
+}
+
 }  // namespace ssdprobe

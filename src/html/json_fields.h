@@ -31,4 +31,8 @@ std::string size_text(const Json& j, std::string_view key, std::string_view abse
 // A number with up to `decimals` decimals ("0.998"), `absent` when null.
 std::string number_text(const Json& j, std::string_view key, int decimals, std::string_view absent = "-");
 
+// "<li>TEXT</li>" for each string of the array j[key] (the document's notes
+// lists), escaped; "" when there is none.
+std::string list_items(const Json& j, std::string_view key);
+
 }  // namespace ssdprobe

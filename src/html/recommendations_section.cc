@@ -41,10 +41,7 @@ std::string advice_table(const Json& rec) {
 }
 
 std::string notes_list(const Json& rec) {
-  std::string items;
-  for (const Json& n : field(rec, "notes")) {
-    if (n.is_string()) items += "<li>" + html_text(n.get<std::string>()) + "</li>\n";
-  }
+  const std::string items = list_items(rec, "notes");
   if (items.empty()) return empty_note("no notes");
   return "<ul>\n" + items + "</ul>\n";
 }

@@ -85,11 +85,9 @@ std::string confidence(const Json& unit) {
   return raw_text(unit, "state") == "found" ? number_text(unit, "confidence", 3) : "-";
 }
 
-constexpr const char* kUnits[] = {"read_page", "write_unit", "write_stripe", "erase_block", "slc_cache"};
-
 std::string unit_rows(const Json& detected) {
   std::string rows;
-  for (const char* key : kUnits) {
+  for (const char* key : kDetectedUnits) {
     const Json& u = field(detected, key);
     if (!u.is_object()) continue;
     rows += data_row({html_text(unit_label(key)), html_text(state_words(raw_text(u, "state"))), size_text(u, "bytes"),

@@ -8,6 +8,11 @@
 
 namespace ssdprobe {
 
+// The keys of detected's units (not the parallelism values), in the
+// document's order: what the measured table and the evidence list.
+inline constexpr const char* kDetectedUnits[] = {"read_page", "write_unit", "write_stripe", "erase_block",
+                                                 "slc_cache"};
+
 // "read_page" -> "read page", "queue_depth_knee" -> "queue depth knee".
 std::string unit_label(std::string_view key);
 

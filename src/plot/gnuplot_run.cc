@@ -53,19 +53,6 @@ std::string read_whole(const std::string& file) {
   return text.str();
 }
 
-std::string xml_escaped(const std::string& text) {
-  std::string out;
-  for (char c : printable(text)) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // gnuplot's message: it echoes the offending command and a "^" marker, then
 // says what is wrong on a line naming where ("-", line 12: ...); that line
 // when there is one, else the first line with text.
@@ -119,7 +106,7 @@ std::string gnuplot_quoted(const std::string& text) {
 }
 
 std::string svg_with_title(const std::string& svg, const std::string& title) {
-  const std::string element = "<title>" + xml_escaped(title) + "</title>";
+  const std::string element = "<title>" + html_text(title) + "</title>";
   const size_t open = svg.find("<title>");
   const size_t close = open == std::string::npos ? std::string::npos : svg.find("</title>", open);
   if (close != std::string::npos) return svg.substr(0, open) + element + svg.substr(close + 8);

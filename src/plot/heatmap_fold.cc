@@ -5,17 +5,9 @@
 #include <limits>
 #include <vector>
 
+#include "analysis/stats.h"
+
 namespace ssdprobe {
-namespace {
-
-double median_of(std::vector<double> values) {
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
-
-}  // namespace
 
 FoldedMatrix fold_matrix(const HeatmapMatrix& absolute, uint64_t unit) {
   FoldedMatrix folded;
@@ -35,7 +27,7 @@ FoldedMatrix fold_matrix(const HeatmapMatrix& absolute, uint64_t unit) {
     std::vector<double> cells;
     for (auto& values : at_phase) {
       folded.pooled = std::max(folded.pooled, values.size());
-      cells.push_back(median_of(std::move(values)));
+      cells.push_back(values.empty() ? std::numeric_limits<double>::quiet_NaN() : median(values));
     }
     m.cells.push_back(std::move(cells));
   }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/stats.h"
+
 namespace ssdprobe {
 namespace {
 
@@ -30,14 +32,6 @@ constexpr double kFarOut = 3.0;
 constexpr double kMinSpreadOfMedian = 0.5;
 constexpr size_t kMinRowCells = 4;  // fewer: no quartiles to judge by, the row's largest counts
 
-// Linear interpolation between the closest ranks of sorted values.
-double quantile(const std::vector<double>& sorted, double q) {
-  const double at = q * static_cast<double>(sorted.size() - 1);
-  const size_t below = static_cast<size_t>(std::floor(at));
-  const size_t above = std::min(below + 1, sorted.size() - 1);
-  return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
-}
-
 // The largest finite cell of the row that is not far out; NaN for a row
 // without one. `base` is what the scale subtracted from the row (its fastest
 // latency under --relative): the spread's floor is half the row's median
@@ -51,7 +45,7 @@ double row_top(const std::vector<double>& row, double base) {
   if (v.empty()) return std::nan("");
   std::sort(v.begin(), v.end());
   if (v.size() < kMinRowCells) return v.back();
-  const double q1 = quantile(v, 0.25), q3 = quantile(v, 0.75), median = quantile(v, 0.5);
+  const double q1 = sorted_quantile(v, 0.25), q3 = sorted_quantile(v, 0.75), median = sorted_quantile(v, 0.5);
   const double fence = q3 + kFarOut * std::max(q3 - q1, kMinSpreadOfMedian * std::fabs(median + base));
   return *std::prev(std::upper_bound(v.begin(), v.end(), fence));  // v.front() <= q3 <= fence
 }
