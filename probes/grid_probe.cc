@@ -95,6 +95,20 @@ std::vector<PlannedIo> ios_for(IoOp op, const GridPlan& plan, const LatencyGrid&
   return ios;
 }
 
+// Every cell of the named rows, `per_cell` times each, shuffled.
+std::vector<size_t> row_cells(const LatencyGrid& grid, const std::vector<uint64_t>& sizes, uint64_t per_cell,
+                              Random& random) {
+  std::vector<size_t> cells;
+  for (size_t row = 0; row < grid.sizes.size(); ++row) {
+    if (std::find(sizes.begin(), sizes.end(), grid.sizes[row]) == sizes.end()) continue;
+    for (uint64_t k = 0; k < per_cell; ++k) {
+      for (size_t column = 0; column < grid.offsets.size(); ++column) cells.push_back(grid.cell_index(row, column));
+    }
+  }
+  for (size_t i = cells.size(); i > 1; --i) std::swap(cells[i - 1], cells[random.below(i)]);
+  return cells;
+}
+
 struct RoundShape {
   uint32_t uniform_per_cell = 1;
   uint64_t targeted = 0;
@@ -182,6 +196,7 @@ class GridRounds {
   void final_verdict() {
     analysis_.bootstrap_replicates = 200;
     result_.verdict = infer_unit(analysed_, analysis_);
+    result_.corrected = std::move(analysed_);
   }
 
   double elapsed_s() const { return static_cast<double>(runner_.now_ns() - start_ns_) / 1e9; }
@@ -190,8 +205,13 @@ class GridRounds {
   // The round's cells, shuffled, trimmed to what the byte cap leaves.
   std::vector<size_t> plan_round(bool first) {
     const LatencyGrid& grid = result_.grid;
-    const RoundShape shape = round_shape(first, next_round_ios_, grid.cell_count(), options_);
-    auto cells = round_cells(grid, shape.uniform_per_cell, shape.targeted, contenders_, random_);
+    std::vector<size_t> cells;
+    if (!question_rows_.empty()) {
+      cells = row_cells(grid, question_rows_, question_per_cell_, random_);
+    } else {
+      const RoundShape shape = round_shape(first, next_round_ios_, grid.cell_count(), options_);
+      cells = round_cells(grid, shape.uniform_per_cell, shape.targeted, contenders_, random_);
+    }
     if (options_.max_bytes > 0) {
       trim_to_byte_cap(cells, grid, options_.max_bytes - std::min(options_.max_bytes, runner_.bytes_issued()));
     }
@@ -232,11 +252,47 @@ class GridRounds {
     // cannot see that; the next round can.
     const bool confirmed = round >= options_.min_rounds && result_.verdict.leading == previous_leading_;
     previous_leading_ = result_.verdict.leading;
+    question_rows_.clear();
     if (result_.verdict.settled && confirmed) {
       result_.stop_reason = GridStopReason::settled;
-      return false;
+      return ask_open_question();
     }
     return size_next_round();
+  }
+
+  // A settled grid samples on while another question still wants rows (and
+  // the budget and caps allow one more such round); false when it stops.
+  bool ask_open_question() {
+    if (!options_.open_rows || result_.question_rounds >= options_.max_question_rounds) return false;
+    std::vector<uint64_t> rows = options_.open_rows(analysed_, result_.verdict);
+    if (rows.empty()) return false;
+    if (options_.queue_depth > 1) rows = analysed_.sizes;  // one mix of cells per round (round_shape)
+    const GridStopReason settled = result_.stop_reason;
+    if (!size_next_round()) {
+      result_.stop_reason = settled;  // the verdict settled; the question's round just did not fit
+      return false;
+    }
+    const uint64_t row_cells_count = rows.size() * analysed_.offsets.size();
+    const uint64_t held = row_samples(rows);
+    question_per_cell_ = std::max<uint64_t>(1, held / row_cells_count);
+    if (question_per_cell_ * row_cells_count > next_round_ios_) {
+      question_per_cell_ = next_round_ios_ / row_cells_count;
+      if (question_per_cell_ == 0) return false;
+    }
+    question_rows_ = std::move(rows);
+    ++result_.question_rounds;
+    return true;
+  }
+
+  uint64_t row_samples(const std::vector<uint64_t>& sizes) const {
+    uint64_t total = 0;
+    for (size_t row = 0; row < analysed_.sizes.size(); ++row) {
+      if (std::find(sizes.begin(), sizes.end(), analysed_.sizes[row]) == sizes.end()) continue;
+      for (size_t column = 0; column < analysed_.offsets.size(); ++column) {
+        total += analysed_.cell(row, column).size();
+      }
+    }
+    return total;
   }
 
   // Double the sample count each round, but stay inside the budget (and the
@@ -289,6 +345,9 @@ class GridRounds {
   LatencyGrid analysed_;
   std::vector<double> baseline_;
   std::optional<uint64_t> previous_leading_;
+  // The rows the next round samples for open_rows (empty: a normal round).
+  std::vector<uint64_t> question_rows_;
+  uint64_t question_per_cell_ = 1;
 };
 
 }  // namespace

@@ -45,6 +45,15 @@ struct GridProbeOptions {
   // would otherwise spend minutes of CPU analysing its last round.
   uint64_t max_ios = 2'000'000;
   std::function<void(const GridProbeProgress&)> progress;  // called after each round
+  // Another question this grid answers (the audit's misalignment costs):
+  // once the verdict has settled, the request sizes whose rows it still
+  // wants more samples in, asked of the drift-corrected grid. Each answer
+  // that names rows buys one round over just those rows (every row at a
+  // queue depth above 1, where rounds keep one mix), which doubles their
+  // samples; at most max_question_rounds of them, inside the budget and caps.
+  // Empty, or no function: the question is answered.
+  std::function<std::vector<uint64_t>(const LatencyGrid&, const UnitVerdict&)> open_rows;
+  int max_question_rounds = 4;
 };
 
 // Why a grid stopped sampling (the report layer names them).
@@ -64,8 +73,10 @@ struct GridProbeResult {
   uint64_t bytes_issued = 0; // every IO's bytes, warm-up included
   double elapsed_s = 0.0;    // device clock, warm-up included
   int rounds = 0;
+  int question_rounds = 0;   // of `rounds`, how many open_rows asked for
   GridStopReason stop_reason = GridStopReason::round_limit;
   std::vector<double> round_shifts_us;  // drift removed from each round before analysis (round 1: 0)
+  LatencyGrid corrected;                // grid less each round's drift: what the verdict was drawn from
 };
 
 // Writes (op == write) need a writable device and fill every request with

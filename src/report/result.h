@@ -34,6 +34,11 @@ struct GridReport {
   uint32_t queue_depth = 1;
   LatencyGrid grid;                    // raw latencies, as measured
   std::vector<double> round_shift_us;  // drift removed per sampling round before analysis
+  // The latencies less each round's drift, as the analysis saw them: what
+  // misalignment costs are stated from (a round run while the host was busy
+  // would otherwise split every cell into a slow and a fast part). Not
+  // written to the document; empty when not kept.
+  LatencyGrid corrected;
 };
 
 struct WriteProbeSummary {

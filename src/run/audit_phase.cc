@@ -48,9 +48,11 @@ std::vector<CostGrid> cost_grids(const ResultDocument& doc) {
     if (g.name == "read" && read == nullptr) read = &g;
     if (g.name == "read-written" && !doc.read_page.device_state.empty()) read = &g;
   }
+  // Costs come from the drift-corrected latencies where the run kept them.
+  auto latencies = [](const GridReport& g) { return g.corrected.cell_count() != 0 ? &g.corrected : &g.grid; };
   std::vector<CostGrid> grids;
-  if (read != nullptr) grids.push_back({read->name, "read", &read->grid});
-  if (write != nullptr) grids.push_back({write->name, "write", &write->grid});
+  if (read != nullptr) grids.push_back({read->name, "read", latencies(*read)});
+  if (write != nullptr) grids.push_back({write->name, "write", latencies(*write)});
   return grids;
 }
 

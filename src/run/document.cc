@@ -93,7 +93,7 @@ void record_read(ResultDocument& doc, const GridProbeResult& read, const char* g
                    read.verdict.levels, device_state, read.verdict.searched_up_to_bytes, read.verdict.fit_dispersion, {}, {},
                    best_candidate(read.verdict), best_candidate_support(read.verdict)};
   add_notes(doc, read.plan.notes);
-  doc.grids.push_back(GridReport{grid_name, "read", queue_depth, read.grid, read.round_shifts_us});
+  doc.grids.push_back(GridReport{grid_name, "read", queue_depth, read.grid, read.round_shifts_us, read.corrected});
 }
 
 void use_saved_units(ResultDocument& doc, const MeasuredUnits& saved, const std::string& file) {

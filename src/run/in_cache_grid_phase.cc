@@ -112,7 +112,8 @@ PhaseOutcome run_in_cache_grid_phase(RunContext& run) {
   PhaseOutcome outcome = PhaseOutcome::of_grid(grid);
   outcome.device_time_s += idle_s;
   run.doc.grids.push_back(
-      GridReport{"write-in-cache", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
+      GridReport{"write-in-cache", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us),
+                 std::move(grid.corrected)});
   return outcome;
 }
 

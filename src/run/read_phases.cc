@@ -2,6 +2,7 @@
 
 #include "analysis/mismatches.h"
 #include "probes/grid_plan.h"
+#include "run/cost_questions.h"
 #include "run/document.h"
 #include "run/read_page_note.h"
 
@@ -10,6 +11,12 @@ namespace {
 
 GridProbeResult read_grid(RunContext& run, const GridPlan& plan, double budget_s) {
   GridProbeOptions probe;
+  const CostQuestion question = cost_question(run);
+  if (!question.starts.empty()) {
+    probe.open_rows = [&question](const LatencyGrid& grid, const UnitVerdict& verdict) {
+      return open_cost_rows(grid, verdict, question);
+    };
+  }
   probe.analysis = read_page_options(plan.candidates, run.options.seed);
   probe.budget_s = budget_s;
   probe.queue_depth = run.options.queue_depth;

@@ -219,7 +219,8 @@ PhaseOutcome run_write_grid(RunContext& run) {
                         best_candidate(v), best_candidate_support(v)};
   mark_regime_shift(run.doc, run.doc.write_unit, grid, "write grid");
   record_stripe(run.doc, v.stripe);
-  run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us)});
+  run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us),
+                                     std::move(grid.corrected)});
   add_notes(run.doc, grid.plan.notes);
   summary(run).bytes_written += grid.bytes_issued;
   summary(run).grid_stop_reason = grid.stop_reason;

@@ -2,6 +2,8 @@
 // the logical block, inside the region, a fresh slot for every read, cells in
 // shuffled order, warm-up discarded, and the budget respected.
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <functional>
 #include <set>
 
 #include "device/sim_device.h"
@@ -20,8 +22,10 @@ struct Recorded {
   uint32_t max_in_flight;
 };
 
+using OpenRows = std::function<std::vector<uint64_t>(const LatencyGrid&, const UnitVerdict&)>;
+
 Recorded record(const char* profile_name, Region region, double budget_s, uint32_t queue_depth = 1,
-                uint64_t max_ios = GridProbeOptions{}.max_ios) {
+                uint64_t max_ios = GridProbeOptions{}.max_ios, OpenRows open_rows = nullptr) {
   SimDevice sim(*find_sim_profile(profile_name), 1, false);
   RecordingDevice device(sim);
   GridPlanInput in;
@@ -34,8 +38,23 @@ Recorded record(const char* profile_name, Region region, double budget_s, uint32
   options.budget_s = budget_s;
   options.queue_depth = queue_depth;
   options.max_ios = max_ios;
+  options.open_rows = std::move(open_rows);
   auto result = run_grid_probe(device, plan, options);
   return {plan, result, device.requests, device.max_in_flight};
+}
+
+uint64_t row_samples(const LatencyGrid& grid, uint64_t size) {
+  uint64_t total = 0;
+  for (size_t row = 0; row < grid.sizes.size(); ++row) {
+    if (grid.sizes[row] != size) continue;
+    for (size_t column = 0; column < grid.offsets.size(); ++column) total += grid.cell(row, column).size();
+  }
+  return total;
+}
+
+uint64_t requests_of(const Recorded& r, uint64_t size) {
+  return static_cast<uint64_t>(std::count_if(r.requests.begin(), r.requests.end(),
+                                             [size](const IoRequest& io) { return io.length == size; }));
 }
 
 }  // namespace
@@ -102,4 +121,43 @@ TEST_CASE("the IO cap bounds a grid that would never settle (no page, deep queue
   CHECK(r.result.ios <= 40000);
   CHECK(r.result.stop_reason == GridStopReason::io_cap);
   CHECK_FALSE(r.result.verdict.bytes.has_value());
+}
+
+TEST_CASE("a settled grid samples on only the rows an open question names, and only while it is open") {
+  const Recorded plain = record("nvme-tlc-16k", {}, 60);
+  REQUIRE(plain.result.stop_reason == GridStopReason::settled);
+  CHECK(plain.result.question_rounds == 0);
+
+  int asked = 0;
+  const Recorded asking = record("nvme-tlc-16k", {}, 60, 1, GridProbeOptions{}.max_ios,
+                                 [&asked](const LatencyGrid&, const UnitVerdict& verdict) {
+                                   ++asked;
+                                   CHECK(verdict.settled);
+                                   return std::vector<uint64_t>{4096};
+                                 });
+  CHECK(asking.result.stop_reason == GridStopReason::settled);
+  CHECK(asking.result.question_rounds == GridProbeOptions{}.max_question_rounds);
+  CHECK(asking.result.rounds == plain.result.rounds + asking.result.question_rounds);
+  // The 4 KiB row got every extra sample: each question round doubles it.
+  const uint64_t before = row_samples(plain.result.grid, 4096);
+  CHECK(row_samples(asking.result.grid, 4096) >= 8 * before);
+  CHECK(requests_of(asking, 8192) == requests_of(plain, 8192));
+  CHECK(asking.result.corrected.total_samples() == asking.result.grid.total_samples());
+
+  const Recorded answered = record("nvme-tlc-16k", {}, 60, 1, GridProbeOptions{}.max_ios,
+                                   [](const LatencyGrid&, const UnitVerdict&) { return std::vector<uint64_t>{}; });
+  CHECK(answered.result.question_rounds == 0);
+  CHECK(answered.requests.size() == plain.requests.size());
+}
+
+TEST_CASE("an open question never outruns the budget") {
+  const Recorded settled = record("nvme-tlc-16k", {}, 60);
+  const double budget_s = settled.result.elapsed_s * 1.3;
+  const Recorded r = record("nvme-tlc-16k", {}, budget_s, 1, GridProbeOptions{}.max_ios,
+                            [](const LatencyGrid&, const UnitVerdict&) { return std::vector<uint64_t>{4096, 16384}; });
+  INFO("settled after " << settled.result.elapsed_s << " s; with the question " << r.result.elapsed_s << " s");
+  CHECK(r.result.question_rounds >= 1);
+  CHECK(r.result.question_rounds < GridProbeOptions{}.max_question_rounds);
+  CHECK(r.result.elapsed_s <= budget_s);
+  CHECK(r.result.stop_reason == GridStopReason::settled);
 }
