@@ -7,6 +7,7 @@
 #include "layout/audit.h"
 #include "layout/layout_reader.h"
 #include "layout/layout_source.h"
+#include "run/run_context.h"
 
 namespace ssdprobe {
 namespace {

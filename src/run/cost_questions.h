@@ -13,9 +13,10 @@
 
 #include "analysis/latency_grid.h"
 #include "analysis/unit_inference.h"
-#include "run/run_context.h"
 
 namespace ssdprobe {
+
+struct RunContext;
 
 struct CostQuestion {
   std::vector<uint64_t> starts;  // absolute disk offsets of the layers, once each
@@ -23,7 +24,8 @@ struct CostQuestion {
 };
 
 // The starts of the target's layout (none when it cannot be read: the audit
-// will say why) and of --at.
+// will say why) and of --at. Asked at set-up, before any timed phase: the
+// layout's reads would count as other IO during the grid.
 CostQuestion cost_question(const RunContext& run);
 
 // The request sizes (4 KiB, and the leading page) whose cost at some start

@@ -2,7 +2,6 @@
 
 #include "analysis/mismatches.h"
 #include "probes/grid_plan.h"
-#include "run/cost_questions.h"
 #include "run/document.h"
 #include "run/read_page_note.h"
 
@@ -11,7 +10,7 @@ namespace {
 
 GridProbeResult read_grid(RunContext& run, const GridPlan& plan, double budget_s) {
   GridProbeOptions probe;
-  const CostQuestion question = cost_question(run);
+  const CostQuestion& question = run.cost_question;
   if (!question.starts.empty()) {
     probe.open_rows = [&question](const LatencyGrid& grid, const UnitVerdict& verdict) {
       return open_cost_rows(grid, verdict, question);

@@ -15,6 +15,7 @@
 #include "device/target.h"
 #include "firmware/write_counters.h"
 #include "probes/grid_plan.h"
+#include "run/cost_questions.h"
 #include "report/result.h"
 #include "run/run_budget.h"
 #include "run/run_observer.h"
@@ -59,6 +60,8 @@ struct RunContext {
   // The first read grid's plan, made at set-up: a --region the grid cannot
   // use is refused before any IO, with no document.
   GridPlan read_plan;
+  // The audit's cost question the read grids answer on (run/cost_questions.h).
+  CostQuestion cost_question;
   // The first read grid, for run.rounds and run.stop_reason.
   int read_rounds = 0;
   GridStopReason read_stop_reason = GridStopReason::round_limit;

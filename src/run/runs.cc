@@ -140,6 +140,7 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   RunContext run(options, target, observer, {options.budget_s, options.write}, base_document(options, target));
   run.write = std::move(write);
   run.read_plan = std::move(read_plan);
+  run.cost_question = cost_question(run);
   run.own_io = own_io;
   std::optional<Error> stop = run_phases(run, characterize_phases());
   if (auto disturbed = other_io_disturbance(run.doc)) add_notes(run.doc, {*disturbed});
