@@ -62,7 +62,7 @@ PhaseOutcome reread_written_window(RunContext& run) {
                 "space that may never have been written, found no page");
   } else {
     run.doc.grids.push_back(GridReport{"read-written", "read", run.options.queue_depth, again.grid,
-                                       again.round_shifts_us});
+                                       again.round_shifts_us, again.corrected});
   }
   return PhaseOutcome::of_grid(again);
 }
