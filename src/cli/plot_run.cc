@@ -94,8 +94,9 @@ CLI::App* add_plot_command(CLI::App& app, PlotArgs& args) {
   plot->add_option("--range", args.range,
                    "Colour scale from MIN to MAX (in the picture's unit: us, or MB/s with --throughput); cells "
                    "outside it are drawn in the end colour, marked >= / <= on the colour bar and counted beside it "
-                   "[default: from zero to the largest cell that is not far out among the cells of its request size "
-                   "(docs/usage.md)]")
+                   "[default: to the largest cell that is not far out among the cells of its request size, from the "
+                   "smallest that is not far out (latency, marked on the colour bar) or from zero (--relative, "
+                   "--throughput); docs/usage.md]")
       ->type_name("MIN:MAX");
   plot->add_option("--size", args.size, "Image size in pixels [default: from the panels' rows and columns]")
       ->type_name("WxH");

@@ -122,7 +122,10 @@ HeatmapFigure heatmap_figure(const std::vector<SavedResult>& documents, const He
     figure.colour_min = options.range->min;
     figure.colour_max = options.range->max;
   } else {
-    figure.colour_max = robust_colour_top(figure.panels);  // every scale from zero
+    // Latency from the fastest cell (marked on the colour bar); the relative
+    // scale's rows start at 0 anyway, and throughput stays from zero.
+    if (options.scale == HeatmapScale::absolute) figure.colour_min = robust_colour_bottom(figure.panels);
+    figure.colour_max = robust_colour_top(figure.panels);
   }
   return figure;
 }

@@ -27,8 +27,8 @@ struct HeatmapOptions {
   // every slot's cells pooled (plot/heatmap_fold.h). A panel with no unit and
   // no candidate is drawn unfolded and its title says so.
   bool fold = false;
-  // The colour scale by hand; none: from zero to the robust top
-  // (plot/heatmap_scale.h).
+  // The colour scale by hand; none: from the robust bottom (latency) or zero
+  // (relative, throughput) to the robust top (plot/heatmap_scale.h).
   std::optional<ColourRange> range;
   // The image's size in pixels; 0: from the panels (their columns and rows).
   int width_px = 0, height_px = 0;
@@ -62,8 +62,9 @@ struct HeatmapFigure {
   HeatmapScale scale = HeatmapScale::absolute;
   std::string colour_label;           // what the colour is, e.g. "µs above the fastest offset of the same size"
   std::string colour_unit;            // "µs", "MB/s": for the colour bar's marks
-  // The one colour scale of all panels: by default from zero to the robust
-  // top (heatmap_scale.h), else --range. A caller may overwrite both (a
+  // The one colour scale of all panels: by default from the robust bottom
+  // (zero for relative and throughput) to the robust top (heatmap_scale.h),
+  // else --range. A caller may overwrite both (a
   // comparison's scale shared across figures): everything drawn from them,
   // the clipped cells and their marks included, is computed when rendered.
   double colour_min = 0.0, colour_max = 0.0;

@@ -203,7 +203,10 @@ std::vector<AxisTick> colour_ticks(const HeatmapFigure& figure) {
   const ClippedCells clipped = clipped_cells(figure);
   const double step = round_step((high - low) / 5.0);
   std::vector<AxisTick> ticks;
-  if (clipped.below > 0) ticks.push_back({low, "≤ " + colour_number(low)});
+  // A scale that does not start at zero has its start marked: the bottom
+  // colour's number is on the bar, not left to be guessed from the next tick.
+  const bool bottom_marked = clipped.below > 0 || low != 0.0;
+  if (bottom_marked) ticks.push_back({low, (clipped.below > 0 ? "≤ " : "") + colour_number(low)});
   // Counted, not summed: a step below the doubles' spacing near a huge MAX
   // (--range 1e15:1000000000000000.2) would never move `at`.
   const double first = std::ceil(low / step) * step;
@@ -211,7 +214,7 @@ std::vector<AxisTick> colour_ticks(const HeatmapFigure& figure) {
     const double at = first + i * step;
     if (!(at <= high + step * 1e-9)) break;
     // Room for the end marks: a round tick within half a step of one is left out.
-    if (clipped.below > 0 && at < low + step / 2) continue;
+    if (bottom_marked && at < low + step / 2) continue;
     if (clipped.above > 0 && at > high - step / 2) continue;
     ticks.push_back({at, colour_number(std::fabs(at) < step * 1e-9 ? 0.0 : at)});
   }

@@ -61,8 +61,9 @@ PanelAxes panel_axes(const HeatmapFigure& figure, size_t index, const FigureLayo
 // The finite cells only; a NaN cell (no samples) is left out.
 std::vector<CellBox> cell_boxes(const HeatmapPanel& panel, const PanelAxes& axes);
 
-// The colour bar's ticks over [colour_min, drawn top]: round numbers, and
-// when cells lie outside the range the end ticks read "≥ top" / "≤ min".
+// The colour bar's ticks over [colour_min, drawn top]: round numbers, the
+// start marked with its number when it is not zero, and when cells lie
+// outside the range the end ticks read "≥ top" / "≤ min".
 std::vector<AxisTick> colour_ticks(const HeatmapFigure& figure);
 
 // Two lines: the drive (and the document's file name when two panels show the

@@ -12,7 +12,7 @@
 namespace ssdprobe {
 
 enum class HeatmapScale {
-  absolute,      // median latency (µs), colour scale from zero
+  absolute,      // median latency (µs), colour scale from the fastest cell
   above_fastest, // µs above the fastest cell of the same request size (row)
   throughput     // MB/s (10^6 bytes/s): the row's request size over the cell's median latency
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "analysis/stats.h"
 
@@ -30,6 +31,7 @@ namespace {
 // from zero, where they need no clipping.
 constexpr double kFarOut = 3.0;
 constexpr double kMinSpreadOfMedian = 0.5;
+constexpr double kFarBelowRatio = 3.0;  // far below: under a third of the lower quartile
 constexpr size_t kMinRowCells = 4;  // fewer: no quartiles to judge by, the row's largest counts
 
 // The largest finite cell of the row that is not far out; NaN for a row
@@ -50,7 +52,40 @@ double row_top(const std::vector<double>& row, double base) {
   return *std::prev(std::upper_bound(v.begin(), v.end(), fence));  // v.front() <= q3 <= fence
 }
 
+// The smallest finite cell of the row that is not far below it; NaN for a
+// row without one. Far below: under a third of the row's lower quartile.
+// Crossing a unit boundary costs at most about one more page sense, so an
+// aligned cell is at least about half its straddling neighbours and stays
+// on the scale even in a row where most cells straddle (the lower quartile
+// is then a straddling one); a cell served from a cache at a tenth of its
+// row is drawn in the bottom colour, marked, instead of stretching the
+// scale down and squeezing every other cell into a few colours. Tukey's
+// lower fence would not do: a row half aligned and half straddling has an
+// interquartile range as wide as its step, and the fence falls below zero.
+double row_bottom(const std::vector<double>& row) {
+  std::vector<double> v;
+  for (double x : row) {
+    if (std::isfinite(x)) v.push_back(x);
+  }
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  if (v.size() < kMinRowCells) return v.front();
+  const double fence = sorted_quantile(v, 0.25) / kFarBelowRatio;
+  return *std::lower_bound(v.begin(), v.end(), fence);  // fence <= q1 <= v.back()
+}
+
 }  // namespace
+
+double robust_colour_bottom(const std::vector<HeatmapPanel>& panels) {
+  double bottom = std::numeric_limits<double>::infinity();
+  for (const HeatmapPanel& panel : panels) {
+    for (const auto& row : panel.matrix.cells) {
+      const double b = row_bottom(row);
+      if (std::isfinite(b)) bottom = std::min(bottom, b);
+    }
+  }
+  return std::isfinite(bottom) ? bottom : 0.0;
+}
 
 double robust_colour_top(const std::vector<HeatmapPanel>& panels) {
   double top = 0.0;

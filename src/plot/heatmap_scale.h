@@ -23,6 +23,14 @@ namespace ssdprobe {
 // 0 when no panel has a finite cell.
 double robust_colour_top(const std::vector<HeatmapPanel>& panels);
 
+// The default bottom of a latency scale: the smallest cell of any panel that
+// is not far below the cells of its own request size. A latency heatmap
+// starts there, not at zero, and says so on its colour bar: from zero, a
+// 16 KiB read's 25 % boundary step on 240 µs sits in a scale that runs to
+// the 128 KiB row's 390 µs and covers a seventh of the colours; from the
+// fastest cell it covers a third. 0 when no panel has a finite cell.
+double robust_colour_bottom(const std::vector<HeatmapPanel>& panels);
+
 // The top gnuplot is given: colour_max, or a unit above colour_min when the
 // figure has no range (no cells, or every cell the same).
 double drawn_colour_top(const HeatmapFigure& figure);

@@ -61,7 +61,8 @@ page_picture() {
       echo "FAIL: plot $view of $json: $(cat "$SCRATCH/plot.err")" >&2
       failures=$((failures + 1))
     elif python3 "$(dirname "$0")/../plots/bands.py" "$png.dat" "$page" > "$SCRATCH/bands.out"; then
-      note "ok   picture ($view) shows the $page B page: $(grep -c '^  ok' "$SCRATCH/bands.out") rows apart"
+      note "ok   picture ($view) shows the $page B page: $(grep -c '^  ok' "$SCRATCH/bands.out") rows apart," \
+        "smallest distance $(grep -o 'distance [0-9.]*' "$SCRATCH/bands.out" | sort -k2 -n | head -1 | cut -d' ' -f2)"
     else
       echo "FAIL: the $view picture does not show the $page B page:" >&2
       cat "$SCRATCH/bands.out" >&2

@@ -81,10 +81,10 @@ TEST_CASE("throughput heatmap: request size over median latency in MB/s") {
   CHECK(m.max_value == Approx(8192.0 / 100));
 }
 
-TEST_CASE("side-by-side documents share one colour scale from zero") {
+TEST_CASE("side-by-side documents share one colour scale, from the fastest cell of either") {
   const HeatmapFigure f = heatmap_figure({document("a.json", 1.0), document("b.json", 3.0)}, {});
   REQUIRE(f.panels.size() == 2);
-  CHECK(f.colour_min == 0);
+  CHECK(f.colour_min == 80);  // a.json's aligned 4 KiB cells
   CHECK(f.colour_max == 3 * 140);  // the larger of the two panels: no cell is far out
   CHECK(f.panels[0].matrix.max_value == 140);
   CHECK(f.panels[0].unit_bytes == 16384u);
@@ -204,10 +204,12 @@ TEST_CASE("the default colour top leaves out cells far above the others of their
   CHECK(clipped.above == 3);
   CHECK(clipped.below == 0);
   CHECK(clipped.cells == 512);
-  CHECK(colour_caption(noisy) == "median latency (µs)\n≥ 159: 3 of 512 cells drawn in the top colour");
+  CHECK(colour_caption(noisy) ==
+        "median latency (µs), scale from 103 µs, not zero\n≥ 159: 3 of 512 cells drawn in the top colour");
   const std::vector<AxisTick> ticks = colour_ticks(noisy);
   REQUIRE(ticks.size() >= 3);
-  CHECK(ticks.front().label == "0");
+  CHECK(ticks.front().label == "103");  // the start is marked with its number
+  CHECK(ticks[1].at >= 103 + 5);        // and the next round tick is clear of it
   CHECK(ticks.back().label == "≥ 159");
   CHECK(ticks[ticks.size() - 2].at <= 159 - 15);  // a round tick half a step clear of the mark
   // A scale set by someone else (--range, a comparison's shared scale): the
@@ -219,6 +221,25 @@ TEST_CASE("the default colour top leaves out cells far above the others of their
   CHECK(clipped_cells(noisy).below == (200 - 2) + (136 - 1));
   CHECK(colour_ticks(noisy).front().label == "≤ 120");
   CHECK(colour_caption(noisy).find("scale from 120 µs, not zero") != std::string::npos);
+}
+
+TEST_CASE("the default latency bottom is the fastest cell, and a cache hit far below its row is clipped") {
+  SavedResult r = paged_document("a.json");
+  const HeatmapFigure clean = heatmap_figure({r}, {});
+  CHECK(clean.colour_min == Approx(103));  // 4 KiB aligned, less the noise
+  CHECK(clipped_cells(clean).below == 0);
+  // An aligned cell half its row's straddling ones is on the scale (the
+  // aligned cells are that already); one at a tenth of its row is not.
+  r.grids[0].median_us[1][0] = 60;
+  CHECK(heatmap_figure({r}, {}).colour_min == 60);
+  r.grids[0].median_us[1][0] = 12;
+  const HeatmapFigure cached = heatmap_figure({r}, {});
+  CHECK(cached.colour_min == Approx(103));
+  CHECK(clipped_cells(cached).below == 1);
+  CHECK(colour_ticks(cached).front().label == "≤ 103");
+  // The relative scale starts at each row's fastest cell: zero.
+  const HeatmapFigure relative = heatmap_figure({r}, {"read", HeatmapScale::above_fastest, false, std::nullopt, 0, 0});
+  CHECK(relative.colour_min == 0);
 }
 
 TEST_CASE("a row with too few cells to judge keeps its largest; a flat row's noise is never far out") {
