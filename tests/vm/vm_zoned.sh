@@ -193,6 +193,7 @@ check_advice_and_mkfs() {
 check_partition_table_audit() {
   check_eq "MBR written at the write pointer" "$(cat "$R/mbr-dd.rc" 2>/dev/null)" 0
   check_eq "audit exit" "$(cat "$R/audit-mbr.rc" 2>/dev/null)" 0
+  check_eq "no advice to run --write on a zoned device" "$(grep -c 'ssdprobe --write' "$R/audit-mbr.out")" 0
   check_eq "audit finding on the table" \
     "$(jf audit-mbr.json '[.mismatches[] | select(.field == "partition_table") | .severity][0]')" warning
 }
