@@ -143,6 +143,7 @@ Topology read_block_topology(unsigned major, unsigned minor, const std::string& 
   t.size_bytes = read_sysfs_u64(node / "size").value_or(0) * kSectorBytes;
   t.alignment_offset = read_sysfs_i64(node / "alignment_offset");
   read_queue_limits(disk / "queue", t);
+  t.zoned = read_zoned_limits(disk / "queue");
   read_identity(disk, t);
   t.kernel_version = kernel_release();
   return t;

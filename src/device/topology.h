@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "device/zoned.h"
+
 namespace ssdprobe {
 
 enum class TargetKind { block, partition, file, sim };
@@ -35,6 +37,7 @@ struct Topology {
   std::optional<uint64_t> max_sectors_kb;
   std::optional<uint64_t> dma_alignment;     // bytes-1 mask as the kernel prints it, +1
   std::optional<std::string> write_cache;    // "write back" / "write through"
+  std::optional<ZonedLimits> zoned;          // queue/zoned and the zone limits (device/zoned.h)
 
   // Placement
   uint64_t partition_start_bytes = 0;  // absolute start of the target on its disk

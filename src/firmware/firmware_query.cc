@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 #include <system_error>
 
+#include "core/error.h"
+#include "core/units.h"
 #include "firmware/ata_scsi_expectations.h"
 #include "firmware/nvme_expectations.h"
+#include "firmware/nvme_zns_query.h"
 #include "device/nvme_paths.h"
 
 namespace ssdprobe {
@@ -34,8 +37,9 @@ void add_expectation(FirmwareReport& r, SysfsExpectation expectation, const Topo
 
 void apply_nvme(const NvmeTarget& t, const Topology& sysfs, std::optional<uint64_t> measured,
                 const FirmwareBackends& b, FirmwareReport& r) {
-  const NvmeFirmwareData data = read_nvme_firmware(t, b.open_nvme, r.notes);
+  NvmeFirmwareData data = read_nvme_firmware(t, b.open_nvme, r.notes);
   if (!data.ctrl && !data.ns) return;
+  if (sysfs.zoned && sysfs.zoned->zoned()) read_nvme_zns(t, b.open_nvme, data, r.notes);
   r.nvme = data;
   if (data.ctrl) set_identity(r, data.ctrl->mn, data.ctrl->sn, data.ctrl->fr, "NVMe Identify Controller");
   if (!data.ns) return;
@@ -115,6 +119,28 @@ std::string whole_disk(const std::string& name, const std::string& sysfs_root) {
   return ec ? name : resolved.parent_path().filename().string();
 }
 
+// What a read run on a zoned device reads: written data only below the
+// write pointers.
+std::string readable_note(const ZoneSummary& s) {
+  return fmt::format("zoned device: {} of data lie below the write pointers ({} of {} zones empty, {} full); reads "
+                     "above a write pointer return what the device returns for unwritten blocks, not data from the "
+                     "medium, so read timings there describe the controller",
+                     format_size(s.written_bytes), s.empty, s.zones, s.full);
+}
+
+// The zone report of a zoned whole disk (a host-aware disk's partitions
+// share their disk's zones).
+void apply_zone_report(const Topology& sysfs, const FirmwareBackends& b, FirmwareReport& r) {
+  if (!sysfs.zoned || !sysfs.zoned->zoned() || sysfs.disk_name.empty() || !b.report_zones) return;
+  try {
+    const std::vector<Zone> zones = b.report_zones("/dev/" + sysfs.disk_name);
+    r.zones = summarize_zones(zones);
+    r.notes.push_back(readable_note(*r.zones));
+  } catch (const Error& e) {
+    r.notes.emplace_back(e.what());
+  }
+}
+
 void use_identity_fallback(const Topology& sysfs, FirmwareReport& r) {
   set_identity(r, sysfs.model, sysfs.serial, sysfs.firmware, "sysfs");
 }
@@ -126,6 +152,7 @@ FirmwareBackends default_firmware_backends() {
   b.open_nvme = open_nvme_admin;
   b.open_sgio = open_sgio_admin;
   b.run_smartctl = [](const std::string& device) { return run_smartctl(device); };
+  b.report_zones = [](const std::string& device) { return read_zone_report(device); };
   return b;
 }
 
@@ -143,6 +170,7 @@ FirmwareReport query_firmware(const std::string& path, const Topology& sysfs, st
   } else {
     r.notes.push_back(no_firmware_note(sysfs));
   }
+  if (sysfs.transport != "sim" && sysfs.transport != "file") apply_zone_report(sysfs, backends, r);
   use_identity_fallback(sysfs, r);
   return r;
 }

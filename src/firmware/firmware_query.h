@@ -8,6 +8,9 @@
 //       ATA IDENTIFY DEVICE via ATA PASS-THROUGH(16)   -> ata
 //       INQUIRY, VPD 80h/B0h, READ CAPACITY(16)        -> scsi
 //   NVMe and sd targets: `smartctl -j -a`              -> smart
+//   Zoned targets (sysfs queue/zoned): the kernel's zone report
+//       (BLKREPORTZONE)                                -> zones
+//       and for NVMe the ZNS Identify pages            -> nvme.zns_*
 //   virtio, loop, file, sim and unknown targets: no firmware-level
 //   interface; only a note.
 //
@@ -25,6 +28,7 @@
 
 #include "analysis/verdicts.h"
 #include "device/topology.h"
+#include "device/zone_report.h"
 #include "firmware/nvme_query.h"
 #include "firmware/sd_query.h"
 #include "firmware/smartctl_json.h"
@@ -43,6 +47,9 @@ struct FirmwareReport {
   std::optional<AtaIdentify> ata;
   std::optional<ScsiPages> scsi;
   std::optional<SmartctlReport> smart;
+  // The kernel's zone report of a zoned target (reported.zoned.report),
+  // nullopt when the target is not zoned or the report failed (then a note).
+  std::optional<ZoneSummary> zones;
   // Best identity: NVMe Identify, else ATA IDENTIFY, else SCSI INQUIRY, else
   // smartctl, else sysfs; identity_source names the one used.
   std::string model, serial, firmware, identity_source;
@@ -59,6 +66,7 @@ struct FirmwareBackends {
   NvmeAdminOpener open_nvme;
   SgioAdminOpener open_sgio;
   std::function<SmartctlRun(const std::string& device)> run_smartctl;
+  std::function<std::vector<Zone>(const std::string& device)> report_zones;
   std::string sysfs_root = "/sys";
 };
 

@@ -63,6 +63,20 @@ class LibnvmeAdmin final : public NvmeAdmin {
     return data;
   }
 
+  std::vector<uint8_t> identify_ns_zns(uint32_t nsid) override {
+    std::vector<uint8_t> data(NVME_IDENTIFY_DATA_SIZE);
+    check(nvme_zns_identify_ns(fd_.get(), nsid, reinterpret_cast<nvme_zns_id_ns*>(data.data())),
+          "Identify Namespace (Zoned Namespace command set)");
+    return data;
+  }
+
+  std::vector<uint8_t> identify_ctrl_zns() override {
+    std::vector<uint8_t> data(NVME_IDENTIFY_DATA_SIZE);
+    check(nvme_zns_identify_ctrl(fd_.get(), reinterpret_cast<nvme_zns_id_ctrl*>(data.data())),
+          "Identify Controller (Zoned Namespace command set)");
+    return data;
+  }
+
   std::optional<uint32_t> nsid() override {
     __u32 nsid = 0;
     if (nvme_get_nsid(fd_.get(), &nsid) != 0 || nsid == 0) return std::nullopt;

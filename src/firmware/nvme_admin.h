@@ -34,6 +34,12 @@ class NvmeAdmin {
   // The namespace ID of the opened node (NVME_IOCTL_ID); nullopt for a
   // controller node, which has none.
   virtual std::optional<uint32_t> nsid() = 0;
+
+  // Zoned Namespace Command Set pages. Not pure: an implementation (or test
+  // fake) that does not provide them reports "not supported", as a drive
+  // without ZNS does (nvme_admin_defaults.cc).
+  virtual std::vector<uint8_t> identify_ns_zns(uint32_t nsid);  // CNS 05h CSI 02h, 4096 B
+  virtual std::vector<uint8_t> identify_ctrl_zns();             // CNS 06h CSI 02h, 4096 B
 };
 
 // Opens `device_path` (/dev/nvme0, /dev/nvme0n1 or /dev/ng0n1) read-only.

@@ -7,6 +7,7 @@
 
 #include "firmware/nvme_identify.h"
 #include "firmware/nvme_logs.h"
+#include "firmware/nvme_zns.h"
 
 namespace ssdprobe {
 
@@ -19,10 +20,14 @@ struct NvmeFirmwareData {
   std::optional<NvmeNvmIdNs> nvm;
   std::optional<NvmeSmartLog> smart;
   std::optional<OcpSmartLog> ocp;
+  // Zoned Namespace pages, read only for a zoned namespace (nvme_zns_query.h).
+  std::optional<NvmeZnsIdNs> zns_ns;
+  std::optional<NvmeZnsIdCtrl> zns_ctrl;
   uint64_t memory_page_bytes = 4096;  // CAP.MPSMIN in bytes; scales MDTS only
 
   // The byte sizes the parts read imply (nullopt where a part is missing).
   NvmeDerivedSizes sizes() const;
+  NvmeZnsSizes zns_sizes() const;
 };
 
 }  // namespace ssdprobe

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "device/zone_report.h"
+#include "device/zoned.h"
 #include "firmware/ata_identify.h"
 #include "firmware/nvme_reported.h"
 #include "firmware/scsi_pages.h"
@@ -30,6 +32,18 @@ namespace ssdprobe {
 // structure that could not be read are absent, not invented; identify_ctrl /
 // identify_ns say whether each page was read.
 nlohmann::ordered_json nvme_reported_json(const NvmeFirmwareData& data);
+
+// reported.nvme.zns (zoned_json.cc), null unless a ZNS page was read:
+// identify_ns_zns, identify_ctrl_zns, zoc (+ zoc_bits vzcap, zae), ozcs
+// (+ ozcs_bits razb, zrwasup), mar/mor with max_active_zones/max_open_zones
+// (null: no limit), rrl, frl, rrl1..3, frl1..3, numzrwa, zrwafg, zrwasz,
+// zrwacap (with _bytes), zsze/zdes of the LBA format in use with zone_bytes
+// and zone_descriptor_extension_bytes, lbafe [{zsze, zdes}], zasl, zasl_bytes.
+nlohmann::ordered_json nvme_zns_json(const NvmeFirmwareData& data);
+
+// reported.zoned (zoned_json.cc): the sysfs zone model and limits and the
+// kernel's zone report summary (`report`, null when not read).
+nlohmann::ordered_json zoned_reported_json(const ZonedLimits& limits, const std::optional<ZoneSummary>& report);
 
 // The `smart` and `ocp` sub-objects of reported.nvme: raw counters under
 // their spec names in lower case, plus *_bytes for data units. A 128-bit

@@ -77,6 +77,7 @@ json reported_json(const Topology& t, const FirmwareSection& f) {
           {"ata", rendered_or_null(f.ata, ata_reported_json)},
           {"scsi", rendered_or_null(f.scsi, scsi_reported_json)},
           {"smart", rendered_or_null(f.smart, smartctl_summary_json)},
+          {"zoned", t.zoned ? zoned_reported_json(*t.zoned, f.zones) : json(nullptr)},
           {"expectations", expectations_json(f.expectations)},
           {"identity_source", text_or_null(f.identity_source)}};
 }

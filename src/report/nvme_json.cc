@@ -222,6 +222,7 @@ Json nvme_reported_json(const NvmeFirmwareData& data) {
   j["nvm"] = data.nvm ? nvm_json(*data.nvm, sizes) : Json(nullptr);
   j["smart"] = data.smart ? nvme_smart_json(*data.smart) : Json(nullptr);
   j["ocp"] = data.ocp ? ocp_smart_json(*data.ocp) : Json(nullptr);
+  j["zns"] = data.zns_ns || data.zns_ctrl ? nvme_zns_json(data) : Json(nullptr);
   return j;
 }
 

@@ -14,6 +14,7 @@
 #include "analysis/verdicts.h"
 #include "device/io_counts.h"
 #include "device/topology.h"
+#include "device/zone_report.h"
 #include "firmware/ata_identify.h"
 #include "firmware/nvme_reported.h"
 #include "firmware/scsi_pages.h"
@@ -64,6 +65,7 @@ struct FirmwareSection {
   std::optional<AtaIdentify> ata;
   std::optional<ScsiPages> scsi;
   std::optional<SmartctlReport> smart;
+  std::optional<ZoneSummary> zones;  // the zone report of a zoned target
   std::vector<SysfsExpectation> expectations;  // what sysfs should show, per source
   std::string identity_source;
 };

@@ -217,9 +217,16 @@ void firmware_fields(std::string& out, const char* title, const nlohmann::ordere
 
 void firmware(std::string& out, const ResultDocument& d) {
   const FirmwareSection& f = d.firmware;
-  if (!f.nvme && !f.ata && !f.scsi && !f.smart) return;
+  const bool zoned = d.topology.zoned && d.topology.zoned->zoned();
+  if (!f.nvme && !f.ata && !f.scsi && !f.smart && !zoned) return;
   out += "\nFirmware reports\n";
+  if (zoned) {
+    const auto section = zoned_reported_json(*d.topology.zoned, f.zones);
+    firmware_fields(out, "Zoned (sysfs)", section);
+    if (f.zones) firmware_fields(out, "Zone report", section["report"]);
+  }
   if (f.nvme) firmware_fields(out, "NVMe", nvme_reported_json(*f.nvme));
+  if (f.nvme && (f.nvme->zns_ns || f.nvme->zns_ctrl)) firmware_fields(out, "NVMe ZNS", nvme_zns_json(*f.nvme));
   if (f.ata) firmware_fields(out, "ATA IDENTIFY", ata_reported_json(*f.ata));
   if (f.scsi) firmware_fields(out, "SCSI", scsi_reported_json(*f.scsi));
   if (f.smart) firmware_fields(out, "smartctl", smartctl_summary_json(*f.smart));
@@ -298,8 +305,14 @@ void recommendation(std::string& out, const ResultDocument& d, size_t width) {
   }
   out += holds_data(d) ? "  To rebuild the disk from scratch instead (this destroys everything on it):\n"
                        : "  For a new or empty disk:\n";
-  out += fmt::format("  start partitions at {}, aligned to {}\n", format_exact_size(r.partition_start_bytes),
-                     format_size(r.partition_alignment_bytes));
+  const bool zoned_block = (d.kind == TargetKind::block || d.kind == TargetKind::partition) && d.topology.zoned &&
+                          d.topology.zoned->zoned();
+  if (zoned_block) {
+    out += "  no partitions: a zoned filesystem on the whole device\n";
+  } else {
+    out += fmt::format("  start partitions at {}, aligned to {}\n", format_exact_size(r.partition_start_bytes),
+                       format_size(r.partition_alignment_bytes));
+  }
   for (const auto& note : r.notes) out += wrapped("  - ", note, width, 4);
   int number = 0;
   for (size_t first = 0; first < r.steps.size();) {

@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "layout/audit_cost.h"
 #include "layout/layout_source.h"
+#include "layout/zoned_audit.h"
 #include "report/result_reader.h"
 #include "report/unit_answer.h"
 #include "run/document.h"
@@ -107,6 +108,11 @@ void add_audit(ResultDocument& doc, const Target& target, const Options& options
     LayoutAudit audit = audit_layout(read_disk_layout(opened.source), units);
     attach_costs(audit, grids, options.seed);
     attach_fixes(audit, fix_context(doc));
+    if (doc.topology.zoned) {
+      if (auto finding = zoned_partition_table_finding(audit.layout, *doc.topology.zoned)) {
+        audit.lines.push_back(std::move(*finding));
+      }
+    }
     add_saved_unit_notes(doc, audit);
     for (auto& m : audit_mismatches(audit)) doc.mismatches.push_back(std::move(m));
     section.layout = std::move(audit);

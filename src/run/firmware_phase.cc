@@ -10,6 +10,7 @@ void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_
   doc.firmware.ata = fw.ata;
   doc.firmware.scsi = fw.scsi;
   doc.firmware.smart = fw.smart;
+  doc.firmware.zones = fw.zones;
   doc.firmware.identity_source = fw.identity_source;
   doc.firmware.expectations = fw.expectations;
   // Firmware strings are complete where sysfs truncates (ATA model: 16 chars).

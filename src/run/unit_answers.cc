@@ -56,8 +56,19 @@ std::string read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
   return "";
 }
 
+// --write is refused on a zoned block device (safety/zoned_refusal.h), so
+// the write units are not to be asked for there.
+bool refuses_writes(const ResultDocument& doc) {
+  const bool block = doc.kind == TargetKind::block || doc.kind == TargetKind::partition;
+  return block && doc.topology.zoned && doc.topology.zoned->zoned();
+}
+
 std::string write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char* phase, const RunFacts& facts) {
   if (unit.state == UnitState::found) return "";
+  if (refuses_writes(doc)) {
+    return fmt::format("not measurable here: --write is refused on a {} zoned device (zone-safe write probes are "
+                       "not implemented)", doc.topology.zoned->model);
+  }
   if (unit.state == UnitState::absent && std::string(phase) == "write_grid") return "";
   if (!facts.timed && unit.state != UnitState::not_measured) return "";
   if (!facts.timed) return fmt::format("run `ssdprobe --write {}` to measure it", doc.path);

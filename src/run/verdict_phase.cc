@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "analysis/recommend.h"
+#include "analysis/zoned_advice.h"
 #include "core/units.h"
 #include "layout/audit.h"
 #include "run/stripe_parallelism.h"
@@ -63,7 +64,30 @@ std::optional<double> partial_write_cost(const DetectedUnit& write_unit) {
 
 }  // namespace
 
+namespace {
+
+// A zoned block device (or a partition of a host-aware one) gets the zoned
+// advice for its whole disk instead of partitions and XFS/ext4.
+bool fill_zoned_recommendations(ResultDocument& doc) {
+  const Topology& t = doc.topology;
+  const bool block = doc.kind == TargetKind::block || doc.kind == TargetKind::partition;
+  if (!block || !t.zoned || !t.zoned->zoned() || t.disk_name.empty()) return false;
+  ZonedForRecommendation zoned;
+  zoned.model = t.zoned->model;
+  zoned.zone_bytes = t.zoned->zone_bytes();
+  if (doc.firmware.zones) {
+    zoned.zone_capacity_bytes = doc.firmware.zones->zone_capacity_bytes;
+    zoned.conventional_bytes = doc.firmware.zones->conventional_bytes;
+  }
+  doc.recommendations = recommend_zoned(zoned, "/dev/" + t.disk_name);
+  doc.recommendations.verdict = audit_verdict(doc);
+  return true;
+}
+
+}  // namespace
+
 void fill_recommendations(ResultDocument& doc) {
+  if (fill_zoned_recommendations(doc)) return;
   const Topology& t = doc.topology;
   std::string disk = doc.path, part = first_partition_path(doc.path);
   if (doc.kind == TargetKind::partition) {

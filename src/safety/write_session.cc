@@ -19,6 +19,7 @@
 #include "safety/exclusive_use.h"
 #include "safety/journal_index.h"
 #include "safety/stacked_storage.h"
+#include "safety/zoned_refusal.h"
 
 namespace ssdprobe {
 namespace {
@@ -59,6 +60,7 @@ Region default_write_window(uint64_t device_size) {
 
 WriteSession::WriteSession(const Target& target, const Region& window, const WriteSessionOptions& options)
     : path_(target.path), topology_(target.topology), kind_(target.kind), window_(window), options_(options) {
+  refuse_zoned_writes(target);  // before the claim: nothing is opened for writing
   claim(target);
   identity_ = identity_of(target, device_.get(), window_, options_.region_given);
   if (!options_.preserve) return;

@@ -1,5 +1,6 @@
 // Everything that makes a write run safe, in the order it must happen:
 //
+//  0. refuse a zoned block device (zoned_refusal.h);
 //  1. refuse a drive (or file) in use (exclusive_use.h) and claim it: one
 //     descriptor, O_EXCL for block devices, held for the whole run and
 //     checked to be the node the path named when it was classified, and the

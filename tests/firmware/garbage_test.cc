@@ -29,6 +29,8 @@ void decode_everything(std::span<const uint8_t> bytes) {
   data.nvm = decode_nvme_nvm_id_ns(bytes);
   data.smart = decode_nvme_smart_log(bytes);
   data.ocp = decode_ocp_smart_log(bytes);
+  data.zns_ns = decode_nvme_zns_id_ns(bytes);
+  data.zns_ctrl = decode_nvme_zns_id_ctrl(bytes);
   (void)nvme_reported_json(data).dump();
   if (data.ns) {
     (void)expected_nvme_sysfs(data.ctrl ? &*data.ctrl : nullptr, *data.ns);

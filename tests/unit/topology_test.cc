@@ -111,6 +111,22 @@ TEST_CASE("read_block_topology reads a partition with its disk's queue limits", 
   CHECK(t.alignment_offset == 3584);
 }
 
+TEST_CASE("read_block_topology: a partition of a zoned disk carries the disk's zone model and limits", "[topology]") {
+  FakeSysfs sys;
+  build_nvme(sys);
+  CHECK_FALSE(read_block_topology(259, 0, sys.root().string()).zoned);  // no queue/zoned: an old kernel
+  sys.write(kDisk / "queue/zoned", "host-aware");
+  sys.write(kDisk / "queue/chunk_sectors", "524288");
+  sys.write(kDisk / "queue/nr_zones", "3815");
+  const Topology t = read_block_topology(259, 1, sys.root().string());
+  REQUIRE(t.zoned);
+  CHECK(t.zoned->model == "host-aware");
+  CHECK(t.zoned->zoned());
+  CHECK(t.zoned->zone_bytes() == 256u << 20);
+  CHECK(t.zoned->nr_zones == 3815u);
+  CHECK_FALSE(t.zoned->max_open_zones);
+}
+
 TEST_CASE("read_block_topology leaves missing or malformed attributes unset", "[topology]") {
   FakeSysfs sys;
   build_nvme(sys);

@@ -9,6 +9,10 @@
 # Usage: build_initramfs.sh OUT.cpio SSDPROBE KERNEL_DIR
 #   KERNEL_DIR: a kernel prepared by scripts/install-vm-deps (it holds
 #   `release` and lib/modules/RELEASE with modules.dep).
+# Environment (for the other guest tests):
+#   SSDPROBE_VM_INIT   the guest's /init (default guest_init.sh beside this file)
+#   SSDPROBE_VM_TOOLS  more host programs to copy with their libraries, by
+#                      name, where the host has them (e.g. "blkzone mkfs.btrfs")
 set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -108,10 +112,11 @@ main() {
   add_modules "$kdir" "$rel"
   add_binary "$ssdprobe" bin/ssdprobe
   local tool
-  for tool in nvme smartctl; do
+  # shellcheck disable=SC2086  # SSDPROBE_VM_TOOLS is a list of names
+  for tool in nvme smartctl ${SSDPROBE_VM_TOOLS:-}; do
     if command -v "$tool" >/dev/null 2>&1; then add_binary "$(command -v "$tool")" "bin/$tool"; fi
   done
-  install -m 0755 "$HERE/guest_init.sh" "$STAGE/init"
+  install -m 0755 "${SSDPROBE_VM_INIT:-$HERE/guest_init.sh}" "$STAGE/init"
   pack "$out"
 }
 

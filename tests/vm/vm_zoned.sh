@@ -1,0 +1,216 @@
+#!/bin/bash
+# VM test for zoned devices: boots a QEMU guest (TCG) whose NVMe controller
+# has two zoned namespaces (ZNS) with a zone size, zone capacity, open and
+# active zone limits and zone append limit we choose, and checks that
+#  - `ssdprobe info --json` reports every configured value exactly, from
+#    sysfs (reported.zoned), the kernel's zone report (reported.zoned.report)
+#    and the ZNS Identify pages (reported.nvme.zns);
+#  - `--write` is refused (exit 7) naming the zone model, and nothing was
+#    written: every zone still empty, blkzone's report byte-identical;
+#  - a short read run works;
+#  - the advice's zoned btrfs command (mkfs.btrfs -O zoned) runs in the
+#    guest, and ssdprobe's zone report then shows data written;
+#  - `ssdprobe audit` reports a partition table on a host-managed namespace.
+#
+# Usage: vm_zoned.sh SSDPROBE
+# Environment: SSDPROBE_VM_CACHE, SSDPROBE_VM_TIMEOUT, SSDPROBE_VM_SMP,
+# SSDPROBE_VM_KEEP, SSDPROBE_TEST_TMPDIR as for vm_info.sh.
+# Exit: 0 pass, 1 fail, 77 skip (QEMU, busybox or the guest kernel missing).
+set -u
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+SSDPROBE="${1:-}"
+VM_CACHE="${SSDPROBE_VM_CACHE:-/var/cache/ssdprobe-vm}"
+VM_TIMEOUT="${SSDPROBE_VM_TIMEOUT:-300}"
+KERNEL_DIR="$VM_CACHE/current"
+QEMU=qemu-system-x86_64
+T_START=$(date +%s.%N)
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "# $*"; }
+
+# ---------------------------------------------------------------------------
+# The configuration: the ground truth every check compares with.
+
+MIB=$((1 << 20))
+SIZE=$((1024 * MIB))          # namespace 1: 16 zones
+SIZE2=$((256 * MIB))          # namespace 2 (partition table audit): 4 zones
+LBS=4096                      # namespace 1's LBA size (namespace 2: QEMU's 512)
+ZONE=$((64 * MIB))
+ZONE_CAP=$((48 * MIB))
+MAX_OPEN=6
+MAX_ACTIVE=8
+ZASL=5                        # zone append limit: 2^5 x 4 KiB (CAP.MPSMIN) = 128 KiB
+SERIAL="SSDPROBE-ZNS-01"
+OUT_SERIAL="VMTEST-OUT"
+BUDGET=2
+
+SCRATCH=""
+QEMU_PID=""
+cleanup() {
+  local rc=$?
+  set +e
+  trap - EXIT
+  if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then kill "$QEMU_PID"; wait "$QEMU_PID"; fi
+  if [ -n "$SCRATCH" ] && [ -d "$SCRATCH" ]; then
+    if [ "${SSDPROBE_VM_KEEP:-0}" = 1 ]; then note "kept $SCRATCH"; else rm -rf -- "$SCRATCH"; fi
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+check_prerequisites() {
+  if [ -z "$SSDPROBE" ] || [ ! -x "$SSDPROBE" ]; then fail "not an executable: '$SSDPROBE' (usage: $0 SSDPROBE)"; fi
+  local hint="run scripts/install-vm-deps" c
+  for c in "$QEMU" busybox cpio modprobe jq timeout; do
+    command -v "$c" >/dev/null 2>&1 || skip "$c not installed ($hint)"
+  done
+  if ldd "$(command -v busybox)" >/dev/null 2>&1; then skip "busybox is not static ($hint: busybox-static)"; fi
+  if [ ! -s "$KERNEL_DIR/vmlinux" ] || [ ! -s "$KERNEL_DIR/release" ]; then skip "no guest kernel in $KERNEL_DIR ($hint)"; fi
+  "$QEMU" -accel help 2>/dev/null | grep -qx tcg || skip "$QEMU has no TCG accelerator"
+  "$QEMU" -device nvme-ns,help 2>/dev/null | grep -q 'zoned.zone_capacity' ||
+    skip "$QEMU cannot emulate zoned namespaces (needs QEMU 6.0 or later)"
+}
+
+# ---------------------------------------------------------------------------
+# Guest
+
+boot_guest() {
+  SCRATCH=$(mktemp -d "${SSDPROBE_TEST_TMPDIR:-/var/tmp}/ssdprobe-vmzoned.XXXXXX") || fail "no scratch directory"
+  R="$SCRATCH/results"
+  mkdir -p "$R"
+  SSDPROBE_VM_INIT="$HERE/guest_zoned_init.sh" SSDPROBE_VM_TOOLS="jq blkzone mkfs.btrfs" TMPDIR="$SCRATCH" \
+    "$HERE/build_initramfs.sh" "$SCRATCH/initramfs.cpio" "$SSDPROBE" "$KERNEL_DIR" || fail "building the initramfs failed"
+  # Sparse files, not null-co: mkfs.btrfs and the audit read back what was written.
+  if ! truncate -s 64M "$SCRATCH/out.img" || ! truncate -s "$SIZE" "$SCRATCH/zns1.img" ||
+     ! truncate -s "$SIZE2" "$SCRATCH/zns2.img"; then
+    fail "cannot create the disk images in $SCRATCH"
+  fi
+  # shellcheck disable=SC2054  # the commas belong to QEMU's option syntax
+  local cmd=(
+    "$QEMU" -M pc -accel tcg -cpu max -smp "${SSDPROBE_VM_SMP:-1}" -m 1024
+    -nodefaults -display none -serial stdio -no-reboot
+    -kernel "$KERNEL_DIR/vmlinux" -initrd "$SCRATCH/initramfs.cpio"
+    -append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=3 vmtest.out=$OUT_SERIAL vmtest.budget=$BUDGET"
+    -blockdev "driver=raw,node-name=zns1,file.driver=file,file.filename=$SCRATCH/zns1.img"
+    -blockdev "driver=raw,node-name=zns2,file.driver=file,file.filename=$SCRATCH/zns2.img"
+    -device "nvme,id=nvme0,serial=$SERIAL,zoned.zasl=$ZASL"
+    -device "nvme-ns,drive=zns1,bus=nvme0,nsid=1,logical_block_size=$LBS,physical_block_size=$LBS,zoned=true,zoned.zone_size=$ZONE,zoned.zone_capacity=$ZONE_CAP,zoned.max_open=$MAX_OPEN,zoned.max_active=$MAX_ACTIVE"
+    -device "nvme-ns,drive=zns2,bus=nvme0,nsid=2,zoned=true,zoned.zone_size=$ZONE"
+    -blockdev "driver=raw,node-name=out,file.driver=file,file.filename=$SCRATCH/out.img"
+    -device "virtio-blk-pci,drive=out,serial=$OUT_SERIAL"
+  )
+  note "QEMU: $(printf '%q ' "${cmd[@]}")"
+  timeout -k 10 "$VM_TIMEOUT" "${cmd[@]}" < /dev/null > "$SCRATCH/serial.log" 2>&1 &
+  QEMU_PID=$!
+  wait "$QEMU_PID"
+  local rc=$?
+  QEMU_PID=""
+  [ "$rc" = 0 ] || { tail -n 40 "$SCRATCH/serial.log" >&2; fail "QEMU exited with $rc (timeout: 124)"; }
+  tar -xf "$SCRATCH/out.img" -C "$R" 2>/dev/null
+  [ -s "$R/guest.log" ] || { tail -n 40 "$SCRATCH/serial.log" >&2; fail "the guest wrote no results"; }
+  sed 's/^/#   guest: /' "$R/guest.log"
+}
+
+# ---------------------------------------------------------------------------
+# Checks
+
+ERRORS=0
+check_eq() {  # WHAT GOT WANT
+  if [ "$2" = "$3" ]; then note "ok   $1 = $2"; else echo "FAIL: $1: got '$2', expected '$3'" >&2; ERRORS=$((ERRORS + 1)); fi
+}
+# jf FILE FILTER: a raw jq value ("null" when absent or unreadable).
+jf() { jq -r "$2" "$R/$1" 2>/dev/null || echo "(unreadable $1)"; }
+
+check_info() {
+  check_eq "info exit" "$(cat "$R/info-zns.rc" 2>/dev/null)" 0
+  local f=info-zns.json z=.reported.zoned n=.reported.nvme.zns
+  check_eq "$z.model" "$(jf $f "$z.model")" host-managed
+  check_eq "$z.zone_bytes" "$(jf $f "$z.zone_bytes")" "$ZONE"
+  check_eq "$z.nr_zones" "$(jf $f "$z.nr_zones")" $((SIZE / ZONE))
+  check_eq "$z.max_open_zones" "$(jf $f "$z.max_open_zones")" "$MAX_OPEN"
+  check_eq "$z.max_active_zones" "$(jf $f "$z.max_active_zones")" "$MAX_ACTIVE"
+  check_eq "$z.zone_append_max_bytes" "$(jf $f "$z.zone_append_max_bytes")" $(((1 << ZASL) * 4096))
+  check_eq "$z.report.zones" "$(jf $f "$z.report.zones")" $((SIZE / ZONE))
+  check_eq "$z.report.zone_bytes" "$(jf $f "$z.report.zone_bytes")" "$ZONE"
+  check_eq "$z.report.zone_capacity_bytes" "$(jf $f "$z.report.zone_capacity_bytes")" "$ZONE_CAP"
+  check_eq "$z.report.sequential_write_required" "$(jf $f "$z.report.sequential_write_required")" $((SIZE / ZONE))
+  check_eq "$z.report.empty" "$(jf $f "$z.report.empty")" $((SIZE / ZONE))
+  check_eq "$z.report.written_bytes" "$(jf $f "$z.report.written_bytes")" 0
+  check_eq "reported.nvme.lba_bytes" "$(jf $f .reported.nvme.lba_bytes)" "$LBS"
+  check_eq "$n.mor" "$(jf $f "$n.mor")" $((MAX_OPEN - 1))
+  check_eq "$n.max_open_zones" "$(jf $f "$n.max_open_zones")" "$MAX_OPEN"
+  check_eq "$n.mar" "$(jf $f "$n.mar")" $((MAX_ACTIVE - 1))
+  check_eq "$n.max_active_zones" "$(jf $f "$n.max_active_zones")" "$MAX_ACTIVE"
+  check_eq "$n.zsze" "$(jf $f "$n.zsze")" $((ZONE / LBS))
+  check_eq "$n.zone_bytes" "$(jf $f "$n.zone_bytes")" "$ZONE"
+  check_eq "$n.zasl" "$(jf $f "$n.zasl")" "$ZASL"
+  check_eq "$n.zasl_bytes" "$(jf $f "$n.zasl_bytes")" $(((1 << ZASL) * 4096))
+  check_eq "$n.ozcs_bits.razb (QEMU's cross_read=off)" "$(jf $f "$n.ozcs_bits.razb")" false
+  check_eq "info text names the zone model" "$(grep -c 'model host-managed' "$R/info-zns.out")" 1
+}
+
+check_write_refused() {
+  check_eq "--write exit (7: refused)" "$(cat "$R/write.rc" 2>/dev/null)" 7
+  check_eq "--write message names the zone model" "$(grep -c 'host-managed zoned block device' "$R/write.out")" 1
+  check_eq "--write message says why" "$(grep -c 'zone-safe write probes are not implemented' "$R/write.out")" 1
+  check_eq "zones still empty after --write" "$(jf info-zns-after-write.json .reported.zoned.report.empty)" \
+    $((SIZE / ZONE))
+  check_eq "bytes written after --write" "$(jf info-zns-after-write.json .reported.zoned.report.written_bytes)" 0
+  if [ -s "$R/blkzone-zns.txt" ]; then
+    check_eq "blkzone report unchanged by --write" \
+      "$(cmp -s "$R/blkzone-zns.txt" "$R/blkzone-zns-after-write.txt" && echo same)" same
+  else
+    note "no blkzone on this host: write pointers compared through ssdprobe's own report only"
+  fi
+}
+
+check_read_run() {
+  check_eq "read run exit" "$(cat "$R/run-read.rc" 2>/dev/null)" 0
+  check_eq "read run has grids" "$(jf run-read.json '(.grids | length) > 0')" true
+  note "read run grids: $(jf run-read.json '[.grids[].name] | join(", ")'); notes: $(jf run-read.json '.notes | join(" | ")')"
+}
+
+check_advice_and_mkfs() {
+  local steps=".recommendations.steps"
+  check_eq "advice: btrfs zoned" "$(jf info-zns.json "[${steps}[] | select(.key == \"mkfs_btrfs_zoned\") | .command][0]")" \
+    "mkfs.btrfs -f -O zoned -d single -m single /dev/nvme0n1"
+  check_eq "advice: f2fs zoned (no conventional zones)" \
+    "$(jf info-zns.json "[${steps}[] | select(.key == \"mkfs_f2fs_zoned\") | .command][0]")" \
+    "mkfs.f2fs -f -m -c /dev/nvme0n1 CONVENTIONAL_DEVICE"
+  check_eq "advice: no partitioning step" "$(jf info-zns.json "[${steps}[] | select(.alternative_group == \"partition\")] | length")" 0
+  if ! command -v mkfs.btrfs >/dev/null 2>&1; then note "no mkfs.btrfs on this host: not run in the guest"; return; fi
+  check_eq "guest ran the advised command" "$(cat "$R/mkfs.cmd" 2>/dev/null)" \
+    "mkfs.btrfs -f -O zoned -d single -m single /dev/nvme0n1"
+  if [ "$(cat "$R/mkfs.rc" 2>/dev/null)" != 0 ]; then sed 's/^/    mkfs: /' "$R/mkfs.out" >&2; fi
+  check_eq "mkfs.btrfs -O zoned exit" "$(cat "$R/mkfs.rc" 2>/dev/null)" 0
+  check_eq "zone report shows what mkfs wrote" \
+    "$(jf info-zns-after-mkfs.json '.reported.zoned.report.written_bytes > 0')" true
+}
+
+check_partition_table_audit() {
+  check_eq "MBR written at the write pointer" "$(cat "$R/mbr-dd.rc" 2>/dev/null)" 0
+  check_eq "audit exit" "$(cat "$R/audit-mbr.rc" 2>/dev/null)" 0
+  check_eq "no advice to run --write on a zoned device" "$(grep -c 'ssdprobe --write' "$R/audit-mbr.out")" 0
+  check_eq "audit finding on the table" \
+    "$(jf audit-mbr.json '[.mismatches[] | select(.field == "partition_table") | .severity][0]')" warning
+}
+
+elapsed() { echo "$(date +%s.%N) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
+
+main() {
+  check_prerequisites
+  boot_guest
+  check_info
+  check_write_refused
+  check_read_run
+  check_advice_and_mkfs
+  check_partition_table_audit
+  echo "# VM zoned test wall time: $(elapsed "$T_START") s"
+  [ "$ERRORS" = 0 ] || fail "$ERRORS checks failed"
+  echo "PASS"
+}
+
+main
