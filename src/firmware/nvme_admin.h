@@ -34,6 +34,17 @@ class NvmeAdmin {
   // The namespace ID of the opened node (NVME_IOCTL_ID); nullopt for a
   // controller node, which has none.
   virtual std::optional<uint32_t> nsid() = 0;
+
+  // Not every backend has these (test fakes, other transports): the base
+  // class throws Error(unsupported), as a controller that lacks them would.
+  //
+  // A log page scoped by its Log Specific Identifier, here an endurance
+  // group (the FDP logs 20h..23h): NSID 0, LSI = endgid, LSP as given,
+  // `length` bytes from the start.
+  virtual std::vector<uint8_t> endurance_group_log(uint8_t lid, uint16_t endgid, uint8_t lsp, uint32_t length);
+  // Get Features, current value: completion dword 0 of feature `fid` with
+  // command dword 11 = `cdw11` (FDP, 1Dh: the endurance group).
+  virtual uint32_t get_feature(uint8_t fid, uint32_t cdw11);
 };
 
 // Opens `device_path` (/dev/nvme0, /dev/nvme0n1 or /dev/ng0n1) read-only.

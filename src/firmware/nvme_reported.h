@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "firmware/nvme_fdp.h"
 #include "firmware/nvme_identify.h"
 #include "firmware/nvme_logs.h"
 
@@ -19,6 +20,7 @@ struct NvmeFirmwareData {
   std::optional<NvmeNvmIdNs> nvm;
   std::optional<NvmeSmartLog> smart;
   std::optional<OcpSmartLog> ocp;
+  std::optional<NvmeFdp> fdp;  // when CTRATT.FDPS is set and the namespace has an ENDGID
   uint64_t memory_page_bytes = 4096;  // CAP.MPSMIN in bytes; scales MDTS only
 
   // The byte sizes the parts read imply (nullopt where a part is missing).

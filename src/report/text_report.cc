@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "core/plural.h"
 #include "core/units.h"
@@ -215,11 +216,31 @@ void firmware_fields(std::string& out, const char* title, const nlohmann::ordere
   out += "\n";
 }
 
+// The NVMe logs beyond Identify that have their own sub-objects: the OCP
+// C0h page and FDP, each part under its log page's spec name.
+void nvme_log_fields(std::string& out, const nlohmann::ordered_json& nvme) {
+  if (nvme["ocp"].is_object()) firmware_fields(out, "OCP SMART / Health Information Extended (C0h)", nvme["ocp"]);
+  const auto& fdp = nvme["fdp"];
+  if (!fdp.is_object()) return;
+  firmware_fields(out, "Flexible Data Placement (Get Features 1Dh)", fdp);
+  const std::pair<const char*, const char*> parts[] = {
+      {"configuration_in_use", "FDP Configuration in use (20h)"}, {"configurations", "FDP Configurations (20h)"},
+      {"ruh_usage", "Reclaim Unit Handle Usage (21h)"},         {"statistics", "FDP Statistics (22h)"},
+      {"host_events", "FDP Events, host (23h)"},                {"controller_events", "FDP Events, controller (23h)"}};
+  for (const auto& [key, title] : parts) {
+    if (fdp[key].is_object()) firmware_fields(out, title, fdp[key]);
+  }
+}
+
 void firmware(std::string& out, const ResultDocument& d) {
   const FirmwareSection& f = d.firmware;
   if (!f.nvme && !f.ata && !f.scsi && !f.smart) return;
   out += "\nFirmware reports\n";
-  if (f.nvme) firmware_fields(out, "NVMe", nvme_reported_json(*f.nvme));
+  if (f.nvme) {
+    const auto nvme = nvme_reported_json(*f.nvme);
+    firmware_fields(out, "NVMe", nvme);
+    nvme_log_fields(out, nvme);
+  }
   if (f.ata) firmware_fields(out, "ATA IDENTIFY", ata_reported_json(*f.ata));
   if (f.scsi) firmware_fields(out, "SCSI", scsi_reported_json(*f.scsi));
   if (f.smart) firmware_fields(out, "smartctl", smartctl_summary_json(*f.smart));

@@ -379,10 +379,10 @@ TEST_CASE("Write amplification: per-phase deltas, a ratio only where both counte
   CHECK(j.dump() ==
         R"({"host_source":"host counter","nand_source":"",)"
         R"("write_grid":{"pattern":"grid writes","bytes_issued":2048,"host_bytes_written":2000,)"
-        R"("nand_bytes_written":6000,"write_amplification":3.0},)"
+        R"("nand_bytes_written":6000,"write_amplification":3.0,"media_bytes_erased":null},)"
         R"("stream":{"pattern":"stream writes","bytes_issued":4096,"host_bytes_written":0,)"
-        R"("nand_bytes_written":null,"write_amplification":null},)"
-        R"("notes":["a note","the drive exposes no NAND-side write counter with a known unit"]})");
+        R"("nand_bytes_written":null,"write_amplification":null,"media_bytes_erased":null},)"
+        R"("reclaim_unit_bytes":null,"notes":["a note","the drive exposes no NAND-side write counter with a known unit"]})");
 }
 
 TEST_CASE("Expectations serialise with their derivations") {
