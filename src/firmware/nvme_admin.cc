@@ -33,6 +33,7 @@ static_assert(sizeof(nvme_fdp_events_log) == kFdpEventsLogBytes);
 static_assert(NVME_FEAT_FID_FDP == kNvmeFeatureFdp && NVME_CTRL_CTRATT_FDPS == kNvmeCtrattFdps);
 static_assert(NVME_LOG_LID_FDP_CONFIGS == kNvmeLogFdpConfigurations && NVME_LOG_LID_FDP_EVENTS == kNvmeLogFdpEvents);
 
+constexpr uint32_t kLogPieceBytes = 4096;
 constexpr uint16_t kStatusMask = 0x7ff;  // SCT (10:8) and SC (7:0)
 constexpr const char* kCapability = "NVMe passthrough needs CAP_SYS_ADMIN (run as root)";
 
@@ -96,7 +97,10 @@ class LibnvmeAdmin final : public NvmeAdmin {
     args.lsi = endgid;
     args.lsp = lsp;
     args.uuidx = NVME_UUID_NONE;
-    check(nvme_get_log(&args), fmt::format("Get Log Page {:02X}h (endurance group {})", lid, endgid));
+    // In 4 KiB pieces (offsets in LPO): a configurations page may be larger
+    // than the controller's maximum transfer, and 4 KiB is within any MDTS.
+    check(nvme_get_log_page(fd_.get(), kLogPieceBytes, &args),
+          fmt::format("Get Log Page {:02X}h (endurance group {})", lid, endgid));
     return data;
   }
 
