@@ -345,6 +345,21 @@ void recommendation(std::string& out, const ResultDocument& d, size_t width) {
   }
 }
 
+// Each write phase whose counters both moved: the ratio and the counters it
+// came from (FDP statistics or SMART/OCP), so a reader sees whose bytes.
+void write_amplification_lines(std::string& out, const WriteAmplification& a, size_t width) {
+  for (const WritePhaseCounts* phase : {&a.write_grid, &a.stream}) {
+    if (!phase->write_amplification) continue;
+    std::string erased;
+    if (phase->media_bytes_erased) erased = fmt::format(", {} erased", format_size(*phase->media_bytes_erased));
+    out += wrapped("Write amplification: ",
+                   fmt::format("{:.2f} for the {} ({} written by the host, {} to the media{}; from the {} and {})",
+                               *phase->write_amplification, phase->pattern, format_size(*phase->host_bytes_written),
+                               format_size(*phase->nand_bytes_written), erased, a.host_source, a.nand_source),
+                   width, 8);
+  }
+}
+
 void run_summary(std::string& out, const ResultDocument& d, size_t width) {
   if (!d.notes.empty()) out += "\n";
   for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);
@@ -364,6 +379,7 @@ void run_summary(std::string& out, const ResultDocument& d, size_t width) {
                                            !w.preserved ? "content not preserved (--no-preserve or simulated drive)"
                                                         : (w.restored ? w.restore_message : "NOT restored")),
                    width, 8);
+    if (w.write_amplification) write_amplification_lines(out, *w.write_amplification, width);
   }
   other_io_lines(out, d, width);
 }

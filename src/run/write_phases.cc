@@ -245,8 +245,7 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   note_stream_regime(run.doc, stream);
   WriteProbeSummary& s = summary(run);
   if (s.write_amplification && s.write_amplification->reclaim_unit_bytes)
-    s.write_amplification->notes.push_back(
-        reclaim_unit_note(*s.write_amplification->reclaim_unit_bytes, run.doc.erase_block.bytes));
+    run.doc.notes.push_back(reclaim_unit_note(*s.write_amplification->reclaim_unit_bytes, run.doc.erase_block.bytes));
   s.bytes_written += stream.bytes_written;
   s.stream_chunk_bytes = stream.stream.chunk_bytes;
   s.streamed_bytes = stream.streamed_bytes;

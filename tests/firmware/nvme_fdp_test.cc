@@ -27,6 +27,7 @@ using namespace firmware_test;
 namespace {
 
 constexpr uint64_t kGiB = 1ull << 30;
+constexpr uint64_t kMiB = 1ull << 20;
 
 // Two configurations: 0 with one handle, 1 (the one in use) with four
 // handles of both types, 2 reclaim groups and vendor bytes after them.
@@ -259,16 +260,26 @@ TEST_CASE("Write counters on an FDP drive come from the FDP Statistics, with the
   CHECK(start.reclaim_unit_bytes == 16 * kGiB);
 
   NvmeFdp after_fdp = *before.fdp;
-  after_fdp.statistics = FdpStatistics{.hbmw = 4 * kGiB + 1000000, .mbmw = 5 * kGiB + 3000000, .mbe = 33 * kGiB};
+  after_fdp.statistics = FdpStatistics{.hbmw = 4 * kGiB + kMiB, .mbmw = 5 * kGiB + 3 * kMiB, .mbe = 33 * kGiB};
   const SmartWriteCounters end = counters_from_nvme_logs(&*before.smart, nullptr, &after_fdp);
-  const auto stream = write_phase_counts(start, end, 1000000, "stream writes");
-  CHECK(stream.host_bytes_written == 1000000u);
-  CHECK(stream.nand_bytes_written == 3000000u);
+  const auto stream = write_phase_counts(start, end, kMiB, "stream writes");
+  CHECK(stream.host_bytes_written == kMiB);  // exact bytes, where SMART data units round to 512,000 B
+  CHECK(stream.nand_bytes_written == 3 * kMiB);
   CHECK(stream.write_amplification == 3.0);
   CHECK(stream.media_bytes_erased == kGiB);
   const auto w = combine_write_phases(end, write_phase_counts(start, start, 0, "grid"), stream);
   CHECK(w.reclaim_unit_bytes == 16 * kGiB);
   CHECK(write_amplification_json(w)["stream"]["media_bytes_erased"] == kGiB);
+
+  ResultDocument doc;
+  doc.run.emplace();
+  doc.write_probe.emplace();
+  doc.write_probe->write_amplification = w;
+  const std::string text = render_text(doc, 200);
+  CHECK(text.find("Write amplification: 3.00 for the stream writes (1 MiB written by the host, 3 MiB to the "
+                  "media, 1 GiB erased; from the FDP Statistics log 22h host bytes with metadata written (HBMW) and") !=
+        std::string::npos);
+  CHECK(text.find("for the grid") == std::string::npos);  // no bytes moved: no ratio, no line
 
   NvmeFdp disabled = *before.fdp;
   disabled.feature->fdpe = false;  // statistics only count while FDP is enabled: SMART it is
