@@ -62,8 +62,12 @@ WritePhaseCounts write_phase_counts(const SmartWriteCounters& before, const Smar
   WritePhaseCounts phase;
   phase.pattern = std::move(pattern);
   phase.bytes_issued = bytes_issued;
-  phase.host_bytes_written = delta(before.host_bytes_written, after.host_bytes_written);
-  phase.nand_bytes_written = delta(before.nand_bytes_written, after.nand_bytes_written);
+  // Two readings from different counters (FDP statistics once, SMART the
+  // next, when one command failed in between) have no delta.
+  if (before.host_source == after.host_source)
+    phase.host_bytes_written = delta(before.host_bytes_written, after.host_bytes_written);
+  if (before.nand_source == after.nand_source)
+    phase.nand_bytes_written = delta(before.nand_bytes_written, after.nand_bytes_written);
   phase.media_bytes_erased = delta(before.media_bytes_erased, after.media_bytes_erased);
   const auto& host = phase.host_bytes_written;
   const auto& nand = phase.nand_bytes_written;

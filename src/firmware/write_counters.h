@@ -53,7 +53,8 @@ SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpS
 // has a NAND-side counter, what was programmed; their ratio is the phase's
 // write amplification. Counters tick in coarse units (NVMe: 512,000 B), so a
 // small phase reads 0 and has no ratio. A delta is nullopt when either
-// reading lacks the counter or it went backwards.
+// reading lacks the counter, the two readings name different sources, or it
+// went backwards.
 struct WritePhaseCounts {
   std::string pattern;  // what the phase wrote: "aligned whole-unit sequential writes"
   uint64_t bytes_issued = 0;

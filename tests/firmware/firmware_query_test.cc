@@ -359,6 +359,8 @@ TEST_CASE("Write counters of a SATA partition come from smartctl on the whole di
 
 TEST_CASE("Write amplification: per-phase deltas, a ratio only where both counters moved") {
   SmartWriteCounters start, middle, end;
+  start.host_source = middle.host_source = "host counter";
+  start.nand_source = middle.nand_source = "nand counter";
   start.host_bytes_written = 1000;
   start.nand_bytes_written = 5000;
   middle.host_bytes_written = 3000;
@@ -375,6 +377,10 @@ TEST_CASE("Write amplification: per-phase deltas, a ratio only where both counte
   CHECK_FALSE(stream.nand_bytes_written);  // the last reading has no NAND counter
   CHECK_FALSE(stream.write_amplification);
   CHECK_FALSE(write_phase_counts(middle, start, 1, "backwards").host_bytes_written);
+  SmartWriteCounters other_counter = middle;
+  other_counter.host_source = "another host counter";
+  other_counter.host_bytes_written = 9000;
+  CHECK_FALSE(write_phase_counts(start, other_counter, 1, "switched counters").host_bytes_written);
   const auto j = write_amplification_json(combine_write_phases(end, grid, stream));
   CHECK(j.dump() ==
         R"({"host_source":"host counter","nand_source":"",)"
