@@ -4,16 +4,36 @@
 #include <libnvme.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/unique_fd.h"
+#include "firmware/nvme_fdp.h"
 
 namespace ssdprobe {
 
 namespace {
 
+// nvme_fdp.cc decodes bytes with ByteReader; these hold its offsets to
+// libnvme's own definitions of the FDP structures.
+static_assert(sizeof(nvme_fdp_config_log) == kFdpConfigHeaderBytes);
+static_assert(sizeof(nvme_fdp_config_desc) == kFdpConfigDescriptorBytes);
+static_assert(offsetof(nvme_fdp_config_desc, nrg) == 4 && offsetof(nvme_fdp_config_desc, nruh) == 8);
+static_assert(offsetof(nvme_fdp_config_desc, maxpids) == 10 && offsetof(nvme_fdp_config_desc, nnss) == 12);
+static_assert(offsetof(nvme_fdp_config_desc, runs) == 16 && offsetof(nvme_fdp_config_desc, erutl) == 24);
+static_assert(sizeof(nvme_fdp_ruh_desc) == kFdpRuhDescriptorBytes);
+static_assert(sizeof(nvme_fdp_ruhu_log) == kFdpRuhUsageHeaderBytes);
+static_assert(sizeof(nvme_fdp_ruhu_desc) == kFdpRuhUsageDescriptorBytes);
+static_assert(sizeof(nvme_fdp_stats_log) == kFdpStatisticsBytes && offsetof(nvme_fdp_stats_log, mbe) == 32);
+static_assert(sizeof(nvme_fdp_event) == kFdpEventBytes && offsetof(nvme_fdp_event, nsid) == 12);
+static_assert(offsetof(nvme_fdp_event, rgid) == 32 && offsetof(nvme_fdp_event, ruhid) == 34);
+static_assert(sizeof(nvme_fdp_events_log) == kFdpEventsLogBytes);
+static_assert(NVME_FEAT_FID_FDP == kNvmeFeatureFdp && NVME_CTRL_CTRATT_FDPS == kNvmeCtrattFdps);
+static_assert(NVME_LOG_LID_FDP_CONFIGS == kNvmeLogFdpConfigurations && NVME_LOG_LID_FDP_EVENTS == kNvmeLogFdpEvents);
+
+constexpr uint32_t kLogPieceBytes = 4096;
 constexpr uint16_t kStatusMask = 0x7ff;  // SCT (10:8) and SC (7:0)
 constexpr const char* kCapability = "NVMe passthrough needs CAP_SYS_ADMIN (run as root)";
 
@@ -75,6 +95,42 @@ class LibnvmeAdmin final : public NvmeAdmin {
     check(nvme_zns_identify_ctrl(fd_.get(), reinterpret_cast<nvme_zns_id_ctrl*>(data.data())),
           "Identify Controller (Zoned Namespace command set)");
     return data;
+  }
+
+  std::vector<uint8_t> endurance_group_log(uint8_t lid, uint16_t endgid, uint8_t lsp, uint32_t length) override {
+    std::vector<uint8_t> data(length);
+    nvme_get_log_args args{};
+    args.args_size = sizeof(args);
+    args.fd = fd_.get();
+    args.timeout = NVME_DEFAULT_IOCTL_TIMEOUT;
+    args.lid = static_cast<nvme_cmd_get_log_lid>(lid);
+    args.len = length;
+    args.log = data.data();
+    args.nsid = NVME_NSID_NONE;
+    args.csi = NVME_CSI_NVM;
+    args.lsi = endgid;
+    args.lsp = lsp;
+    args.uuidx = NVME_UUID_NONE;
+    // In 4 KiB pieces (offsets in LPO): a configurations page may be larger
+    // than the controller's maximum transfer, and 4 KiB is within any MDTS.
+    check(nvme_get_log_page(fd_.get(), kLogPieceBytes, &args),
+          fmt::format("Get Log Page {:02X}h (endurance group {})", lid, endgid));
+    return data;
+  }
+
+  uint32_t get_feature(uint8_t fid, uint32_t cdw11) override {
+    __u32 result = 0;
+    nvme_get_features_args args{};
+    args.args_size = sizeof(args);
+    args.fd = fd_.get();
+    args.timeout = NVME_DEFAULT_IOCTL_TIMEOUT;
+    args.result = &result;
+    args.sel = NVME_GET_FEATURES_SEL_CURRENT;
+    args.cdw11 = cdw11;
+    args.fid = fid;
+    args.uuidx = NVME_UUID_NONE;
+    check(nvme_get_features(&args), fmt::format("Get Features {:02X}h", fid));
+    return result;
   }
 
   std::optional<uint32_t> nsid() override {

@@ -35,11 +35,20 @@ class NvmeAdmin {
   // controller node, which has none.
   virtual std::optional<uint32_t> nsid() = 0;
 
-  // Zoned Namespace Command Set pages. Not pure: an implementation (or test
-  // fake) that does not provide them reports "not supported", as a drive
-  // without ZNS does (nvme_admin_defaults.cc).
+  // Not pure: a backend that does not provide these (a test fake, another
+  // transport) answers Error(unsupported), as a controller without them
+  // does (nvme_admin_defaults.cc).
+  //
+  // Zoned Namespace Command Set pages.
   virtual std::vector<uint8_t> identify_ns_zns(uint32_t nsid);  // CNS 05h CSI 02h, 4096 B
   virtual std::vector<uint8_t> identify_ctrl_zns();             // CNS 06h CSI 02h, 4096 B
+  // A log page scoped by its Log Specific Identifier, here an endurance
+  // group (the FDP logs 20h..23h): NSID 0, LSI = endgid, LSP as given,
+  // `length` bytes from the start.
+  virtual std::vector<uint8_t> endurance_group_log(uint8_t lid, uint16_t endgid, uint8_t lsp, uint32_t length);
+  // Get Features, current value: completion dword 0 of feature `fid` with
+  // command dword 11 = `cdw11` (FDP, 1Dh: the endurance group).
+  virtual uint32_t get_feature(uint8_t fid, uint32_t cdw11);
 };
 
 // Opens `device_path` (/dev/nvme0, /dev/nvme0n1 or /dev/ng0n1) read-only.

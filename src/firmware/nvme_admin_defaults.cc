@@ -2,6 +2,8 @@
 // does not provide a command answers like a controller without it.
 #include "firmware/nvme_admin.h"
 
+#include <fmt/format.h>
+
 #include "core/error.h"
 
 namespace ssdprobe {
@@ -12,6 +14,15 @@ std::vector<uint8_t> NvmeAdmin::identify_ns_zns(uint32_t /*nsid*/) {
 
 std::vector<uint8_t> NvmeAdmin::identify_ctrl_zns() {
   throw Error(ErrorCategory::unsupported, "Identify Controller (Zoned Namespace command set): not supported");
+}
+
+std::vector<uint8_t> NvmeAdmin::endurance_group_log(uint8_t lid, uint16_t endgid, uint8_t, uint32_t) {
+  throw Error(ErrorCategory::unsupported,
+              fmt::format("Get Log Page {:02X}h (endurance group {}): not supported by this NVMe backend", lid, endgid));
+}
+
+uint32_t NvmeAdmin::get_feature(uint8_t fid, uint32_t) {
+  throw Error(ErrorCategory::unsupported, fmt::format("Get Features {:02X}h: not supported by this NVMe backend", fid));
 }
 
 }  // namespace ssdprobe

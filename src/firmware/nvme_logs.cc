@@ -38,7 +38,9 @@ void decode_ocp_media(const ByteReader& r, OcpSmartLog& log) {
   log.physical_media_units_written = r.le128(0);
   log.physical_media_units_read = r.le128(16);
   log.bad_user_nand_blocks = r.le(32, 6);
+  log.bad_user_nand_blocks_normalized = r.le16(38);
   log.bad_system_nand_blocks = r.le(40, 6);
+  log.bad_system_nand_blocks_normalized = r.le16(46);
   log.xor_recovery_count = r.le64(48);
   log.uncorrectable_read_error_count = r.le64(56);
   log.soft_ecc_error_count = r.le64(64);
@@ -53,13 +55,29 @@ void decode_ocp_media(const ByteReader& r, OcpSmartLog& log) {
 void decode_ocp_health(const ByteReader& r, OcpSmartLog& log) {
   log.thermal_throttling_event_count = r.u8(96);
   log.thermal_throttling_status = r.u8(97);
+  log.dssd_errata_version = r.u8(98);
+  log.dssd_point_version = r.le16(99);
+  log.dssd_minor_version = r.le16(101);
+  log.dssd_major_version = r.u8(103);
   log.pcie_correctable_error_count = r.le64(104);
   log.incomplete_shutdowns = r.le32(112);
   log.percent_free_blocks = r.u8(120);
   log.capacitor_health = r.le16(128);
+  log.nvme_base_errata_version = r.u8(130);
+  log.nvme_command_set_errata_version = r.u8(131);
   log.unaligned_io = r.le64(136);
-  log.nand_avg_erase_count = r.le64(224);
   log.log_page_version = r.le16(494);
+}
+
+void decode_ocp_lifetime(const ByteReader& r, OcpSmartLog& log) {
+  log.security_version_number = r.le64(144);
+  log.total_nuse = r.le64(152);
+  log.plp_start_count = r.le128(160);
+  log.endurance_estimate = r.le128(176);
+  log.pcie_link_retraining_count = r.le64(192);
+  log.power_state_change_count = r.le64(200);
+  log.lowest_permitted_firmware_revision = r.ascii(208, 8);
+  log.nand_avg_erase_count = r.le64(224);
 }
 
 }  // namespace
@@ -89,6 +107,7 @@ std::optional<OcpSmartLog> decode_ocp_smart_log(std::span<const uint8_t> buffer)
   OcpSmartLog log;
   decode_ocp_media(r, log);
   decode_ocp_health(r, log);
+  decode_ocp_lifetime(r, log);
   return log;
 }
 

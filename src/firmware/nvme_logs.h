@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "firmware/byte_reader.h"
 
@@ -46,7 +47,9 @@ struct OcpSmartLog {
   uint128 physical_media_units_written = 0;  // bytes
   uint128 physical_media_units_read = 0;     // bytes
   uint64_t bad_user_nand_blocks = 0;         // raw count (48 bits)
+  uint16_t bad_user_nand_blocks_normalized = 0;
   uint64_t bad_system_nand_blocks = 0;       // raw count (48 bits)
+  uint16_t bad_system_nand_blocks_normalized = 0;
   uint64_t xor_recovery_count = 0;
   uint64_t uncorrectable_read_error_count = 0;
   uint64_t soft_ecc_error_count = 0;
@@ -55,11 +58,22 @@ struct OcpSmartLog {
   uint64_t refresh_counts = 0;  // 56 bits
   uint32_t user_data_erase_count_max = 0, user_data_erase_count_min = 0;
   uint8_t thermal_throttling_event_count = 0, thermal_throttling_status = 0;
+  // DSSD specification version the page follows: major.minor.point.errata.
+  uint8_t dssd_major_version = 0, dssd_errata_version = 0;
+  uint16_t dssd_minor_version = 0, dssd_point_version = 0;
   uint64_t pcie_correctable_error_count = 0;
   uint32_t incomplete_shutdowns = 0;
   uint8_t percent_free_blocks = 0;
   uint16_t capacitor_health = 0;
+  uint8_t nvme_base_errata_version = 0, nvme_command_set_errata_version = 0;
   uint64_t unaligned_io = 0;
+  uint64_t security_version_number = 0;
+  uint64_t total_nuse = 0;                 // NUSE over all namespaces
+  uint128 plp_start_count = 0;
+  uint128 endurance_estimate = 0;
+  uint64_t pcie_link_retraining_count = 0;
+  uint64_t power_state_change_count = 0;
+  std::string lowest_permitted_firmware_revision;
   uint64_t nand_avg_erase_count = 0;
   uint16_t log_page_version = 0;
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "firmware/attempt.h"
+#include "firmware/nvme_fdp_query.h"
 
 namespace ssdprobe {
 
@@ -32,6 +33,21 @@ void read_logs(NvmeAdmin& admin, Attempts& attempt, NvmeFirmwareData& data, std:
   else data.ocp = decode_ocp_smart_log(*ocp);
 }
 
+// FDP statistics and the reclaim unit size for the write counters: Identify
+// (quietly: a drive without them simply has no FDP here) tells whether the
+// endurance group has FDP at all.
+void read_fdp_counters(NvmeAdmin& admin, const NvmeTarget& target, Attempts& attempt, NvmeFirmwareData& data) {
+  std::vector<std::string> quiet;
+  Attempts optional_attempt(quiet);
+  const auto ctrl = optional_attempt([&] { return admin.identify_ctrl(); });
+  data.ctrl = ctrl ? decode_nvme_id_ctrl(*ctrl) : std::nullopt;
+  if (!data.ctrl || !nvme_ctrl_supports_fdp(data.ctrl->ctratt)) return;
+  data.nsid = target.nsid ? target.nsid : admin.nsid();
+  const auto ns = data.nsid ? optional_attempt([&] { return admin.identify_ns(*data.nsid); }) : std::nullopt;
+  data.ns = ns ? decode_nvme_id_ns(*ns) : std::nullopt;
+  if (data.ns) data.fdp = read_nvme_fdp(admin, *data.ctrl, *data.ns, attempt, {.counters_only = true});
+}
+
 }  // namespace
 
 std::string nvme_admin_node(const NvmeTarget& target) {
@@ -57,6 +73,7 @@ NvmeFirmwareData read_nvme_firmware(const NvmeTarget& target, const NvmeAdminOpe
   if (data.nsid) read_namespace(a, *data.nsid, attempt, data, notes);
   else notes.push_back(fmt::format("no NVMe namespace found for {}; Identify Namespace skipped", node));
   read_logs(a, attempt, data, notes);
+  if (data.ctrl && data.ns) data.fdp = read_nvme_fdp(a, *data.ctrl, *data.ns, attempt);
   return data;
 }
 
@@ -65,7 +82,9 @@ NvmeFirmwareData read_nvme_logs(const NvmeTarget& target, const NvmeAdminOpener&
   NvmeFirmwareData data;
   Attempts attempt(notes);
   auto admin = attempt([&] { return open(nvme_admin_node(target)); });
-  if (admin && *admin) read_logs(**admin, attempt, data, notes);
+  if (!admin || !*admin) return data;
+  read_logs(**admin, attempt, data, notes);
+  if (!attempt.denied()) read_fdp_counters(**admin, target, attempt, data);
   return data;
 }
 

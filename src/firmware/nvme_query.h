@@ -25,7 +25,9 @@ std::string nvme_admin_node(const NvmeTarget& target);
 NvmeFirmwareData read_nvme_firmware(const NvmeTarget& target, const NvmeAdminOpener& open,
                                     std::vector<std::string>& notes);
 
-// Only the SMART/Health and OCP C0h logs (for write counters).
+// The SMART/Health and OCP C0h logs and, on a controller with FDP, the FDP
+// statistics and configurations of the namespace's endurance group (for write
+// counters; Identify is read quietly to find out).
 NvmeFirmwareData read_nvme_logs(const NvmeTarget& target, const NvmeAdminOpener& open,
                                 std::vector<std::string>& notes);
 

@@ -1,7 +1,10 @@
 #include "firmware/write_counters.h"
 
+#include <fmt/format.h>
 #include <utility>
 
+#include "core/units.h"
+#include "firmware/nvme_fdp.h"
 #include "firmware/nvme_logs.h"
 
 namespace ssdprobe {
@@ -13,9 +16,35 @@ std::optional<uint64_t> delta(const std::optional<uint64_t>& before, const std::
   return *after - *before;
 }
 
+std::optional<uint64_t> fits_64(uint128 value) {
+  if (value > UINT64_MAX) return std::nullopt;
+  return static_cast<uint64_t>(value);
+}
+
+// FDP Statistics count while FDP is enabled; a drive with FDP disabled keeps
+// the SMART counters.
+bool use_fdp_statistics(const NvmeFdp* fdp) {
+  return fdp != nullptr && fdp->statistics && fdp->feature && fdp->feature->fdpe;
+}
+
+SmartWriteCounters counters_from_fdp(const NvmeFdp& fdp) {
+  SmartWriteCounters c;
+  c.host_bytes_written = fits_64(fdp.statistics->hbmw);
+  if (c.host_bytes_written) c.host_source = "FDP Statistics log 22h host bytes with metadata written (HBMW)";
+  c.nand_bytes_written = fits_64(fdp.statistics->mbmw);
+  if (c.nand_bytes_written) c.nand_source = "FDP Statistics log 22h media bytes with metadata written (MBMW)";
+  c.media_bytes_erased = fits_64(fdp.statistics->mbe);
+  return c;
+}
+
 }  // namespace
 
-SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpSmartLog* ocp) {
+SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpSmartLog* ocp, const NvmeFdp* fdp) {
+  if (use_fdp_statistics(fdp)) {
+    SmartWriteCounters c = counters_from_fdp(*fdp);
+    if (const FdpConfiguration* config = fdp->active_configuration()) c.reclaim_unit_bytes = config->runs;
+    return c;
+  }
   SmartWriteCounters c;
   if (smart != nullptr) {
     c.host_bytes_written = nvme_data_units_to_bytes(smart->data_units_written);
@@ -33,8 +62,13 @@ WritePhaseCounts write_phase_counts(const SmartWriteCounters& before, const Smar
   WritePhaseCounts phase;
   phase.pattern = std::move(pattern);
   phase.bytes_issued = bytes_issued;
-  phase.host_bytes_written = delta(before.host_bytes_written, after.host_bytes_written);
-  phase.nand_bytes_written = delta(before.nand_bytes_written, after.nand_bytes_written);
+  // Two readings from different counters (FDP statistics once, SMART the
+  // next, when one command failed in between) have no delta.
+  if (before.host_source == after.host_source)
+    phase.host_bytes_written = delta(before.host_bytes_written, after.host_bytes_written);
+  if (before.nand_source == after.nand_source)
+    phase.nand_bytes_written = delta(before.nand_bytes_written, after.nand_bytes_written);
+  phase.media_bytes_erased = delta(before.media_bytes_erased, after.media_bytes_erased);
   const auto& host = phase.host_bytes_written;
   const auto& nand = phase.nand_bytes_written;
   if (host && nand && *host > 0) phase.write_amplification = static_cast<double>(*nand) / *host;
@@ -48,9 +82,22 @@ WriteAmplification combine_write_phases(const SmartWriteCounters& last, WritePha
   w.nand_source = last.nand_source;
   w.write_grid = std::move(write_grid);
   w.stream = std::move(stream);
+  w.reclaim_unit_bytes = last.reclaim_unit_bytes;
   w.notes = last.notes;
   if (!last.nand_bytes_written) w.notes.push_back("the drive exposes no NAND-side write counter with a known unit");
   return w;
+}
+
+std::string reclaim_unit_note(uint64_t reclaim_unit_bytes, std::optional<uint64_t> erase_block_bytes) {
+  const std::string runs = fmt::format("the FDP reclaim unit nominal size (RUNS) is {}", format_size(reclaim_unit_bytes));
+  if (!erase_block_bytes || *erase_block_bytes == 0) return runs + "; the erase stream found no erase block to compare it with";
+  const uint64_t eb = *erase_block_bytes;
+  if (reclaim_unit_bytes == eb) return fmt::format("{}, the erase block the stream measured", runs);
+  if (reclaim_unit_bytes > eb && reclaim_unit_bytes % eb == 0)
+    return fmt::format("{}: {} erase blocks of the {} the stream measured (a reclaim unit spans several erase units "
+                       "that the drive erases together)", runs, reclaim_unit_bytes / eb, format_size(eb));
+  return fmt::format("{}, {:.3g} times the erase block the stream measured ({}): not a whole number of them",
+                     runs, static_cast<double>(reclaim_unit_bytes) / static_cast<double>(eb), format_size(eb));
 }
 
 }  // namespace ssdprobe

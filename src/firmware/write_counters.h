@@ -9,6 +9,11 @@
 //   unit is known: OCP C0h physical media units written (bytes), or an ATA
 //   attribute named in the table in smartctl_json.cc (e.g. 249
 //   NAND_Writes_1GiB). Attributes with unknown units are never converted.
+// On a drive with FDP enabled, the endurance group's FDP Statistics log
+//   (22h) is used instead: HBMW and MBMW count bytes exactly (with metadata),
+//   where the SMART data units round to 512,000 B; MBE (media bytes erased)
+//   and the reclaim unit nominal size (RUNS) of the configuration in use
+//   come with them.
 // host_program_pages / ftl_program_pages: Micron/Crucial attributes 247
 //   Host_Program_Page_Count and 248 FTL_Program_Page_Count (or
 //   Bckgnd_Program_Page_Cnt on older Micron drives) count NAND pages
@@ -25,6 +30,7 @@ namespace ssdprobe {
 
 struct NvmeSmartLog;
 struct OcpSmartLog;
+struct NvmeFdp;
 
 struct SmartWriteCounters {
   std::optional<uint64_t> host_bytes_written;
@@ -33,21 +39,27 @@ struct SmartWriteCounters {
   std::string nand_source;  // "" when no NAND-side counter was found
   std::optional<uint64_t> host_program_pages;
   std::optional<uint64_t> ftl_program_pages;
+  std::optional<uint64_t> media_bytes_erased;  // FDP MBE
+  std::optional<uint64_t> reclaim_unit_bytes;  // FDP RUNS of the configuration in use
   std::vector<std::string> notes;  // why a counter could not be read
 };
 
-// From the NVMe SMART/Health log and, when present, the OCP C0h page.
-SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpSmartLog* ocp);
+// From the FDP Statistics when FDP is enabled, else the NVMe SMART/Health
+// log and, when present, the OCP C0h page. Any pointer may be null.
+SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpSmartLog* ocp,
+                                           const NvmeFdp* fdp = nullptr);
 
 // One write phase's counter deltas: what the host wrote and, where the drive
 // has a NAND-side counter, what was programmed; their ratio is the phase's
 // write amplification. Counters tick in coarse units (NVMe: 512,000 B), so a
 // small phase reads 0 and has no ratio. A delta is nullopt when either
-// reading lacks the counter or it went backwards.
+// reading lacks the counter, the two readings name different sources, or it
+// went backwards.
 struct WritePhaseCounts {
   std::string pattern;  // what the phase wrote: "aligned whole-unit sequential writes"
   uint64_t bytes_issued = 0;
   std::optional<uint64_t> host_bytes_written, nand_bytes_written;
+  std::optional<uint64_t> media_bytes_erased;  // FDP drives only
   std::optional<double> write_amplification;  // nand / host, when both are known and host > 0
 };
 
@@ -56,6 +68,7 @@ struct WritePhaseCounts {
 struct WriteAmplification {
   std::string host_source, nand_source;  // of the last reading
   WritePhaseCounts write_grid, stream;
+  std::optional<uint64_t> reclaim_unit_bytes;  // FDP RUNS, of the last reading
   std::vector<std::string> notes;
 };
 
@@ -66,5 +79,10 @@ WritePhaseCounts write_phase_counts(const SmartWriteCounters& before, const Smar
 // the counters, and a note says so when the drive has no NAND-side counter.
 WriteAmplification combine_write_phases(const SmartWriteCounters& last, WritePhaseCounts write_grid,
                                         WritePhaseCounts stream);
+
+// The reclaim unit (FDP RUNS) beside the erase block the stream measured:
+// how many measured erase blocks one reclaim unit spans, or that it is no
+// whole multiple of them, or that the stream found none to compare with.
+std::string reclaim_unit_note(uint64_t reclaim_unit_bytes, std::optional<uint64_t> erase_block_bytes);
 
 }  // namespace ssdprobe

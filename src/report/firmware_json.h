@@ -28,7 +28,8 @@ namespace ssdprobe {
 // nsze/ncap/nuse_bytes; npwg/npwa/npdg/npda/nows, nawun/nawupf/nacwu,
 // nabsn/nabo/nabspf and noiob with _bytes; mssrl, mcl, msrc; anagrpid ..
 // eui64), `nvm` (the NVM command set namespace page, or null), `smart`
-// (SMART/Health log, or null) and `ocp` (OCP C0h page, or null). Fields of a
+// (SMART/Health log, or null), `ocp` (OCP C0h page, or null) and `fdp`
+// (nvme_fdp_json, or null when the controller has no FDP). Fields of a
 // structure that could not be read are absent, not invented; identify_ctrl /
 // identify_ns say whether each page was read.
 nlohmann::ordered_json nvme_reported_json(const NvmeFirmwareData& data);
@@ -50,6 +51,13 @@ nlohmann::ordered_json zoned_reported_json(const ZonedLimits& limits, const std:
 // counter past 64 bits is a decimal string.
 nlohmann::ordered_json nvme_smart_json(const NvmeSmartLog& log);
 nlohmann::ordered_json ocp_smart_json(const OcpSmartLog& log);
+
+// reported.nvme.fdp (fdp_json.cc): endgid, fdpe and fdpcidx (Get Features
+// 1Dh; null when it failed), configuration_in_use (the descriptor fdpcidx
+// names when FDP is enabled, else null), configurations (20h), ruh_usage
+// (21h), statistics (22h, with mbmw_per_hbmw) and host_events /
+// controller_events (23h); each log null when it could not be read.
+nlohmann::ordered_json nvme_fdp_json(const NvmeFdp& fdp);
 
 // reported.ata (sd_json.cc): model, serial, firmware, logical_sector_bytes,
 // physical_sector_bytes, alignment_offset_bytes, lowest_aligned_lba,

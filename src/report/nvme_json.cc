@@ -1,5 +1,6 @@
 #include "report/firmware_json.h"
 
+#include <fmt/format.h>
 #include <string>
 
 #include "report/json_values.h"
@@ -146,6 +147,22 @@ Json nvm_json(const NvmeNvmIdNs& nvm, const NvmeDerivedSizes& s) {
   return j;
 }
 
+// The OCP C0h fields added after the first version of this section (kept
+// after it so the older fields keep their order).
+void put_ocp_versions_and_lifetime(const OcpSmartLog& log, Json& j) {
+  j["dssd_specification_version"] = fmt::format("{}.{}.{}.{}", log.dssd_major_version, log.dssd_minor_version,
+                                                log.dssd_point_version, log.dssd_errata_version);
+  j["nvme_base_errata_version"] = log.nvme_base_errata_version;
+  j["nvme_command_set_errata_version"] = log.nvme_command_set_errata_version;
+  j["security_version_number"] = log.security_version_number;
+  j["total_nuse"] = log.total_nuse;
+  j["plp_start_count"] = json_u128(log.plp_start_count);
+  j["endurance_estimate"] = json_u128(log.endurance_estimate);
+  j["pcie_link_retraining_count"] = log.pcie_link_retraining_count;
+  j["power_state_change_count"] = log.power_state_change_count;
+  j["lowest_permitted_firmware_revision"] = log.lowest_permitted_firmware_revision;
+}
+
 Json json_bytes_of_units(uint128 units) { return json_or_null(nvme_data_units_to_bytes(units)); }
 
 }  // namespace
@@ -179,7 +196,9 @@ Json ocp_smart_json(const OcpSmartLog& log) {
   j["physical_media_units_written"] = json_u128(log.physical_media_units_written);
   j["physical_media_units_read"] = json_u128(log.physical_media_units_read);
   j["bad_user_nand_blocks"] = log.bad_user_nand_blocks;
+  j["bad_user_nand_blocks_normalized"] = log.bad_user_nand_blocks_normalized;
   j["bad_system_nand_blocks"] = log.bad_system_nand_blocks;
+  j["bad_system_nand_blocks_normalized"] = log.bad_system_nand_blocks_normalized;
   j["xor_recovery_count"] = log.xor_recovery_count;
   j["uncorrectable_read_error_count"] = log.uncorrectable_read_error_count;
   j["soft_ecc_error_count"] = log.soft_ecc_error_count;
@@ -198,6 +217,7 @@ Json ocp_smart_json(const OcpSmartLog& log) {
   j["unaligned_io"] = log.unaligned_io;
   j["nand_avg_erase_count"] = log.nand_avg_erase_count;
   j["log_page_version"] = log.log_page_version;
+  put_ocp_versions_and_lifetime(log, j);
   return j;
 }
 
@@ -223,6 +243,7 @@ Json nvme_reported_json(const NvmeFirmwareData& data) {
   j["smart"] = data.smart ? nvme_smart_json(*data.smart) : Json(nullptr);
   j["ocp"] = data.ocp ? ocp_smart_json(*data.ocp) : Json(nullptr);
   j["zns"] = data.zns_ns || data.zns_ctrl ? nvme_zns_json(data) : Json(nullptr);
+  j["fdp"] = data.fdp ? nvme_fdp_json(*data.fdp) : Json(nullptr);
   return j;
 }
 

@@ -47,7 +47,8 @@ Json phase_json(const WritePhaseCounts& phase) {
           {"bytes_issued", phase.bytes_issued},
           {"host_bytes_written", json_or_null(phase.host_bytes_written)},
           {"nand_bytes_written", json_or_null(phase.nand_bytes_written)},
-          {"write_amplification", json_or_null(phase.write_amplification)}};
+          {"write_amplification", json_or_null(phase.write_amplification)},
+          {"media_bytes_erased", json_or_null(phase.media_bytes_erased)}};
 }
 
 }  // namespace
@@ -80,6 +81,7 @@ Json write_amplification_json(const WriteAmplification& amplification) {
           {"nand_source", amplification.nand_source},
           {"write_grid", phase_json(amplification.write_grid)},
           {"stream", phase_json(amplification.stream)},
+          {"reclaim_unit_bytes", json_or_null(amplification.reclaim_unit_bytes)},
           {"notes", amplification.notes}};
 }
 

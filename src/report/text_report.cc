@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "core/plural.h"
 #include "core/units.h"
@@ -215,6 +216,22 @@ void firmware_fields(std::string& out, const char* title, const nlohmann::ordere
   out += "\n";
 }
 
+// The NVMe logs beyond Identify that have their own sub-objects: the OCP
+// C0h page and FDP, each part under its log page's spec name.
+void nvme_log_fields(std::string& out, const nlohmann::ordered_json& nvme) {
+  if (nvme["ocp"].is_object()) firmware_fields(out, "OCP SMART / Health Information Extended (C0h)", nvme["ocp"]);
+  const auto& fdp = nvme["fdp"];
+  if (!fdp.is_object()) return;
+  firmware_fields(out, "Flexible Data Placement (Get Features 1Dh)", fdp);
+  const std::pair<const char*, const char*> parts[] = {
+      {"configuration_in_use", "FDP Configuration in use (20h)"}, {"configurations", "FDP Configurations (20h)"},
+      {"ruh_usage", "Reclaim Unit Handle Usage (21h)"},         {"statistics", "FDP Statistics (22h)"},
+      {"host_events", "FDP Events, host (23h)"},                {"controller_events", "FDP Events, controller (23h)"}};
+  for (const auto& [key, title] : parts) {
+    if (fdp[key].is_object()) firmware_fields(out, title, fdp[key]);
+  }
+}
+
 void firmware(std::string& out, const ResultDocument& d) {
   const FirmwareSection& f = d.firmware;
   const bool zoned = d.topology.zoned && d.topology.zoned->zoned();
@@ -225,7 +242,11 @@ void firmware(std::string& out, const ResultDocument& d) {
     firmware_fields(out, "Zoned (sysfs)", section);
     if (f.zones) firmware_fields(out, "Zone report", section["report"]);
   }
-  if (f.nvme) firmware_fields(out, "NVMe", nvme_reported_json(*f.nvme));
+  if (f.nvme) {
+    const auto nvme = nvme_reported_json(*f.nvme);
+    firmware_fields(out, "NVMe", nvme);
+    nvme_log_fields(out, nvme);
+  }
   if (f.nvme && (f.nvme->zns_ns || f.nvme->zns_ctrl)) firmware_fields(out, "NVMe ZNS", nvme_zns_json(*f.nvme));
   if (f.ata) firmware_fields(out, "ATA IDENTIFY", ata_reported_json(*f.ata));
   if (f.scsi) firmware_fields(out, "SCSI", scsi_reported_json(*f.scsi));
@@ -337,6 +358,21 @@ void recommendation(std::string& out, const ResultDocument& d, size_t width) {
   }
 }
 
+// Each write phase whose counters both moved: the ratio and the counters it
+// came from (FDP statistics or SMART/OCP), so a reader sees whose bytes.
+void write_amplification_lines(std::string& out, const WriteAmplification& a, size_t width) {
+  for (const WritePhaseCounts* phase : {&a.write_grid, &a.stream}) {
+    if (!phase->write_amplification) continue;
+    std::string erased;
+    if (phase->media_bytes_erased) erased = fmt::format(", {} erased", format_size(*phase->media_bytes_erased));
+    out += wrapped("Write amplification: ",
+                   fmt::format("{:.2f} for the {} ({} written by the host, {} to the media{}; from the {} and {})",
+                               *phase->write_amplification, phase->pattern, format_size(*phase->host_bytes_written),
+                               format_size(*phase->nand_bytes_written), erased, a.host_source, a.nand_source),
+                   width, 8);
+  }
+}
+
 void run_summary(std::string& out, const ResultDocument& d, size_t width) {
   if (!d.notes.empty()) out += "\n";
   for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);
@@ -356,6 +392,7 @@ void run_summary(std::string& out, const ResultDocument& d, size_t width) {
                                            !w.preserved ? "content not preserved (--no-preserve or simulated drive)"
                                                         : (w.restored ? w.restore_message : "NOT restored")),
                    width, 8);
+    if (w.write_amplification) write_amplification_lines(out, *w.write_amplification, width);
   }
   other_io_lines(out, d, width);
 }

@@ -244,6 +244,8 @@ PhaseOutcome run_erase_stream(RunContext& run) {
                          stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc), {}, 0.0};
   note_stream_regime(run.doc, stream);
   WriteProbeSummary& s = summary(run);
+  if (s.write_amplification && s.write_amplification->reclaim_unit_bytes)
+    run.doc.notes.push_back(reclaim_unit_note(*s.write_amplification->reclaim_unit_bytes, run.doc.erase_block.bytes));
   s.bytes_written += stream.bytes_written;
   s.stream_chunk_bytes = stream.stream.chunk_bytes;
   s.streamed_bytes = stream.streamed_bytes;

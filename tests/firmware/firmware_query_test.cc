@@ -359,6 +359,8 @@ TEST_CASE("Write counters of a SATA partition come from smartctl on the whole di
 
 TEST_CASE("Write amplification: per-phase deltas, a ratio only where both counters moved") {
   SmartWriteCounters start, middle, end;
+  start.host_source = middle.host_source = "host counter";
+  start.nand_source = middle.nand_source = "nand counter";
   start.host_bytes_written = 1000;
   start.nand_bytes_written = 5000;
   middle.host_bytes_written = 3000;
@@ -375,14 +377,18 @@ TEST_CASE("Write amplification: per-phase deltas, a ratio only where both counte
   CHECK_FALSE(stream.nand_bytes_written);  // the last reading has no NAND counter
   CHECK_FALSE(stream.write_amplification);
   CHECK_FALSE(write_phase_counts(middle, start, 1, "backwards").host_bytes_written);
+  SmartWriteCounters other_counter = middle;
+  other_counter.host_source = "another host counter";
+  other_counter.host_bytes_written = 9000;
+  CHECK_FALSE(write_phase_counts(start, other_counter, 1, "switched counters").host_bytes_written);
   const auto j = write_amplification_json(combine_write_phases(end, grid, stream));
   CHECK(j.dump() ==
         R"({"host_source":"host counter","nand_source":"",)"
         R"("write_grid":{"pattern":"grid writes","bytes_issued":2048,"host_bytes_written":2000,)"
-        R"("nand_bytes_written":6000,"write_amplification":3.0},)"
+        R"("nand_bytes_written":6000,"write_amplification":3.0,"media_bytes_erased":null},)"
         R"("stream":{"pattern":"stream writes","bytes_issued":4096,"host_bytes_written":0,)"
-        R"("nand_bytes_written":null,"write_amplification":null},)"
-        R"("notes":["a note","the drive exposes no NAND-side write counter with a known unit"]})");
+        R"("nand_bytes_written":null,"write_amplification":null,"media_bytes_erased":null},)"
+        R"("reclaim_unit_bytes":null,"notes":["a note","the drive exposes no NAND-side write counter with a known unit"]})");
 }
 
 TEST_CASE("Expectations serialise with their derivations") {

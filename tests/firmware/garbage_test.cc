@@ -10,6 +10,7 @@
 #include "firmware/ata_identify.h"
 #include "firmware/ata_scsi_expectations.h"
 #include "firmware/nvme_expectations.h"
+#include "firmware/nvme_fdp.h"
 #include "firmware/nvme_identify.h"
 #include "firmware/nvme_logs.h"
 #include "firmware/nvme_reported.h"
@@ -31,6 +32,13 @@ void decode_everything(std::span<const uint8_t> bytes) {
   data.ocp = decode_ocp_smart_log(bytes);
   data.zns_ns = decode_nvme_zns_id_ns(bytes);
   data.zns_ctrl = decode_nvme_zns_id_ctrl(bytes);
+  NvmeFdp fdp;
+  fdp.feature = decode_fdp_feature(bytes.size() >= 4 ? ByteReader(bytes).le32(0) : 0);
+  fdp.configurations = decode_fdp_configurations(bytes);
+  fdp.ruh_usage = decode_fdp_ruh_usage(bytes);
+  fdp.statistics = decode_fdp_statistics(bytes);
+  fdp.host_events = decode_fdp_events(bytes);
+  data.fdp = fdp;
   (void)nvme_reported_json(data).dump();
   if (data.ns) {
     (void)expected_nvme_sysfs(data.ctrl ? &*data.ctrl : nullptr, *data.ns);
