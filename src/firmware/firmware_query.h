@@ -8,6 +8,8 @@
 //       ATA IDENTIFY DEVICE via ATA PASS-THROUGH(16)   -> ata
 //       INQUIRY, VPD 80h/B0h, READ CAPACITY(16)        -> scsi
 //   NVMe and sd targets: `smartctl -j -a`              -> smart
+//   SD/eMMC (mmcblk*; transport "mmc"): the card registers and erase
+//       sizes the kernel shows in sysfs                 -> mmc
 //   virtio, loop, file, sim and unknown targets: no firmware-level
 //   interface; only a note.
 //
@@ -25,6 +27,7 @@
 
 #include "analysis/verdicts.h"
 #include "device/topology.h"
+#include "firmware/mmc_query.h"
 #include "firmware/nvme_query.h"
 #include "firmware/sd_query.h"
 #include "firmware/smartctl_json.h"
@@ -43,8 +46,9 @@ struct FirmwareReport {
   std::optional<AtaIdentify> ata;
   std::optional<ScsiPages> scsi;
   std::optional<SmartctlReport> smart;
+  std::optional<MmcCardData> mmc;
   // Best identity: NVMe Identify, else ATA IDENTIFY, else SCSI INQUIRY, else
-  // smartctl, else sysfs; identity_source names the one used.
+  // card CID, else smartctl, else sysfs; identity_source names the one used.
   std::string model, serial, firmware, identity_source;
   // What each firmware source implies sysfs should show (for `info`).
   std::vector<SysfsExpectation> expectations;

@@ -77,6 +77,8 @@ json reported_json(const Topology& t, const FirmwareSection& f) {
           {"ata", rendered_or_null(f.ata, ata_reported_json)},
           {"scsi", rendered_or_null(f.scsi, scsi_reported_json)},
           {"smart", rendered_or_null(f.smart, smartctl_summary_json)},
+          {"mmc", rendered_or_null(f.mmc, mmc_reported_json)},
+          {"scsi_host_driver", text_or_null(t.scsi_host_driver)},
           {"expectations", expectations_json(f.expectations)},
           {"identity_source", text_or_null(f.identity_source)}};
 }

@@ -15,6 +15,7 @@
 #include "device/io_counts.h"
 #include "device/topology.h"
 #include "firmware/ata_identify.h"
+#include "firmware/mmc_query.h"
 #include "firmware/nvme_reported.h"
 #include "firmware/scsi_pages.h"
 #include "firmware/smartctl_json.h"
@@ -64,6 +65,7 @@ struct FirmwareSection {
   std::optional<AtaIdentify> ata;
   std::optional<ScsiPages> scsi;
   std::optional<SmartctlReport> smart;
+  std::optional<MmcCardData> mmc;
   std::vector<SysfsExpectation> expectations;  // what sysfs should show, per source
   std::string identity_source;
 };

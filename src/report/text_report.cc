@@ -215,14 +215,23 @@ void firmware_fields(std::string& out, const char* title, const nlohmann::ordere
   out += "\n";
 }
 
+// The card's sysfs values, then each decoded register on lines of its own.
+void mmc_fields(std::string& out, const nlohmann::ordered_json& mmc) {
+  firmware_fields(out, "MMC card", mmc);
+  for (const auto& [key, title] : {std::pair{"csd", "CSD"}, std::pair{"scr", "SCR"}, std::pair{"cid", "CID"}}) {
+    if (mmc[key].is_object()) firmware_fields(out, title, mmc[key]);
+  }
+}
+
 void firmware(std::string& out, const ResultDocument& d) {
   const FirmwareSection& f = d.firmware;
-  if (!f.nvme && !f.ata && !f.scsi && !f.smart) return;
+  if (!f.nvme && !f.ata && !f.scsi && !f.smart && !f.mmc) return;
   out += "\nFirmware reports\n";
   if (f.nvme) firmware_fields(out, "NVMe", nvme_reported_json(*f.nvme));
   if (f.ata) firmware_fields(out, "ATA IDENTIFY", ata_reported_json(*f.ata));
   if (f.scsi) firmware_fields(out, "SCSI", scsi_reported_json(*f.scsi));
   if (f.smart) firmware_fields(out, "smartctl", smartctl_summary_json(*f.smart));
+  if (f.mmc) mmc_fields(out, mmc_reported_json(*f.mmc));
 }
 
 void evidence(std::string& out, const ResultDocument& d, size_t width) {
