@@ -81,6 +81,18 @@ fs::path scsi_host_dir(const fs::path& disk_path) {
   return {};
 }
 
+// The SCSI host's proc_name; a driver that sets none (uas) shows "(null)",
+// and then the driver bound to the host's parent device (the USB interface)
+// names it.
+std::string scsi_host_driver(const fs::path& host) {
+  if (host.empty()) return "";
+  std::string name = read_sysfs_text(host / "scsi_host" / host.filename() / "proc_name");
+  if (!name.empty() && name != "(null)") return name;
+  std::error_code ec;
+  const fs::path driver = fs::read_symlink(host.parent_path() / "driver", ec);
+  return ec ? "" : driver.filename().string();
+}
+
 bool has_component_starting(const fs::path& path, std::string_view prefix) {
   for (const auto& part : path) {
     if (part.string().starts_with(prefix)) return true;
@@ -147,10 +159,7 @@ void read_identity(const fs::path& disk, Topology& t) {
   t.model = read_sysfs_text(device / "model");
   t.serial = first_text({device / "serial", disk / "serial"});
   t.firmware = first_text({device / "firmware_rev", device / "rev"});
-  if (t.disk_name.starts_with("sd")) {
-    const fs::path host = scsi_host_dir(disk);
-    if (!host.empty()) t.scsi_host_driver = read_sysfs_text(host / "scsi_host" / host.filename() / "proc_name");
-  }
+  if (t.disk_name.starts_with("sd")) t.scsi_host_driver = scsi_host_driver(scsi_host_dir(disk));
   t.transport = transport_for(t.disk_name, disk, t.scsi_host_driver);
   if (t.transport == "loop") t.backing_file = read_sysfs_text(disk / "loop" / "backing_file");
 }

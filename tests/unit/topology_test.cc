@@ -186,7 +186,9 @@ TEST_CASE("read_block_topology tells USB, SAS, SCSI and MMC disks apart", "[topo
   const std::string spi = "devices/pci0000:00/0000:00:08.0/host5/target5:0:0/5:0:0:0/block/sde";
   const std::string card = "devices/pci0000:00/0000:00:09.0/mmc_host/mmc0/mmc0:4567/block/mmcblk0";
   for (const auto& disk : {uas, raid, sas, spi, card}) sys.write(disk + "/size", "8");
-  sys.write("devices/pci0000:00/0000:00:05.0/usb3/3-1/3-1:1.0/host2/scsi_host/host2/proc_name", "uas");
+  sys.write("devices/pci0000:00/0000:00:05.0/usb3/3-1/3-1:1.0/host2/scsi_host/host2/proc_name", "(null)");
+  sys.write("bus/usb/drivers/uas/bind", "");
+  sys.link("devices/pci0000:00/0000:00:05.0/usb3/3-1/3-1:1.0/driver", "../../../../../bus/usb/drivers/uas");
   sys.write("devices/pci0000:00/0000:00:06.0/host3/scsi_host/host3/proc_name", "megaraid_sas");
   sys.write("devices/pci0000:00/0000:00:08.0/host5/scsi_host/host5/proc_name", "sym53c8xx");
   sys.link("dev/block/8:16", "../../" + uas);
@@ -198,7 +200,7 @@ TEST_CASE("read_block_topology tells USB, SAS, SCSI and MMC disks apart", "[topo
 
   const Topology usb = read_block_topology(8, 16, root);
   CHECK(usb.transport == "usb");
-  CHECK(usb.scsi_host_driver == "uas");
+  CHECK(usb.scsi_host_driver == "uas");  // uas sets no proc_name: the interface's driver
   const Topology megaraid = read_block_topology(8, 32, root);
   CHECK(megaraid.transport == "sas");
   CHECK(megaraid.scsi_host_driver == "megaraid_sas");
