@@ -89,7 +89,9 @@ void unfinished_phases(std::string& out, const ResultDocument& d, size_t width) 
 
 void identity(std::string& out, const ResultDocument& d, size_t width) {
   const Topology& t = d.topology;
-  out += fmt::format("ssdprobe {}: {} ({}, {})\n", SSDPROBE_VERSION, d.path, target_kind_name(d.kind), t.transport);
+  const std::string via = t.scsi_host_driver.empty() ? "" : " via " + t.scsi_host_driver;
+  out += fmt::format("ssdprobe {}: {} ({}, {}{})\n", SSDPROBE_VERSION, d.path, target_kind_name(d.kind), t.transport,
+                     via);
   if (!t.model.empty() || !t.serial.empty()) {
     out += fmt::format("  model {}  serial {}  firmware {}\n", t.model.empty() ? "-" : t.model,
                        t.serial.empty() ? "-" : t.serial, t.firmware.empty() ? "-" : t.firmware);
@@ -215,6 +217,16 @@ void firmware_fields(std::string& out, const char* title, const nlohmann::ordere
   out += "\n";
 }
 
+// The unit serial, then each SCSI page that was read on lines of its own.
+void scsi_fields(std::string& out, const nlohmann::ordered_json& scsi) {
+  firmware_fields(out, "SCSI", scsi);
+  for (const auto& [key, title] : {std::pair{"inquiry", "SCSI INQUIRY"},
+                                   std::pair{"read_capacity16", "SCSI READ CAPACITY(16)"},
+                                   std::pair{"block_limits", "SCSI Block Limits VPD"}}) {
+    if (scsi[key].is_object()) firmware_fields(out, title, scsi[key]);
+  }
+}
+
 // The card's sysfs values, then each decoded register on lines of its own.
 void mmc_fields(std::string& out, const nlohmann::ordered_json& mmc) {
   firmware_fields(out, "MMC card", mmc);
@@ -229,7 +241,7 @@ void firmware(std::string& out, const ResultDocument& d) {
   out += "\nFirmware reports\n";
   if (f.nvme) firmware_fields(out, "NVMe", nvme_reported_json(*f.nvme));
   if (f.ata) firmware_fields(out, "ATA IDENTIFY", ata_reported_json(*f.ata));
-  if (f.scsi) firmware_fields(out, "SCSI", scsi_reported_json(*f.scsi));
+  if (f.scsi) scsi_fields(out, scsi_reported_json(*f.scsi));
   if (f.smart) firmware_fields(out, "smartctl", smartctl_summary_json(*f.smart));
   if (f.mmc) mmc_fields(out, mmc_reported_json(*f.mmc));
 }

@@ -64,6 +64,17 @@ extra_qemu_args() {
   done
 }
 
+# check_text LABEL WHAT PATTERN: the text `info` printed has a line matching
+# the extended regular expression PATTERN.
+check_text() {
+  if grep -Eq -- "$3" "$R/info-$1.out" 2>/dev/null; then
+    note "ok   $1 info text: $2"
+  else
+    echo "FAIL: $1 info text: no line matching '$3' ($2)" >&2
+    ERRORS=$((ERRORS + 1))
+  fi
+}
+
 # mmc_sysfs LABEL FIELD: a card attribute as the guest read it.
 mmc_sysfs() { awk -v f="$2" '$1 == f { print $2 }' "$R/mmc-$1.txt" 2>/dev/null; }
 
@@ -91,6 +102,8 @@ check_sd_card() {
   done
   check_eq "$label reported.mmc.cid.pnm = sysfs name" "$(jv "$label" .reported.mmc.cid.pnm)" "$(mmc_sysfs "$label" name)"
   check_eq "$label reported.identity_source" "$(jv "$label" .reported.identity_source)" "card CID"
+  check_text "$label" "transport" "\(block, mmc\)"
+  check_text "$label" "decoded CSD" " c_size $c_size( |$)"
   check_eq "$label recommendations: partition alignment covers the allocation unit" \
     "$(jv "$label" '.recommendations.partition_alignment_bytes % .reported.mmc.preferred_erase_size')" 0
   check_run "$label" "$(guest_dev "$label")" "$XBUDGET"
@@ -130,6 +143,10 @@ check_scsi_disk() {
       "$(jv "$label" "$s.block_limits.optimal_transfer_length_bytes")" "$opt"
   fi
   check_eq "$label reported.ata" "$(jv "$label" .reported.ata)" null
+  check_text "$label" "transport and host driver" "\(block, $transport via $driver\)"
+  check_text "$label" "INQUIRY" " vendor $vendor( |$)"
+  check_text "$label" "READ CAPACITY(16)" "logical_block_length $lbs( |$)"
+  check_text "$label" "Block Limits" "optimal_transfer_length_granularity $((min / lbs))( |$)"
   check_run "$label" "$(guest_dev "$label")" "$XBUDGET"
 }
 
