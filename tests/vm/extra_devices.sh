@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2153  # SIZE, R, ERRORS and the helpers are vm_info.sh's
 # Sourced by vm_info.sh: the SD cards, USB disks and SAS disk of the guest,
 # what they are configured to report, their QEMU options and the checks of
 # what `ssdprobe info --json` (and a short read run) showed on each.
@@ -40,12 +41,12 @@ extra_cmdline() {
 }
 
 # Appends the devices to QEMU_CMD.
+# shellcheck disable=SC2054  # the commas belong to QEMU's option syntax
 extra_qemu_args() {
   local label size driver transport vendor product serial lbs pbs min opt geo
   for label in "${SD_ORDER[@]}"; do
     read -r size _ <<< "${SD_CARDS[$label]}"
     # Each card takes the controller just added (its one free SD bus).
-    # shellcheck disable=SC2054  # QEMU's option syntax
     QEMU_CMD+=(-blockdev "driver=null-co,node-name=$label,size=$size,read-zeroes=on"
       -device "sdhci-pci,id=sdhci-$label" -device "sd-card,drive=$label")
   done
