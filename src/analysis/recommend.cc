@@ -502,7 +502,7 @@ uint64_t partition_alignment(const GeometryForRecommendation& g, std::vector<std
   // Not the erase block: it is a period of stalls in a sequential stream,
   // and a drive that remaps writes gains nothing measured from partitions
   // aligned to it (erase_block_note says what it does buy).
-  for (const auto& unit : {g.read_page, g.write_unit}) {
+  for (const auto& unit : {g.read_page, g.write_unit, g.allocation_unit}) {
     if (!unit || *unit == 0) continue;
     if (const auto lcm = capped_lcm(alignment, *unit)) {
       alignment = *lcm;
@@ -510,6 +510,11 @@ uint64_t partition_alignment(const GeometryForRecommendation& g, std::vector<std
       notes.push_back(fmt::format("no alignment up to 1 GiB is a multiple of {} bytes: that unit is left out",
                                   *unit));
     }
+  }
+  if (g.allocation_unit && *g.allocation_unit != 0 && alignment % *g.allocation_unit == 0) {
+    notes.push_back(fmt::format("the card's {} allocation unit (preferred erase size) is in the partition alignment: "
+                                "the card manages data per allocation unit, as the SD formatter's layout assumes",
+                                format_size(*g.allocation_unit)));
   }
   return alignment;
 }

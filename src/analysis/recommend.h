@@ -4,9 +4,9 @@
 // nodes, never a grid or a device.
 //
 // The partition alignment is the least common multiple of 1 MiB (what every
-// current partitioner already uses) and the read page and write unit that
-// were determined (not the erase block: a note says what aligning to it
-// would buy).
+// current partitioner already uses), the read page and write unit that were
+// determined and a memory card's allocation unit (not the erase block: a
+// note says what aligning to it would buy).
 // Filesystem stripe settings (xfs su/sw, ext4 stride/stripe_width) appear
 // only where a stripe exists (md RAID 0/4/5/6/10, a striped LV).
 #pragma once
@@ -29,6 +29,10 @@ struct GeometryForRecommendation {
   // partly covered stripe costs nothing of itself.
   std::optional<uint64_t> write_stripe;
   std::optional<uint64_t> erase_block;
+  // An SD/eMMC card's allocation unit as its registers state it (the
+  // kernel's preferred_erase_size): the card manages data per unit, so
+  // partitions start on a multiple of it.
+  std::optional<uint64_t> allocation_unit;
   uint64_t logical_block = 512;
   // The write grid's measured cost of covering part of a write unit (the
   // per-partial-block level's step), when it found one.

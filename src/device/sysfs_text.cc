@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <fstream>
+#include <ios>
 #include <iterator>
 #include <string_view>
 #include <system_error>
@@ -31,7 +32,15 @@ std::optional<std::string> read_sysfs_string(const std::filesystem::path& path) 
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   std::ifstream in(path);
   if (!in) return std::nullopt;
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string content;
+  try {
+    content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure&) {
+    // libstdc++'s filebuf throws when read() fails, whatever the stream's
+    // exception mask. Some attributes of USB and SAS disks fail every read
+    // (ENXIO, EINVAL in a QEMU guest): such an attribute reads as missing.
+    return std::nullopt;
+  }
   if (in.bad()) return std::nullopt;
   return trim_whitespace(content);
 }

@@ -68,11 +68,65 @@ bool has_ata_port(const fs::path& path) {
   return false;
 }
 
-std::string transport_for(const std::string& disk_name, const fs::path& disk_path) {
+// The SCSI host a disk hangs off ("host6" in its sysfs path): the directory,
+// or an empty path when there is none.
+fs::path scsi_host_dir(const fs::path& disk_path) {
+  fs::path prefix;
+  for (const auto& part : disk_path) {
+    prefix /= part;
+    const std::string name = part.string();
+    if (name.size() > 4 && name.starts_with("host") && std::isdigit(static_cast<unsigned char>(name[4])))
+      return prefix;
+  }
+  return {};
+}
+
+// The SCSI host's proc_name; a driver that sets none (uas) shows "(null)",
+// and then the driver bound to the host's parent device (the USB interface)
+// names it.
+std::string scsi_host_driver(const fs::path& host) {
+  if (host.empty()) return "";
+  std::string name = read_sysfs_text(host / "scsi_host" / host.filename() / "proc_name");
+  if (!name.empty() && name != "(null)") return name;
+  std::error_code ec;
+  const fs::path driver = fs::read_symlink(host.parent_path() / "driver", ec);
+  return ec ? "" : driver.filename().string();
+}
+
+bool has_component_starting(const fs::path& path, std::string_view prefix) {
+  for (const auto& part : path) {
+    if (part.string().starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+// SAS host bus adapters whose disks do not sit under the SAS transport
+// class's end_device-* directories (RAID firmware in between, like
+// megaraid_sas) are known only by their driver.
+bool is_sas_driver(std::string_view driver) {
+  for (const std::string_view sas : {"megaraid_sas", "mpt3sas", "mpt2sas", "mptsas", "pm80xx", "isci", "mvsas",
+                                     "aic94xx", "hisi_sas_v1_hw", "hisi_sas_v2_hw", "hisi_sas_v3_hw", "smartpqi",
+                                     "hpsa"}) {
+    if (driver == sas) return true;
+  }
+  return false;
+}
+
+// An sd disk: SATA behind libata, USB (usb-storage or uas), SAS (the SAS
+// transport class or a SAS HBA driver), else plain SCSI.
+std::string scsi_disk_transport(const fs::path& disk_path, const std::string& host_driver) {
+  if (has_ata_port(disk_path)) return "sata";
+  if (has_component_starting(disk_path, "usb")) return "usb";
+  if (has_component_starting(disk_path, "end_device-") || is_sas_driver(host_driver)) return "sas";
+  return "scsi";
+}
+
+std::string transport_for(const std::string& disk_name, const fs::path& disk_path, const std::string& host_driver) {
   if (disk_name.starts_with("nvme")) return "nvme";
   if (disk_name.starts_with("loop")) return "loop";
   if (disk_name.starts_with("vd")) return "virtio";
-  if (disk_name.starts_with("sd")) return has_ata_port(disk_path) ? "sata" : "scsi";
+  if (disk_name.starts_with("mmcblk")) return "mmc";
+  if (disk_name.starts_with("sd")) return scsi_disk_transport(disk_path, host_driver);
   return "unknown";
 }
 
@@ -105,7 +159,8 @@ void read_identity(const fs::path& disk, Topology& t) {
   t.model = read_sysfs_text(device / "model");
   t.serial = first_text({device / "serial", disk / "serial"});
   t.firmware = first_text({device / "firmware_rev", device / "rev"});
-  t.transport = transport_for(t.disk_name, disk);
+  if (t.disk_name.starts_with("sd")) t.scsi_host_driver = scsi_host_driver(scsi_host_dir(disk));
+  t.transport = transport_for(t.disk_name, disk, t.scsi_host_driver);
   if (t.transport == "loop") t.backing_file = read_sysfs_text(disk / "loop" / "backing_file");
 }
 

@@ -21,7 +21,11 @@ struct Topology {
   std::string disk_name;              // "nvme0n1", "loop3", "vda"; empty if none
   std::string partition_name;         // "nvme0n1p2" for a partition target
   std::string model, serial, firmware; // empty where sysfs has none
-  std::string transport = "unknown";  // nvme | sata | scsi | virtio | loop | file | sim | unknown
+  // nvme | sata | usb | sas | scsi | mmc | virtio | loop | file | sim | unknown
+  std::string transport = "unknown";
+  // sd disks: the driver of their SCSI host (its proc_name: "ahci",
+  // "usb-storage", "uas", "megaraid_sas", ...); empty otherwise.
+  std::string scsi_host_driver;
   std::string kernel_version;         // uname -r
   std::string backing_file;           // loop devices: the file behind it
 

@@ -62,6 +62,18 @@ void apply_sd(const std::string& disk_path, const Topology& sysfs, const Firmwar
     set_identity(r, scsi.inquiry->product, scsi.unit_serial.value_or(""), scsi.inquiry->revision, "SCSI INQUIRY");
 }
 
+void apply_mmc(const Topology& sysfs, const FirmwareBackends& b, FirmwareReport& r) {
+  r.mmc = read_mmc_card(sysfs.disk_name, b.sysfs_root, r.notes);
+  if (!r.mmc) {
+    r.notes.push_back("no MMC card device in sysfs for " + sysfs.disk_name + ": the card registers were not read");
+    return;
+  }
+  if (const auto& cid = r.mmc->cid) {
+    set_identity(r, cid->pnm, fmt::format("0x{:08x}", cid->psn), fmt::format("{}.{}", cid->prv_major, cid->prv_minor),
+                 "card CID");
+  }
+}
+
 std::optional<SmartctlReport> run_and_parse_smartctl(const std::string& device, const FirmwareBackends& b,
                                                      std::vector<std::string>& notes) {
   if (!b.run_smartctl) return std::nullopt;
@@ -167,6 +179,8 @@ FirmwareReport query_firmware(const std::string& path, const Topology& sysfs, st
   } else if (!is_firmwareless(sysfs.transport) && sysfs.disk_name.starts_with("sd")) {
     apply_sd("/dev/" + sysfs.disk_name, sysfs, backends, r);
     apply_smartctl("/dev/" + sysfs.disk_name, backends, r);
+  } else if (sysfs.transport == "mmc") {
+    apply_mmc(sysfs, backends, r);
   } else {
     r.notes.push_back(no_firmware_note(sysfs));
   }

@@ -11,6 +11,8 @@
 //   Zoned targets (sysfs queue/zoned): the kernel's zone report
 //       (BLKREPORTZONE)                                -> zones
 //       and for NVMe the ZNS Identify pages            -> nvme.zns_*
+//   SD/eMMC (mmcblk*; transport "mmc"): the card registers and erase
+//       sizes the kernel shows in sysfs                 -> mmc
 //   virtio, loop, file, sim and unknown targets: no firmware-level
 //   interface; only a note.
 //
@@ -29,6 +31,7 @@
 #include "analysis/verdicts.h"
 #include "device/topology.h"
 #include "device/zone_report.h"
+#include "firmware/mmc_query.h"
 #include "firmware/nvme_query.h"
 #include "firmware/sd_query.h"
 #include "firmware/smartctl_json.h"
@@ -50,8 +53,9 @@ struct FirmwareReport {
   // The kernel's zone report of a zoned target (reported.zoned.report),
   // nullopt when the target is not zoned or the report failed (then a note).
   std::optional<ZoneSummary> zones;
+  std::optional<MmcCardData> mmc;
   // Best identity: NVMe Identify, else ATA IDENTIFY, else SCSI INQUIRY, else
-  // smartctl, else sysfs; identity_source names the one used.
+  // card CID, else smartctl, else sysfs; identity_source names the one used.
   std::string model, serial, firmware, identity_source;
   // What each firmware source implies sysfs should show (for `info`).
   std::vector<SysfsExpectation> expectations;

@@ -11,6 +11,7 @@
 #include "device/zone_report.h"
 #include "device/zoned.h"
 #include "firmware/ata_identify.h"
+#include "firmware/mmc_query.h"
 #include "firmware/nvme_reported.h"
 #include "firmware/scsi_pages.h"
 #include "firmware/smartctl_json.h"
@@ -71,6 +72,14 @@ nlohmann::ordered_json ata_reported_json(const AtaIdentify& id);
 // counts raw in logical blocks under the SBC field names, plus *_bytes where
 // the logical block length is known.
 nlohmann::ordered_json scsi_reported_json(const ScsiPages& pages);
+
+// reported.mmc (mmc_json.cc): type, card, name, erase_size,
+// preferred_erase_size, csd_raw, cid_raw, scr_raw and the decoded csd (SD:
+// csd_structure, version, c_size, c_size_mult, capacity_bytes, read_bl_len,
+// erase_blk_en, sector_size ... with *_bytes; MMC: spec_vers, erase_grp_size,
+// erase_grp_mult, erase_group_bytes ...), scr and cid; null where a register
+// is absent or did not decode.
+nlohmann::ordered_json mmc_reported_json(const MmcCardData& card);
 
 // reported.smart (smart_json.cc): exit status (with bit names), messages,
 // identity, block sizes, rotation, trim, SMART status, NVMe counters, ATA

@@ -78,6 +78,8 @@ json reported_json(const Topology& t, const FirmwareSection& f) {
           {"scsi", rendered_or_null(f.scsi, scsi_reported_json)},
           {"smart", rendered_or_null(f.smart, smartctl_summary_json)},
           {"zoned", t.zoned ? zoned_reported_json(*t.zoned, f.zones) : json(nullptr)},
+          {"mmc", rendered_or_null(f.mmc, mmc_reported_json)},
+          {"scsi_host_driver", text_or_null(t.scsi_host_driver)},
           {"expectations", expectations_json(f.expectations)},
           {"identity_source", text_or_null(f.identity_source)}};
 }

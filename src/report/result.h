@@ -16,6 +16,7 @@
 #include "device/topology.h"
 #include "device/zone_report.h"
 #include "firmware/ata_identify.h"
+#include "firmware/mmc_query.h"
 #include "firmware/nvme_reported.h"
 #include "firmware/scsi_pages.h"
 #include "firmware/smartctl_json.h"
@@ -66,6 +67,7 @@ struct FirmwareSection {
   std::optional<ScsiPages> scsi;
   std::optional<SmartctlReport> smart;
   std::optional<ZoneSummary> zones;  // the zone report of a zoned target
+  std::optional<MmcCardData> mmc;
   std::vector<SysfsExpectation> expectations;  // what sysfs should show, per source
   std::string identity_source;
 };

@@ -90,7 +90,9 @@ void unfinished_phases(std::string& out, const ResultDocument& d, size_t width) 
 
 void identity(std::string& out, const ResultDocument& d, size_t width) {
   const Topology& t = d.topology;
-  out += fmt::format("ssdprobe {}: {} ({}, {})\n", SSDPROBE_VERSION, d.path, target_kind_name(d.kind), t.transport);
+  const std::string via = t.scsi_host_driver.empty() ? "" : " via " + t.scsi_host_driver;
+  out += fmt::format("ssdprobe {}: {} ({}, {}{})\n", SSDPROBE_VERSION, d.path, target_kind_name(d.kind), t.transport,
+                     via);
   if (!t.model.empty() || !t.serial.empty()) {
     out += fmt::format("  model {}  serial {}  firmware {}\n", t.model.empty() ? "-" : t.model,
                        t.serial.empty() ? "-" : t.serial, t.firmware.empty() ? "-" : t.firmware);
@@ -232,10 +234,28 @@ void nvme_log_fields(std::string& out, const nlohmann::ordered_json& nvme) {
   }
 }
 
+// The unit serial, then each SCSI page that was read on lines of its own.
+void scsi_fields(std::string& out, const nlohmann::ordered_json& scsi) {
+  firmware_fields(out, "SCSI", scsi);
+  for (const auto& [key, title] : {std::pair{"inquiry", "SCSI INQUIRY"},
+                                   std::pair{"read_capacity16", "SCSI READ CAPACITY(16)"},
+                                   std::pair{"block_limits", "SCSI Block Limits VPD"}}) {
+    if (scsi[key].is_object()) firmware_fields(out, title, scsi[key]);
+  }
+}
+
+// The card's sysfs values, then each decoded register on lines of its own.
+void mmc_fields(std::string& out, const nlohmann::ordered_json& mmc) {
+  firmware_fields(out, "MMC card", mmc);
+  for (const auto& [key, title] : {std::pair{"csd", "CSD"}, std::pair{"scr", "SCR"}, std::pair{"cid", "CID"}}) {
+    if (mmc[key].is_object()) firmware_fields(out, title, mmc[key]);
+  }
+}
+
 void firmware(std::string& out, const ResultDocument& d) {
   const FirmwareSection& f = d.firmware;
   const bool zoned = d.topology.zoned && d.topology.zoned->zoned();
-  if (!f.nvme && !f.ata && !f.scsi && !f.smart && !zoned) return;
+  if (!f.nvme && !f.ata && !f.scsi && !f.smart && !f.mmc && !zoned) return;
   out += "\nFirmware reports\n";
   if (zoned) {
     const auto section = zoned_reported_json(*d.topology.zoned, f.zones);
@@ -249,8 +269,9 @@ void firmware(std::string& out, const ResultDocument& d) {
   }
   if (f.nvme && (f.nvme->zns_ns || f.nvme->zns_ctrl)) firmware_fields(out, "NVMe ZNS", nvme_zns_json(*f.nvme));
   if (f.ata) firmware_fields(out, "ATA IDENTIFY", ata_reported_json(*f.ata));
-  if (f.scsi) firmware_fields(out, "SCSI", scsi_reported_json(*f.scsi));
+  if (f.scsi) scsi_fields(out, scsi_reported_json(*f.scsi));
   if (f.smart) firmware_fields(out, "smartctl", smartctl_summary_json(*f.smart));
+  if (f.mmc) mmc_fields(out, mmc_reported_json(*f.mmc));
 }
 
 void evidence(std::string& out, const ResultDocument& d, size_t width) {

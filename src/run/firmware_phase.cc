@@ -1,6 +1,7 @@
 #include "run/firmware_phase.h"
 
 #include "firmware/firmware_query.h"
+#include "firmware/mmc_findings.h"
 
 namespace ssdprobe {
 
@@ -11,6 +12,10 @@ void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_
   doc.firmware.scsi = fw.scsi;
   doc.firmware.smart = fw.smart;
   doc.firmware.zones = fw.zones;
+  doc.firmware.mmc = fw.mmc;
+  if (fw.mmc) {
+    for (auto& m : mmc_erase_findings(*fw.mmc, doc.erase_block.bytes)) doc.mismatches.push_back(std::move(m));
+  }
   doc.firmware.identity_source = fw.identity_source;
   doc.firmware.expectations = fw.expectations;
   // Firmware strings are complete where sysfs truncates (ATA model: 16 chars).

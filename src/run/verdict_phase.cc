@@ -102,6 +102,7 @@ void fill_recommendations(ResultDocument& doc) {
   geometry.write_unit = doc.write_unit.bytes;
   geometry.write_stripe = doc.write_stripe.bytes;
   geometry.erase_block = doc.erase_block.bytes;
+  if (doc.firmware.mmc) geometry.allocation_unit = doc.firmware.mmc->preferred_erase_size;
   geometry.logical_block = t.logical_block_size.value_or(512);
   geometry.partial_write_cost_us = partial_write_cost(doc.write_unit);
   geometry.kernel_release = t.kernel_version;

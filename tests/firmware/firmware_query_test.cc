@@ -398,3 +398,41 @@ TEST_CASE("Expectations serialise with their derivations") {
   CHECK(j["fields"][0]["value"] == 16384);
   CHECK(j["fields"][1]["value"].is_null());
 }
+
+TEST_CASE("SD card: the registers from sysfs, the CID as identity, no command sent") {
+  Harness h;
+  const std::string card = "devices/pci0000:00/0000:00:05.0/mmc_host/mmc0/mmc0:aaaa";
+  h.sys.write(card + "/type", "SD");
+  h.sys.write(card + "/preferred_erase_size", "4194304");
+  // CSD 2.0 of an 8 GiB card (C_SIZE 3FFFh), and a CID one digit too long.
+  h.sys.write(card + "/csd", "400e00325b5900003fff7f800a400000");
+  h.sys.write(card + "/cid", "035344535530384780123456780017700");
+  h.sys.link("block/mmcblk0/device", "../../" + card);
+  Topology t;
+  t.disk_name = "mmcblk0";
+  t.transport = "mmc";
+  const FirmwareReport r = query_firmware("/dev/mmcblk0", t, std::nullopt, h.backends);
+  REQUIRE(r.mmc);
+  REQUIRE(r.mmc->sd_csd);
+  CHECK(r.mmc->sd_csd->capacity_bytes() == 8ull << 30);
+  CHECK(r.mmc->preferred_erase_size == 4194304u);
+  CHECK(h.opened.empty());
+  CHECK(h.smartctl_devices.empty());
+  CHECK(!r.nvme);
+  CHECK(!r.scsi);
+  // The CID is one digit too long: not decoded, a note says so, sysfs identity stays.
+  CHECK(!r.mmc->cid);
+  CHECK(has_note(r, "card register CID"));
+  CHECK(r.identity_source != "card CID");
+
+  h.sys.write(card + "/cid", "03534453553038478012345678017701");
+  const FirmwareReport fixed = query_firmware("/dev/mmcblk0", t, std::nullopt, h.backends);
+  REQUIRE(fixed.mmc);
+  REQUIRE(fixed.mmc->cid);
+  CHECK(fixed.mmc->cid->mdt_year == 2023);
+  CHECK(fixed.mmc->cid->mdt_month == 7);
+  CHECK(fixed.identity_source == "card CID");
+  CHECK(fixed.model == "SU08G");
+  CHECK(fixed.serial == "0x12345678");
+  CHECK(fixed.firmware == "8.0");
+}

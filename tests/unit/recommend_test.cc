@@ -423,3 +423,14 @@ TEST_CASE("nothing detected, nothing contradicted") {
   DetectedUnit nothing;
   CHECK(find_mismatches(t, {&nothing}).empty());
 }
+
+TEST_CASE("an SD card's allocation unit joins the partition alignment") {
+  GeometryForRecommendation g = page_16k();
+  g.allocation_unit = 4u << 20;
+  const Recommendations r = recommend(g, "/dev/mmcblk0", "/dev/mmcblk0p1", false);
+  CHECK(r.partition_alignment_bytes == 4u << 20);
+  CHECK(r.partition_start_bytes == 4u << 20);
+  CHECK(any_note(r, "the card's 4 MiB allocation unit (preferred erase size) is in the partition alignment"));
+  g.allocation_unit = 512u << 10;  // inside 1 MiB: the alignment stays
+  CHECK(recommend(g, "/dev/mmcblk0", "/dev/mmcblk0p1", false).partition_alignment_bytes == 1u << 20);
+}

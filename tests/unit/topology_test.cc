@@ -187,11 +187,46 @@ TEST_CASE("read_block_topology names the transport", "[topology]") {
   CHECK(loop.size_bytes == 2048u * 512);
 
   CHECK(read_block_topology(8, 0, root).transport == "sata");
-  CHECK(read_block_topology(8, 16, root).transport == "scsi");
+  CHECK(read_block_topology(8, 16, root).transport == "usb");
   const Topology vda = read_block_topology(254, 0, root);
   CHECK(vda.transport == "virtio");
   CHECK(vda.serial == "overlayblk");
   CHECK(read_block_topology(253, 0, root).transport == "unknown");
+}
+
+TEST_CASE("read_block_topology tells USB, SAS, SCSI and MMC disks apart", "[topology]") {
+  FakeSysfs sys;
+  const std::string uas = "devices/pci0000:00/0000:00:05.0/usb3/3-1/3-1:1.0/host2/target2:0:0/2:0:0:0/block/sdb";
+  const std::string raid = "devices/pci0000:00/0000:00:06.0/host3/target3:2:0/3:2:0:0/block/sdc";
+  const std::string sas = "devices/pci0000:00/0000:00:07.0/host4/port-4:0/end_device-4:0/target4:0:0/4:0:0:0/block/sdd";
+  const std::string spi = "devices/pci0000:00/0000:00:08.0/host5/target5:0:0/5:0:0:0/block/sde";
+  const std::string card = "devices/pci0000:00/0000:00:09.0/mmc_host/mmc0/mmc0:4567/block/mmcblk0";
+  for (const auto& disk : {uas, raid, sas, spi, card}) sys.write(disk + "/size", "8");
+  sys.write("devices/pci0000:00/0000:00:05.0/usb3/3-1/3-1:1.0/host2/scsi_host/host2/proc_name", "(null)");
+  sys.write("bus/usb/drivers/uas/bind", "");
+  sys.link("devices/pci0000:00/0000:00:05.0/usb3/3-1/3-1:1.0/driver", "../../../../../bus/usb/drivers/uas");
+  sys.write("devices/pci0000:00/0000:00:06.0/host3/scsi_host/host3/proc_name", "megaraid_sas");
+  sys.write("devices/pci0000:00/0000:00:08.0/host5/scsi_host/host5/proc_name", "sym53c8xx");
+  sys.link("dev/block/8:16", "../../" + uas);
+  sys.link("dev/block/8:32", "../../" + raid);
+  sys.link("dev/block/8:48", "../../" + sas);
+  sys.link("dev/block/8:64", "../../" + spi);
+  sys.link("dev/block/179:0", "../../" + card);
+  const std::string root = sys.root().string();
+
+  const Topology usb = read_block_topology(8, 16, root);
+  CHECK(usb.transport == "usb");
+  CHECK(usb.scsi_host_driver == "uas");  // uas sets no proc_name: the interface's driver
+  const Topology megaraid = read_block_topology(8, 32, root);
+  CHECK(megaraid.transport == "sas");
+  CHECK(megaraid.scsi_host_driver == "megaraid_sas");
+  CHECK(read_block_topology(8, 48, root).transport == "sas");  // SAS transport class, driver unknown
+  const Topology parallel = read_block_topology(8, 64, root);
+  CHECK(parallel.transport == "scsi");
+  CHECK(parallel.scsi_host_driver == "sym53c8xx");
+  const Topology mmc = read_block_topology(179, 0, root);
+  CHECK(mmc.transport == "mmc");
+  CHECK(mmc.scsi_host_driver.empty());
 }
 
 TEST_CASE("read_block_topology on the real /sys", "[topology][system]") {

@@ -27,6 +27,7 @@ MODULES=(
   nvme
   ahci sd_mod sg
   configfs nvmet nvmet-tcp nvme-fabrics nvme-tcp
+  sdhci-pci mmc_block xhci-pci usb-storage uas megaraid_sas
 )
 
 die() { echo "build_initramfs: $*" >&2; exit 1; }

@@ -13,10 +13,16 @@
 #   vmtest.virtio=S1,S2     virtio disks to probe (by serial)
 #   vmtest.nqn=NQN vmtest.fmodel=MODEL vmtest.fserial=SERIAL  fabrics identity
 #   vmtest.budget=SECONDS   budget of the short read run
+#   vmtest.sata=MODEL       the AHCI disk, by the start of its model
+#   vmtest.scsi=LABEL:MODEL,...  sd disks (USB, SAS) by the start of their
+#                           model; each gets `info` and a read run of
+#   vmtest.xbudget=SECONDS  seconds (also the SD cards' runs)
+#   vmtest.mmc=LABEL:BYTES,...   SD cards by their size
 # Each probed device gets a label; for LABEL the archive holds
 #   dev-LABEL (device path), sysfs-LABEL.txt, info-LABEL.json/.rc/.err,
 # and for NVMe devices idctrl-LABEL.json/idns-LABEL.json from nvme-cli, for
-# SATA smart-LABEL.json/identify-LABEL.txt from smartctl (when present).
+# SATA smart-LABEL.json/identify-LABEL.txt from smartctl (when present), for
+# SD cards mmc-LABEL.txt (the card's attributes in sysfs).
 # Short read runs: run-LABEL.json/.rc/.err. Also guest.log and dmesg.txt.
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -79,6 +85,74 @@ virtio_by_serial() {
   return 1
 }
 
+# scsi_by_model MODEL: echoes /dev/sdX of the sd disk whose model starts with MODEL.
+scsi_by_model() {
+  local i d model
+  for i in $(seq 150); do
+    for d in /sys/block/sd*; do
+      [ -e "$d/device/model" ] || continue
+      model=$(cat "$d/device/model")
+      case "$model" in "$1"*) echo "/dev/${d##*/}"; return 0 ;; esac
+    done
+    usleep 100000
+  done
+  log "no sd disk with model $1"
+  return 1
+}
+
+# mmc_by_size BYTES: echoes /dev/mmcblkN of the card of that size.
+mmc_by_size() {
+  local i d
+  for i in $(seq 150); do
+    for d in /sys/block/mmcblk*; do
+      [ -e "$d/size" ] || continue
+      case "${d##*/}" in *boot*|*rpmb*) continue ;; esac
+      if [ $(($(cat "$d/size") * 512)) = "$1" ]; then echo "/dev/${d##*/}"; return 0; fi
+    done
+    usleep 100000
+  done
+  log "no SD card of $1 bytes"
+  return 1
+}
+
+# dump_mmc LABEL DEV: the card attributes the kernel shows, for the host's checks.
+dump_mmc() {
+  local dir="/sys/block/${2##*/}/device" f
+  for f in type name erase_size preferred_erase_size csd cid scr; do
+    echo "$f $(cat "$dir/$f" 2>/dev/null)"
+  done > "$OUT/mmc-$1.txt"
+}
+
+# unreadable_attributes DEV: the disk's sysfs attributes whose read fails
+# (for the host's log: ssdprobe must treat them as missing).
+unreadable_attributes() {
+  local d="/sys/block/${1##*/}" f
+  for f in "$d"/* "$d"/device/* "$d"/queue/*; do
+    [ -f "$f" ] && [ -r "$f" ] && ! cat "$f" > /dev/null 2>&1 && echo "$f"
+  done
+}
+
+# probe_extra_devices: SD cards, USB and SAS disks, each with `info` and a
+# short read run.
+probe_extra_devices() {
+  local budget item label want dev
+  budget=$(param xbudget 1)
+  for item in $(param mmc | tr ',' ' '); do
+    label=${item%%:*} want=${item#*:}
+    dev=$(mmc_by_size "$want") || continue
+    dump_mmc "$label" "$dev"
+    probe_info "$label" "$dev"
+    probe_run "$label" "$dev" --budget "$budget"
+  done
+  for item in $(param scsi | tr ',' ' '); do
+    label=${item%%:*} want=${item#*:}
+    dev=$(scsi_by_model "$want") || continue
+    unreadable_attributes "$dev" > "$OUT/unreadable-$label.txt"
+    probe_info "$label" "$dev"
+    probe_run "$label" "$dev" --budget "$budget"
+  done
+}
+
 # export_fabrics BACKING NQN MODEL SERIAL: NVMe-oF TCP target on 127.0.0.1:4420
 # serving BACKING as namespace 1, then connects the host side to it.
 export_fabrics() {
@@ -128,7 +202,7 @@ dump_sysfs() {
     done
     echo "size_bytes $(($(cat "/sys/block/$name/size" 2>/dev/null || echo 0) * 512))"
     echo "alignment_offset $(cat "/sys/block/$name/alignment_offset" 2>/dev/null)"
-    for f in model serial firmware_rev rev; do
+    for f in model vendor serial firmware_rev rev; do
       [ -e "/sys/block/$name/device/$f" ] && echo "device_$f $(cat "/sys/block/$name/device/$f")"
     done
   } > "$OUT/sysfs-$1.txt"
@@ -182,7 +256,7 @@ probe_all() {
   wait_for /dev/nvme0n1 30 && probe_info nvme-ns1 /dev/nvme0n1
   wait_for /dev/nvme0n2 10 && probe_info nvme-ns2 /dev/nvme0n2
   wait_for /dev/ng0n1 10 && probe_info ng-ns1 /dev/ng0n1
-  wait_for /dev/sda 30 && probe_info sata /dev/sda
+  dev=$(scsi_by_model "$(param sata)") && probe_info sata "$dev"
   for serial in $(param virtio | tr ',' ' '); do
     dev=$(virtio_by_serial "$serial") && probe_info "virtio-$serial" "$dev"
   done
@@ -195,6 +269,7 @@ probe_all() {
   if [ -e /dev/ng0n1 ] && ssdprobe --help 2>&1 | grep -q passthru; then
     probe_run ng-ns1-passthru /dev/ng0n1 --engine passthru --budget "$budget"
   fi
+  probe_extra_devices
 }
 
 # save_results: the tar archive onto the output disk, then power off.

@@ -1,8 +1,9 @@
 #!/bin/bash
 # VM test: boots a QEMU guest (TCG, no KVM needed) whose emulated drives have
 # identities and geometries we choose (an NVMe controller with a 512 B and a
-# 4 KiB namespace, an AHCI SATA disk, virtio disks, and inside the guest an
-# NVMe-oF TCP loopback namespace with non-zero NPWG/NOWS/NAWUPF), runs
+# 4 KiB namespace, an AHCI SATA disk, virtio disks, inside the guest an
+# NVMe-oF TCP loopback namespace with non-zero NPWG/NOWS/NAWUPF, and two SD
+# cards, a usb-storage and a usb-uas disk and a SAS disk: extra_devices.sh), runs
 # `ssdprobe info --json` on each plus a short read run, and checks that every
 # value ssdprobe reports equals what the drive was configured to report. It is
 # the only place firmware-level decoding (NVMe Identify, ATA IDENTIFY) meets a
@@ -65,6 +66,9 @@ FAB_MODEL="SSDPROBE FABRICS"
 FAB_SERIAL="SSDPROBE-FAB-01"
 OUT_SERIAL="VMTEST-OUT"
 BUDGET=3
+# SD cards, USB and SAS disks: extra_devices.sh.
+# shellcheck source=tests/vm/extra_devices.sh
+. "$HERE/extra_devices.sh"
 
 # ---------------------------------------------------------------------------
 # Scratch directory, QEMU process, cleanup on every exit path.
@@ -131,12 +135,15 @@ null_drive() { echo "driver=null-co,node-name=$1,size=$SIZE,read-zeroes=on"; }
 qemu_command() {
   local virtio_list serial lbs pbs min opt disc
   virtio_list=$(IFS=,; echo "${VIRTIO_ORDER[*]}")
+  # The guest finds the SATA disk by the start of its model (sysfs keeps 16 characters).
+  local sata_match="${SATA_MODEL:0:13}"
+  sata_match=${sata_match// /+}
   # shellcheck disable=SC2054  # the commas belong to QEMU's option syntax
   QEMU_CMD=(
     "$QEMU" -M pc -accel tcg -cpu max -smp "${SSDPROBE_VM_SMP:-1}" -m 1024
     -nodefaults -display none -serial stdio -no-reboot
     -kernel "$KERNEL_DIR/vmlinux" -initrd "$SCRATCH/initramfs.cpio"
-    -append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=3 vmtest.out=$OUT_SERIAL vmtest.fabrics=$FAB_DISK vmtest.virtio=$virtio_list vmtest.nqn=$FAB_NQN vmtest.fmodel=${FAB_MODEL// /+} vmtest.fserial=$FAB_SERIAL vmtest.budget=$BUDGET"
+    -append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=3 vmtest.out=$OUT_SERIAL vmtest.fabrics=$FAB_DISK vmtest.virtio=$virtio_list vmtest.nqn=$FAB_NQN vmtest.fmodel=${FAB_MODEL// /+} vmtest.fserial=$FAB_SERIAL vmtest.budget=$BUDGET vmtest.sata=$sata_match $(extra_cmdline)"
     # NVMe controller with two namespaces
     -blockdev "$(null_drive nvm1)" -blockdev "$(null_drive nvm2)"
     -device "nvme,id=nvme0,serial=$NVME_SERIAL,mdts=$NVME_MDTS,ioeventfd=on"
@@ -152,6 +159,7 @@ qemu_command() {
     QEMU_CMD+=(-blockdev "$(null_drive "n-$serial")"
       -device "virtio-blk-pci,drive=n-$serial,serial=$serial,logical_block_size=$lbs,physical_block_size=$pbs,min_io_size=$min,opt_io_size=$opt,discard_granularity=$disc")
   done
+  extra_qemu_args
   # Output disk: the guest writes a tar archive of its results onto it.
   QEMU_CMD+=(-blockdev "driver=raw,node-name=out,file.driver=file,file.filename=$SCRATCH/out.img"
     -device "virtio-blk-pci,drive=out,serial=$OUT_SERIAL")
@@ -271,10 +279,11 @@ check_sysfs() {
   check_eq "$label detected.read_page.bytes" "$(jv "$label" .detected.read_page.bytes)" null
 }
 
-# check_run LABEL DEVICE: a short read run finished and wrote a document with
-# at least one grid. Timings under TCG mean nothing: no geometry is asserted.
+# check_run LABEL DEVICE [BUDGET]: a short read run (of BUDGET seconds,
+# default $BUDGET) finished and wrote a document with at least one grid.
+# Timings under TCG mean nothing: no geometry is asserted.
 check_run() {
-  local label="$1" dev="$2" rc
+  local label="$1" dev="$2" budget="${3:-$BUDGET}" rc
   if [ ! -f "$R/run-$label.rc" ]; then
     echo "FAIL: run $label: never ran (see guest log)" >&2
     ERRORS=$((ERRORS + 1)); return 0
@@ -288,7 +297,7 @@ check_run() {
   local j="$R/run-$label.json"
   check_eq "run $label schema" "$(jq -r .schema "$j")" "ssdprobe/1"
   check_eq "run $label target.path" "$(jq -r .target.path "$j")" "$dev"
-  check_eq "run $label options.budget_s" "$(jq -r .options.budget_s "$j")" "$BUDGET"
+  check_eq "run $label options.budget_s" "$(jq -r .options.budget_s "$j")" "$budget"
   check_eq "run $label has grids" "$(jq -r '(.grids | length) > 0' "$j")" true
 }
 
@@ -307,7 +316,7 @@ check_sysfs_block() {
   local serial lbs pbs min opt disc
   check_sysfs nvme-ns1 /dev/nvme0n1 nvme "$NS1_LBS" "$NS1_LBS" "$NS1_LBS" "$NS1_LBS" "$NS1_LBS" 0
   check_sysfs nvme-ns2 /dev/nvme0n2 nvme "$NS2_LBS" "$NS2_LBS" "$NS2_LBS" "$NS2_LBS" "$NS2_LBS" 0
-  check_sysfs sata /dev/sda sata 512 "$SATA_PBS" "$SATA_PBS" 0 "$SATA_PBS" 0
+  check_sysfs sata "$(guest_dev sata)" sata 512 "$SATA_PBS" "$SATA_PBS" 0 "$SATA_PBS" 0
   for serial in "${VIRTIO_ORDER[@]}"; do
     read -r lbs pbs min opt disc <<< "${VIRTIO[$serial]}"
     # virtio-blk leaves rotational at the block layer's default (1).
@@ -437,7 +446,7 @@ print_table() {
   local label geo extra
   echo "# what ssdprobe info showed per emulated drive (sizes: logical/physical/min_io/opt_io):"
   printf '#   %-18s %-13s %-22s %-8s %-24s %s\n' drive device model transport geometry firmware-geometry
-  for label in nvme-ns1 nvme-ns2 ng-ns1 sata "${VIRTIO_ORDER[@]/#/virtio-}" fabrics; do
+  for label in nvme-ns1 nvme-ns2 ng-ns1 sata "${VIRTIO_ORDER[@]/#/virtio-}" fabrics "${SD_ORDER[@]}" "${SCSI_ORDER[@]}"; do
     if [ ! -s "$R/info-$label.json" ]; then
       printf '#   %-18s %-13s %s\n' "$label" "$(guest_dev "$label")" "(no document: exit $(cat "$R/info-$label.rc" 2>/dev/null))"
       continue
@@ -484,6 +493,7 @@ main() {
   collect_results
 
   check_sysfs_block
+  check_extra_devices
   if [ "$ASSERT_FIRMWARE" = 1 ]; then
     check_firmware_block
   else
