@@ -136,7 +136,7 @@ std::string whole_disk(const std::string& name, const std::string& sysfs_root) {
 std::string readable_note(const ZoneSummary& s) {
   return fmt::format("zoned device: {} of data lie below the write pointers ({} of {} zones empty, {} full); reads "
                      "above a write pointer return what the device returns for unwritten blocks, not data from the "
-                     "medium, so read timings there describe the controller",
+                     "medium, so read timings there would describe the controller; a timed run reads only below them",
                      format_size(s.written_bytes), s.empty, s.zones, s.full);
 }
 

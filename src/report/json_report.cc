@@ -314,7 +314,11 @@ json to_json(const ResultDocument& d) {
   if (d.run) {
     doc["run"] = {{"engine", d.run->engine}, {"ios", d.run->ios}, {"rounds", d.run->rounds},
                   {"device_time_s", rounded(d.run->device_time_s)},
-                  {"stop_reason", stop_reason_name(d.run->stop_reason)}};
+                  {"stop_reason", stop_reason_name(d.run->stop_reason)},
+                  {"read_region",
+                   {{"offset", d.run->read_region.offset},
+                    {"length", d.run->read_region.length},
+                    {"source", d.run->read_region_source}}}};
   } else {
     doc["run"] = nullptr;
   }

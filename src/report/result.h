@@ -86,6 +86,11 @@ struct RunSummary {
   int rounds = 0;
   double device_time_s = 0.0;  // on the device's clock (virtual for sims)
   GridStopReason stop_reason = GridStopReason::round_limit;
+  // The part of the target the read probes were kept to, and what chose it:
+  // "option" (--region), "target" (all of it), "written_data" (a zoned
+  // device's longest stretch below its write pointers).
+  Region read_region;
+  std::string read_region_source;
 };
 
 // The parallelism probe (probes/parallelism_probe.h): its verdicts and the

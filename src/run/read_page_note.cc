@@ -216,6 +216,9 @@ std::string unwritten_reason(const ReadPageEvidence& ev, const ResultDocument& d
                              const std::optional<GridLevel>& first, const std::optional<GridLevel>& written) {
   std::string text =
       "(1) never-written or trimmed space, which many drives answer from the mapping table without sensing NAND: ";
+  if (ev.read_written_data) {
+    return text + "ruled out: the grid read only written data, below the zoned device's write pointers";
+  }
   if (!ev.write) {
     text += "not tested, as this run wrote nothing; --write (the run then re-reads the window it wrote) or "
             "--region over space that holds data would tell";

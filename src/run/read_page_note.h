@@ -42,6 +42,9 @@ struct ReadPageEvidence {
   std::optional<UnitVerdict> reread;
   bool write = false;        // --write was given
   uint32_t queue_depth = 1;  // --qd: the depth both read grids ran at
+  // The first grid read only data known to be written: a zoned device's
+  // data below its write pointers (run/zoned_read_region.h).
+  bool read_written_data = false;
 };
 
 // The note, or nullopt when none is due: the first grid found the page, or

@@ -69,7 +69,8 @@ PhaseOutcome reread_written_window(RunContext& run) {
 
 PhaseOutcome check_kernel_values(RunContext& run) {
   ResultDocument& doc = run.doc;
-  const ReadPageEvidence evidence{run.read_verdict, run.reread_verdict, run.options.write, run.options.queue_depth};
+  const ReadPageEvidence evidence{run.read_verdict, run.reread_verdict, run.options.write, run.options.queue_depth,
+                                  run.reads_written_data};
   if (auto note = read_page_note(doc, evidence)) doc.notes.push_back(*note);
   doc.mismatches = find_mismatches(doc.topology, {&doc.read_page, &doc.write_unit, &doc.erase_block});
   return PhaseOutcome::done();

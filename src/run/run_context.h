@@ -60,6 +60,9 @@ struct RunContext {
   // The first read grid's plan, made at set-up: a --region the grid cannot
   // use is refused before any IO, with no document.
   GridPlan read_plan;
+  // The read probes are kept to a zoned device's written data, below its
+  // write pointers (run/zoned_read_region.h).
+  bool reads_written_data = false;
   // The audit's cost question the read grids answer on (run/cost_questions.h).
   CostQuestion cost_question;
   // The first read grid, for run.rounds and run.stop_reason.

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 #include "core/interrupt.h"
 #include "device/counting_device.h"
 #include "device/target.h"
+#include "device/zone_report.h"
 #include "firmware/nvme_passthru_open.h"
 #include "run/audit_phase.h"
 #include "run/document.h"
@@ -24,6 +26,7 @@
 #include "run/verdict_phase.h"
 #include "run/write_phases.h"
 #include "run/write_setup.h"
+#include "run/zoned_read_region.h"
 #include "safety/restore.h"
 
 namespace ssdprobe {
@@ -50,6 +53,54 @@ void refuse_empty_target(const Target& target) {
   throw Error(ErrorCategory::target,
               fmt::format("unusable target {}: size 0{}", target.path,
                           target.topology.transport == "loop" ? " (a loop device with nothing attached?)" : ""));
+}
+
+// A zoned target's reads stay in its written data (run/zoned_read_region.h):
+// the options the run uses, with the region chosen there, notes saying
+// what was readable, and whether the reads are all of written data. Without a zone report (an old kernel, a failed ioctl)
+// the reads go where they would and a note says what that means.
+Options with_zoned_read_region(const Target& target, const Options& options, std::vector<std::string>& notes,
+                               bool& in_written_data) {
+  const auto& zoned = target.topology.zoned;
+  if (!zoned || !zoned->zoned() || target.topology.disk_name.empty()) return options;
+  std::vector<Zone> zones;
+  try {
+    zones = read_zone_report("/dev/" + target.topology.disk_name);
+  } catch (const Error& e) {
+    notes.push_back(fmt::format("zoned device whose zone report could not be read ({}): reads may land above a "
+                                "write pointer, where they time the controller's answer, not the flash",
+                                e.what()));
+    return options;
+  }
+  ZonedReadRegion chosen = zoned_read_region(zones, target.path, target.topology.partition_start_bytes,
+                                             target.device->limits().size_bytes, options.region);
+  notes.insert(notes.end(), chosen.notes.begin(), chosen.notes.end());
+  in_written_data = true;
+  Options used = options;
+  used.region = chosen.region;
+  return used;
+}
+
+// The region the read probes used, with its length spelt out.
+Region read_region(const Target& target, const Options& used) {
+  const uint64_t size = target.device->limits().size_bytes;
+  const uint64_t offset = std::min(used.region.offset, size);
+  return {offset, used.region.length != 0 ? used.region.length : size - offset};
+}
+
+// The first read grid's plan; on a zoned target whose written data is too
+// short for it, the refusal says that the region is the written data.
+GridPlan plan_first_read_grid(const Target& target, const Options& options, const Options& asked) {
+  try {
+    return plan_read_grid(grid_plan_input(target, options.region));
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::target || asked.region_given() || !options.region_given()) throw;
+    throw Error(ErrorCategory::target,
+                fmt::format("zoned device: reads stay below the write pointers, and the longest stretch of written "
+                            "data ({} at offset {}) is too short: {}",
+                            format_exact_size(options.region.length), format_exact_size(options.region.offset),
+                            e.what()));
+  }
 }
 
 // The runs that do no timing IO (info, audit): the target classified but
@@ -132,12 +183,17 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   auto counting = std::make_unique<CountingDevice>(std::move(target.device));
   const CountingDevice* own_io = counting.get();
   target.device = std::move(counting);
-  GridPlan read_plan = plan_read_grid(grid_plan_input(target, options.region));
+  std::vector<std::string> zoned_notes;
+  bool in_written_data = false;
+  const Options used = with_zoned_read_region(target, options, zoned_notes, in_written_data);
+  GridPlan read_plan = plan_first_read_grid(target, used, options);
   // From here a signal stops the run between IOs (never mid-write): the
   // pipeline records it, the restore phase puts the window back, and the
   // document says what finished.
   const InterruptGuard signals;
-  RunContext run(options, target, observer, {options.budget_s, options.write}, base_document(options, target));
+  RunContext run(used, target, observer, {used.budget_s, used.write}, base_document(used, target));
+  add_notes(run.doc, zoned_notes);
+  run.reads_written_data = in_written_data;
   run.write = std::move(write);
   run.read_plan = std::move(read_plan);
   run.cost_question = cost_question(run);
@@ -145,7 +201,10 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   std::optional<Error> stop = run_phases(run, characterize_phases());
   if (auto disturbed = other_io_disturbance(run.doc)) add_notes(run.doc, {*disturbed});
   run.doc.run = RunSummary{target.device->engine_description(), run.tally.ios, run.read_rounds,
-                           run.tally.device_time_s, run.read_stop_reason};
+                           run.tally.device_time_s, run.read_stop_reason, read_region(target, used),
+                           !used.region_given()    ? "target"
+                           : options.region_given() ? "option"
+                                                    : "written_data"};
   run.doc.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   run.doc.ended_at = utc_now_text(kIso8601Utc);
   return {std::move(run.doc), std::move(stop)};

@@ -77,14 +77,26 @@ write_run() {
   log "write run ($1): exit $(cat "$OUT/write.rc")"
 }
 
+# read_run NAME DEVICE [OPTIONS...]: a short timed read run, its document,
+# output and exit code under run-NAME.*.
 read_run() {
-  timeout "$PROBE_TIMEOUT" ssdprobe --budget "$(param budget 3)" -q --json "$OUT/run-read.json" "$1" \
-    > "$OUT/run-read.out" 2> "$OUT/run-read.err"
-  echo $? > "$OUT/run-read.rc"
-  log "read run ($1): exit $(cat "$OUT/run-read.rc")"
+  local name="$1" dev="$2"
+  shift 2
+  timeout "$PROBE_TIMEOUT" ssdprobe --budget "$(param budget 3)" -q --json "$OUT/run-$name.json" "$@" "$dev" \
+    > "$OUT/run-$name.out" 2> "$OUT/run-$name.err"
+  echo $? > "$OUT/run-$name.rc"
+  log "read run $name ($dev $*): exit $(cat "$OUT/run-$name.rc")"
 }
 
-# mkfs: the zoned btrfs command ssdprobe's advice gives for this target.
+# write_zone_data DEVICE MIB: MIB MiB of random data from the first zone's
+# start (sequential O_DIRECT writes at its write pointer), so a read run has
+# written data to read; its write pointer is then at MIB MiB.
+write_zone_data() {
+  dd if=/dev/urandom of="$1" bs=1M count="$2" oflag=direct > "$OUT/data-dd.out" 2>&1
+  echo $? > "$OUT/data-dd.rc"
+  log "wrote $2 MiB into $1's first zone: dd exit $(cat "$OUT/data-dd.rc")"
+}
+
 make_filesystem() {
   command -v mkfs.btrfs >/dev/null 2>&1 || { log "no mkfs.btrfs in the guest"; return 0; }
   jq -r '[.recommendations.steps[]? | .command? // empty | select(startswith("mkfs.btrfs"))][0] // empty' \
@@ -126,7 +138,10 @@ if wait_for /dev/nvme0n1 30; then
   info zns /dev/nvme0n1
   write_run /dev/nvme0n1
   info zns-after-write /dev/nvme0n1
-  read_run /dev/nvme0n1
+  read_run empty /dev/nvme0n1
+  write_zone_data /dev/nvme0n1 "$(param data_mib 20)"
+  read_run read /dev/nvme0n1
+  read_run past-wp /dev/nvme0n1 --region 0:64M
   make_filesystem /dev/nvme0n1
   info zns-after-mkfs /dev/nvme0n1
 fi

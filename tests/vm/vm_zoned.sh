@@ -7,7 +7,9 @@
 #    and the ZNS Identify pages (reported.nvme.zns);
 #  - `--write` is refused (exit 7) naming the zone model, and nothing was
 #    written: every zone still empty, blkzone's report byte-identical;
-#  - a short read run works;
+#  - a read run is refused while every zone is empty, reads only the
+#    written data (its region) once zone 0 has some, and refuses a
+#    --region past the write pointer;
 #  - the advice's zoned btrfs command (mkfs.btrfs -O zoned) runs in the
 #    guest, and ssdprobe's zone report then shows data written;
 #  - `ssdprobe audit` reports a partition table on a host-managed namespace.
@@ -45,6 +47,7 @@ ZASL=5                        # zone append limit: 2^5 x 4 KiB (CAP.MPSMIN) = 12
 SERIAL="SSDPROBE-ZNS-01"
 OUT_SERIAL="VMTEST-OUT"
 BUDGET=2
+DATA_MIB=20                   # written into zone 0 before the read run: its write pointer
 
 SCRATCH=""
 QEMU_PID=""
@@ -93,7 +96,7 @@ boot_guest() {
     "$QEMU" -M pc -accel tcg -cpu max -smp "${SSDPROBE_VM_SMP:-1}" -m 1024
     -nodefaults -display none -serial stdio -no-reboot
     -kernel "$KERNEL_DIR/vmlinux" -initrd "$SCRATCH/initramfs.cpio"
-    -append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=3 vmtest.out=$OUT_SERIAL vmtest.budget=$BUDGET"
+    -append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=3 vmtest.out=$OUT_SERIAL vmtest.budget=$BUDGET vmtest.data_mib=$DATA_MIB"
     -blockdev "driver=raw,node-name=zns1,file.driver=file,file.filename=$SCRATCH/zns1.img"
     -blockdev "driver=raw,node-name=zns2,file.driver=file,file.filename=$SCRATCH/zns2.img"
     -device "nvme,id=nvme0,serial=$SERIAL,zoned.zasl=$ZASL"
@@ -167,9 +170,25 @@ check_write_refused() {
   fi
 }
 
+# Reads stay below the write pointers: refused on the empty namespace,
+# kept to zone 0's written DATA_MIB MiB once it has data, and a --region
+# past the write pointer refused.
 check_read_run() {
+  check_eq "read run on empty zones: exit (target)" "$(cat "$R/run-empty.rc" 2>/dev/null)" 3
+  check_eq "read run on empty zones says why" "$(grep -c 'zoned device with no written data (16 zones' "$R/run-empty.err")" 1
+  check_eq "data written into zone 0" "$(cat "$R/data-dd.rc" 2>/dev/null)" 0
   check_eq "read run exit" "$(cat "$R/run-read.rc" 2>/dev/null)" 0
   check_eq "read run has grids" "$(jf run-read.json '(.grids | length) > 0')" true
+  check_eq "read run's region: zone 0's written data" \
+    "$(jf run-read.json '.run.read_region | "\(.source) \(.offset):\(.length)"')" "written_data 0:$((DATA_MIB * MIB))"
+  check_eq "read page note: unwritten space ruled out" \
+    "$(jf run-read.json '[.notes[] | select(contains("ruled out: the grid read only written data"))] | length')" \
+    "$(jf run-read.json 'if .detected.read_page.state == "found" then 0 else 1 end')"
+  check_eq "read run's note on the region" \
+    "$(jf run-read.json '[.notes[] | select(startswith("zoned device: the reads stay below the write pointers"))] | length')" 1
+  check_eq "--region past the write pointer: exit (usage)" "$(cat "$R/run-past-wp.rc" 2>/dev/null)" 2
+  check_eq "--region past the write pointer names it" \
+    "$(grep -c "runs past the written data at offset $DATA_MIB MiB" "$R/run-past-wp.err")" 1
   note "read run grids: $(jf run-read.json '[.grids[].name] | join(", ")'); notes: $(jf run-read.json '.notes | join(" | ")')"
 }
 
