@@ -46,16 +46,30 @@ std::string notes_list(const Json& rec) {
   return "<ul>\n" + items + "</ul>\n";
 }
 
+// A block device on a zoned device takes no partition table (the kernel
+// ignores one there): a zoned filesystem goes on the whole device.
+bool zoned_block_device(const Json& doc) {
+  const std::string kind = raw_text(field(doc, "target"), "kind");
+  const std::string model = raw_text(field(field(doc, "reported"), "zoned"), "model");
+  return (kind == "block" || kind == "partition") && (model == "host-managed" || model == "host-aware");
+}
+
+std::string layout_line(const Json& doc, const Json& rec) {
+  const std::string layout =
+      zoned_block_device(doc)
+          ? "No partitions: a zoned filesystem on the whole device"
+          : fmt::format("Start the first partition at {}; align every partition to {}",
+                        size_text(rec, "partition_start_bytes"), size_text(rec, "partition_alignment_bytes"));
+  return fmt::format("<p>{}; filesystem block {}.{}</p>\n", layout, size_text(rec, "filesystem_block_bytes"),
+                     raw_text(rec, "verdict").empty() ? "" : " The layout audit says: " + text(rec, "verdict") + ".");
+}
+
 }  // namespace
 
 std::string recommendations_section(const Json& doc) {
   const Json& rec = field(doc, "recommendations");
   if (!rec.is_object()) return empty_note("no recommendations in this document");
-  std::string out = fmt::format("<p>Start the first partition at {}; align every partition to {}; filesystem block "
-                                "{}.{}</p>\n",
-                                size_text(rec, "partition_start_bytes"), size_text(rec, "partition_alignment_bytes"),
-                                size_text(rec, "filesystem_block_bytes"),
-                                raw_text(rec, "verdict").empty() ? "" : " The layout audit says: " + text(rec, "verdict") + ".");
+  std::string out = layout_line(doc, rec);
   out += "<h3>Steps, in the order to run them</h3>\n" + steps_list(rec);
   out += "<h3>Block size advice</h3>\n" + advice_table(rec);
   out += "<h3>Notes</h3>\n" + notes_list(rec);

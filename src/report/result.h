@@ -206,6 +206,12 @@ struct ResultDocument {
   std::optional<ParallelismSection> write_parallelism;
   std::vector<std::string> notes;  // plan adaptations, engine fallbacks
   std::vector<PhaseRecord> phases;  // in the order they ran (or would have)
+
+  // A block device (or partition) on a zoned device: no partition table,
+  // no random writes; a zoned filesystem on the whole device.
+  bool zoned_block_device() const {
+    return (kind == TargetKind::block || kind == TargetKind::partition) && topology.zoned && topology.zoned->zoned();
+  }
 };
 
 }  // namespace ssdprobe

@@ -254,7 +254,7 @@ void mmc_fields(std::string& out, const nlohmann::ordered_json& mmc) {
 
 void firmware(std::string& out, const ResultDocument& d) {
   const FirmwareSection& f = d.firmware;
-  const bool zoned = d.topology.zoned && d.topology.zoned->zoned();
+  const bool zoned = d.topology.zoned && d.topology.zoned->zoned();  // a file on one is zoned too
   if (!f.nvme && !f.ata && !f.scsi && !f.smart && !f.mmc && !zoned) return;
   out += "\nFirmware reports\n";
   if (zoned) {
@@ -347,9 +347,7 @@ void recommendation(std::string& out, const ResultDocument& d, size_t width) {
   }
   out += holds_data(d) ? "  To rebuild the disk from scratch instead (this destroys everything on it):\n"
                        : "  For a new or empty disk:\n";
-  const bool zoned_block = (d.kind == TargetKind::block || d.kind == TargetKind::partition) && d.topology.zoned &&
-                          d.topology.zoned->zoned();
-  if (zoned_block) {
+  if (d.zoned_block_device()) {
     out += "  no partitions: a zoned filesystem on the whole device\n";
   } else {
     out += fmt::format("  start partitions at {}, aligned to {}\n", format_exact_size(r.partition_start_bytes),

@@ -182,13 +182,21 @@ std::string finding_phrase(const VerdictFinding& f, size_t others) {
 
 // What the defaults (1 MiB partition alignment, 4 KiB filesystem blocks)
 // amount to, stated only as far as the run and the disk show it.
+// A zoned device takes no partitions (the kernel ignores a table there):
+// its part is said instead of an alignment.
 std::string defaults_phrase(const ResultDocument& doc, const Verdict& v) {
   const bool any_found = std::any_of(v.units.begin(), v.units.end(),
                                      [](const VerdictUnit& u) { return u.answer == UnitAnswer::found; });
-  if (!any_found) return "nothing measured contradicts 1 MiB partition alignment and 4 KiB filesystem blocks";
+  const bool zoned = doc.zoned_block_device();
+  constexpr const char* kNoPartitions = "no partitions on a zoned device: a zoned filesystem on the whole of it";
+  if (!any_found) {
+    return zoned ? fmt::format("nothing measured contradicts 4 KiB filesystem blocks; {}", kNoPartitions)
+                 : "nothing measured contradicts 1 MiB partition alignment and 4 KiB filesystem blocks";
+  }
   const uint64_t alignment = doc.recommendations.partition_alignment_bytes;
-  std::string text = alignment == kMiB ? "1 MiB partition alignment covers every unit found"
-                                       : fmt::format("align partitions to {}, not just 1 MiB", format_size(alignment));
+  std::string text = zoned               ? std::string(kNoPartitions)
+                     : alignment == kMiB ? "1 MiB partition alignment covers every unit found"
+                                         : fmt::format("align partitions to {}, not just 1 MiB", format_size(alignment));
   const IoSizePolicy policy = io_size_policy(doc.read_page.bytes, doc.write_unit.bytes, doc.erase_block.bytes);
   if (policy.physical_block && *policy.physical_block > kFilesystemBlock) {
     text += fmt::format("; IO smaller than {} costs a whole {}: treat it as the physical block{} (block-size "
