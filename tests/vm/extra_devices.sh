@@ -30,6 +30,11 @@ declare -A SCSI_DISKS=(
 )
 SCSI_ORDER=(usb-bot usb-uas sas)
 XBUDGET=0.5 # seconds of each extra device's read run (it still reads a grid)
+# The card a --write run is made on: backed by a file of random bytes (the
+# others read zeroes and drop writes), which must be byte-identical after.
+SD_WRITE=sd-sdsc
+SD_WRITE_REGION=16M:16M
+SD_WRITE_BUDGET=2
 
 # The guest's kernel command line words for these devices.
 extra_cmdline() {
@@ -37,7 +42,8 @@ extra_cmdline() {
   for label in "${SD_ORDER[@]}"; do mmc+="${mmc:+,}$label:${SD_CARDS[$label]%% *}"; done
   # usb-storage's model is QEMU's "QEMU HARDDISK": matched by its first word.
   scsi="usb-bot:QEMU,usb-uas:SSDPROBE-UAS,sas:SSDPROBE-SAS"
-  echo "vmtest.mmc=$mmc vmtest.scsi=$scsi vmtest.xbudget=$XBUDGET"
+  echo "vmtest.mmc=$mmc vmtest.scsi=$scsi vmtest.xbudget=$XBUDGET vmtest.sdwrite=$SD_WRITE" \
+    "vmtest.sdregion=$SD_WRITE_REGION vmtest.sdbudget=$SD_WRITE_BUDGET"
 }
 
 # Appends the devices to QEMU_CMD.
@@ -47,8 +53,13 @@ extra_qemu_args() {
   for label in "${SD_ORDER[@]}"; do
     read -r size _ <<< "${SD_CARDS[$label]}"
     # Each card takes the controller just added (its one free SD bus).
-    QEMU_CMD+=(-blockdev "driver=null-co,node-name=$label,size=$size,read-zeroes=on"
-      -device "sdhci-pci,id=sdhci-$label" -device "sd-card,drive=$label")
+    local node="driver=null-co,node-name=$label,size=$size,read-zeroes=on"
+    if [ "$label" = "$SD_WRITE" ]; then
+      head -c "$size" /dev/urandom > "$SCRATCH/$label.img"
+      sha256sum < "$SCRATCH/$label.img" | cut -d' ' -f1 > "$SCRATCH/$label.sha"
+      node="driver=raw,node-name=$label,file.driver=file,file.filename=$SCRATCH/$label.img"
+    fi
+    QEMU_CMD+=(-blockdev "$node" -device "sdhci-pci,id=sdhci-$label" -device "sd-card,drive=$label")
   done
   QEMU_CMD+=(-device qemu-xhci,id=xhci -device megasas,id=megasas)
   for label in "${SCSI_ORDER[@]}"; do
@@ -151,7 +162,27 @@ check_scsi_disk() {
   check_run "$label" "$(guest_dev "$label")" "$XBUDGET"
 }
 
+# check_sd_write: the --write run on SD_WRITE finished, measured writes, and
+# left every byte of the card as it was (the guest's checksums, and the
+# backing file's on this side).
+check_sd_write() {
+  local label="$SD_WRITE" j="$R/write-$SD_WRITE.json"
+  if [ "$(cat "$R/write-$label.rc" 2>/dev/null)" != 0 ]; then
+    echo "FAIL: --write on $label exited $(cat "$R/write-$label.rc" 2>/dev/null); stderr:" >&2
+    sed 's/^/    /' "$R/write-$label.err" >&2 2>/dev/null
+    ERRORS=$((ERRORS + 1)); return 0
+  fi
+  check_eq "$label --write: window" "$(jq -r '.write_probe.region | "\(.offset):\(.length)"' "$j")" \
+    "$((16 << 20)):$((16 << 20))"
+  check_eq "$label --write: a write grid" "$(jq -r '[.grids[] | select(.op == "write")] | length > 0' "$j")" true
+  check_eq "$label --write: restored (guest checksum)" "$(cat "$R/sha-after-$label")" "$(cat "$R/sha-before-$label")"
+  check_eq "$label --write: card file byte-identical" "$(sha256sum < "$SCRATCH/$label.img" | cut -d' ' -f1)" \
+    "$(cat "$SCRATCH/$label.sha")"
+  note "$label --write: write unit $(jq -r .detected.write_unit.state "$j"), erase block $(jq -r .detected.erase_block.state "$j"), $(jq -r .write_probe.bytes_written "$j") bytes written"
+}
+
 check_extra_devices() {
+  check_sd_write
   local label
   for label in "${SD_ORDER[@]}"; do check_sd_card "$label"; done
   for label in "${SCSI_ORDER[@]}"; do check_scsi_disk "$label"; done

@@ -132,6 +132,20 @@ unreadable_attributes() {
   done
 }
 
+# probe_write LABEL DEV: a --write run inside DEV's --region (the window is
+# journaled in the guest's RAM, which is all it has), the card's checksum
+# before and after: the run must give back every byte.
+probe_write() {
+  local label="$1" dev="$2"
+  sha256sum < "$dev" | cut -d' ' -f1 > "$OUT/sha-before-$label"
+  timeout "$PROBE_TIMEOUT" ssdprobe --write --yes --allow-ram-journal --cache-bytes 0 --region "$(param sdregion)" \
+    --budget "$(param sdbudget 2)" -q --json "$OUT/write-$label.json" "$dev" < /dev/null \
+    > "$OUT/write-$label.out" 2> "$OUT/write-$label.err"
+  echo $? > "$OUT/write-$label.rc"
+  sha256sum < "$dev" | cut -d' ' -f1 > "$OUT/sha-after-$label"
+  log "write run $label ($dev): exit $(cat "$OUT/write-$label.rc")"
+}
+
 # probe_extra_devices: SD cards, USB and SAS disks, each with `info` and a
 # short read run.
 probe_extra_devices() {
@@ -143,6 +157,7 @@ probe_extra_devices() {
     dump_mmc "$label" "$dev"
     probe_info "$label" "$dev"
     probe_run "$label" "$dev" --budget "$budget"
+    [ "$label" = "$(param sdwrite)" ] && probe_write "$label" "$dev"
   done
   for item in $(param scsi | tr ',' ' '); do
     label=${item%%:*} want=${item#*:}
