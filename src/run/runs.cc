@@ -24,6 +24,7 @@
 #include "run/verdict_phase.h"
 #include "run/write_phases.h"
 #include "run/write_setup.h"
+#include "run/zoned_write_phase.h"
 #include "safety/restore.h"
 
 namespace ssdprobe {
@@ -96,6 +97,25 @@ const std::vector<Phase>& characterize_phases() {
   return phases;
 }
 
+// --write on a host-managed zoned device: the window phases are replaced by
+// sequential writes into the empty zones the session chose, and the restore
+// resets them (run/zoned_write_phase.h).
+const std::vector<Phase>& zoned_characterize_phases() {
+  static const std::vector<Phase> phases = {
+      {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
+      {.name = "read_grid", .run = run_read_grid, .decides = Units{&ResultDocument::read_page}, .timed = true},
+      {.name = "write_session", .run = open_write_session, .needs = Needs::writes},
+      {.name = "zoned_write", .run = run_zoned_write, .needs = Needs::writes, .timed = true},
+      {.name = "restore", .run = restore_window, .needs = Needs::writes, .runs_after_stop = true},
+      {.name = "read_parallelism", .run = run_read_parallelism, .timed = true},
+      {.name = "kernel_check", .run = check_kernel_values, .runs_after_stop = true},
+      {.name = "firmware", .run = query_firmware_phase, .skip_if = skip_firmware_if_sim},
+      {.name = "audit", .run = audit_layout_phase},
+      {.name = "verdict", .run = verdict_phase, .runs_after_stop = true},
+  };
+  return phases;
+}
+
 const std::vector<Phase>& info_phases() {
   static const std::vector<Phase> phases = {
       {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
@@ -142,7 +162,14 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   run.read_plan = std::move(read_plan);
   run.cost_question = cost_question(run);
   run.own_io = own_io;
-  std::optional<Error> stop = run_phases(run, characterize_phases());
+  const bool zoned = run.write.session && run.write.session->zoned();
+  if (zoned) {
+    const std::string why = "not measured: a zoned device takes only sequential writes into empty zones (zoned_write)";
+    run.doc.write_unit.evidence = why;
+    run.doc.write_stripe.evidence = why;
+    run.doc.erase_block.evidence = why;
+  }
+  std::optional<Error> stop = run_phases(run, zoned ? zoned_characterize_phases() : characterize_phases());
   if (auto disturbed = other_io_disturbance(run.doc)) add_notes(run.doc, {*disturbed});
   run.doc.run = RunSummary{target.device->engine_description(), run.tally.ios, run.read_rounds,
                            run.tally.device_time_s, run.read_stop_reason};

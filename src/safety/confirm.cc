@@ -26,6 +26,11 @@ std::string describe_write_plan(const WritePlanSummary& plan) {
                                                         : fmt::format(", plus copying {} to the journal and back",
                                                                       format_size(plan.length)));
   }
+  if (!plan.zones.empty()) {
+    return text + fmt::format("  zoned device: sequential writes only into {}, each journaled to {} first and given "
+                              "back with a zone reset (empty, as now); no zone holding data is written\n",
+                              plan.zones, printable(plan.journal));
+  }
   if (plan.simulated) {
     text += "  simulated drive: nothing real is written (asked as on a real drive, so scripts behave the same)\n";
   } else if (plan.preserve) {

@@ -5,8 +5,13 @@
 #  - `ssdprobe info --json` reports every configured value exactly, from
 #    sysfs (reported.zoned), the kernel's zone report (reported.zoned.report)
 #    and the ZNS Identify pages (reported.nvme.zns);
-#  - `--write` is refused (exit 7) naming the zone model, and nothing was
-#    written: every zone still empty, blkzone's report byte-identical;
+#  - zone-safe `--write` (data first put into zones 0 and 1): exit 0, the
+#    document's zoned_write section names only zones that were empty, and
+#    afterwards blkzone's report is byte-identical (every empty zone empty
+#    again, the data zones' write pointers unchanged) and the data zones'
+#    checksums are the same; a --write killed with SIGKILL once it writes
+#    leaves a journal, and `ssdprobe restore` of it gives the same; with no
+#    empty zone left, --write is refused (exit 7) and writes nothing;
 #  - a short read run works;
 #  - the advice's zoned btrfs command (mkfs.btrfs -O zoned) runs in the
 #    guest, and ssdprobe's zone report then shows data written;
@@ -152,19 +157,61 @@ check_info() {
   check_eq "info text names the zone model" "$(grep -c 'model host-managed' "$R/info-zns.out")" 1
 }
 
+# Zone starts in blkzone's notation (512 B sectors, 9 hex digits).
+zone_start_hex() { printf '0x%09x' $(($1 / 512)); }
+# same LABEL FILE1 FILE2: byte-identical?
+same() { check_eq "$1" "$(cmp -s "$R/$2" "$R/$3" && echo same || echo differs)" same; }
+
+check_zoned_write() {
+  check_eq "data written into zones 0 and 1" "$(cat "$R/zw-seed.rc" 2>/dev/null)" 0
+  check_eq "empty zones before --write" "$(cat "$R/zw-empty-before.txt" 2>/dev/null)" $((SIZE / ZONE - 2))
+  if [ "$(cat "$R/zw-run.rc" 2>/dev/null)" != 0 ]; then sed 's/^/    zw-run: /' "$R/zw-run.err" >&2; fi
+  check_eq "zone-safe --write exit" "$(cat "$R/zw-run.rc" 2>/dev/null)" 0
+  local f=zw-run.json zw=.zoned_write start used=0
+  check_eq "zoned_write phase ran" "$(jf $f '[.phases[] | select(.name == "zoned_write") | .state][0]' |
+    sed 's/^budget$/done/')" done
+  check_eq "$zw.zone_bytes" "$(jf $f "$zw.zone_bytes")" "$ZONE"
+  check_eq "$zw.zone_capacity_bytes" "$(jf $f "$zw.zone_capacity_bytes")" "$ZONE_CAP"
+  check_eq "$zw.zones_empty_before" "$(jf $f "$zw.zones_empty_before")" $((SIZE / ZONE - 2))
+  check_eq "$zw.bytes_written > 0" "$(jf $f "$zw.bytes_written > 0")" true
+  check_eq "$zw.bytes_written = sum of zones" "$(jf $f "$zw.bytes_written == ([$zw.zones[].bytes_written] | add)")" true
+  check_eq "no zone written past its capacity" "$(jf $f "[$zw.zones[] | .bytes_written <= .capacity_bytes] | all")" true
+  check_eq "$zw.reset_verified" "$(jf $f "$zw.reset_verified")" true
+  for start in $(jf $f "$zw.zones[].start_bytes"); do
+    used=$((used + 1))
+    check_eq "zone at $start was empty before" \
+      "$(grep "start: $(zone_start_hex "$start")" "$R/zw-blkzone-before.txt" | grep -c '(em)')" 1
+  done
+  [ "$used" -ge 1 ] || check_eq "zones used" "$used" ">= 1"
+  same "blkzone report after --write identical (write pointers)" zw-blkzone-before.txt zw-blkzone-after-run.txt
+  same "data zones byte-identical after --write" zw-sums-before.txt zw-sums-after-run.txt
+  check_eq "no journal left after --write" "$(cat "$R/zw-run-journals.txt" 2>/dev/null)" 0
+  note "zoned --write: $used zones, $(jf $f "$zw.bytes_written") bytes in $(jf $f "$zw.chunk_bytes") B writes," \
+    "median $(jf $f "$zw.median_us") us, p99 $(jf $f "$zw.p99_us") us, $(cat "$R/zw-run.seconds") s in the guest;" \
+    "$(jf $f "$zw.comparison")"
+}
+
+check_zoned_kill_restore() {
+  check_eq "killed --write had begun writing" \
+    "$(( $(cat "$R/zw-empty-killed.txt" 2>/dev/null || echo 99) < $(cat "$R/zw-empty-before.txt" 2>/dev/null || echo 0) ))" 1
+  check_eq "a journal after kill -9" "$(wc -l < "$R/zw-kill-journals.txt" 2>/dev/null | tr -d ' ')" 1
+  if [ "$(cat "$R/zw-restore.rc" 2>/dev/null)" != 0 ]; then sed 's/^/    restore: /' "$R/zw-restore.out" >&2; fi
+  check_eq "restore exit" "$(cat "$R/zw-restore.rc" 2>/dev/null)" 0
+  check_eq "restore says it reset zones" "$(grep -c 'reset .* zone' "$R/zw-restore.out")" 1
+  same "blkzone report after restore identical" zw-blkzone-before.txt zw-blkzone-after-restore.txt
+  same "data zones byte-identical after restore" zw-sums-before.txt zw-sums-after-restore.txt
+  check_eq "journal removed by restore" "$(cat "$R/zw-restore-journals.txt" 2>/dev/null)" 0
+}
+
 check_write_refused() {
-  check_eq "--write exit (7: refused)" "$(cat "$R/write.rc" 2>/dev/null)" 7
-  check_eq "--write message names the zone model" "$(grep -c 'host-managed zoned block device' "$R/write.out")" 1
-  check_eq "--write message says why" "$(grep -c 'zone-safe write probes are not implemented' "$R/write.out")" 1
-  check_eq "zones still empty after --write" "$(jf info-zns-after-write.json .reported.zoned.report.empty)" \
-    $((SIZE / ZONE))
-  check_eq "bytes written after --write" "$(jf info-zns-after-write.json .reported.zoned.report.written_bytes)" 0
-  if [ -s "$R/blkzone-zns.txt" ]; then
-    check_eq "blkzone report unchanged by --write" \
-      "$(cmp -s "$R/blkzone-zns.txt" "$R/blkzone-zns-after-write.txt" && echo same)" same
-  else
-    note "no blkzone on this host: write pointers compared through ssdprobe's own report only"
-  fi
+  check_eq "--write with no empty zone: exit (7: refused)" "$(cat "$R/write.rc" 2>/dev/null)" 7
+  check_eq "--write message says no zone is empty" \
+    "$(grep -c "none of its $((SIZE / ZONE)) zones is an empty" "$R/write.out")" 1
+  same "blkzone report after the refusal identical" zw-blkzone-before.txt zw-blkzone-after-refusal.txt
+  check_eq "zones empty after all --write runs" "$(jf info-zns-after-write.json .reported.zoned.report.empty)" \
+    $((SIZE / ZONE - 2))
+  check_eq "bytes written after all --write runs (the data zones')" \
+    "$(jf info-zns-after-write.json .reported.zoned.report.written_bytes)" $((8 * MIB))
 }
 
 check_read_run() {
@@ -204,6 +251,8 @@ main() {
   check_prerequisites
   boot_guest
   check_info
+  check_zoned_write
+  check_zoned_kill_restore
   check_write_refused
   check_read_run
   check_advice_and_mkfs
