@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <optional>
+#include <vector>
 
 #include "analysis/stats.h"
 #include "core/units.h"
@@ -58,6 +60,39 @@ ZonedWriteSection start_section(const RunContext& run, uint32_t chunk) {
   return s;
 }
 
+// One period in every zone that wrote enough to show one is a finding to
+// compare with the zone; periods that differ between zones (or a period in
+// some zones and none in others) are not a consistent erase unit.
+std::string stall_text(const ZonedWriteSection& s) {
+  std::vector<std::string> seen;
+  std::optional<uint64_t> period;
+  bool consistent = true;
+  uint64_t longest = 0;
+  for (const auto& z : s.zones) {
+    if (z.ios == 0) continue;
+    longest = std::max(longest, z.bytes_written);
+    seen.push_back(z.stall_period_bytes ? format_size(*z.stall_period_bytes) : "none");
+    if (!period && z.stall_period_bytes && seen.size() == 1) period = z.stall_period_bytes;
+    consistent &= z.stall_period_bytes == period;
+  }
+  if (seen.empty()) return " Nothing was written: the stalls inside a zone were not measured.";
+  if (!period && consistent) {
+    return fmt::format(" No periodic stall showed in any zone's writes (at most {} written in one zone): an erase unit "
+                       "inside a zone was not determined.", format_size(longest));
+  }
+  if (!consistent) {
+    std::string list;
+    for (const auto& p : seen) list += (list.empty() ? "" : ", ") + p;
+    return fmt::format(" The zones' writes stalled with different periods ({}): no consistent erase unit inside a "
+                       "zone was determined.", list);
+  }
+  const double capacity = static_cast<double>(s.zone_capacity_bytes), size = static_cast<double>(s.zone_bytes);
+  return fmt::format(" Writes stalled every {} in every zone written: the capacity is {:.2f} and the size {:.2f} such "
+                     "periods{}.", format_size(*period), capacity / static_cast<double>(*period),
+                     size / static_cast<double>(*period),
+                     s.zone_capacity_bytes % *period == 0 ? " (the capacity is a whole number of them)" : "");
+}
+
 }  // namespace
 
 void summarize_zoned_writes(ZonedWriteSection& section, const ZonedWriteResult& result) {
@@ -76,23 +111,9 @@ void summarize_zoned_writes(ZonedWriteSection& section, const ZonedWriteResult& 
 }
 
 std::string compare_with_zone(const ZonedWriteSection& s) {
-  const double capacity = static_cast<double>(s.zone_capacity_bytes), size = static_cast<double>(s.zone_bytes);
   std::string text = fmt::format("Zone size {}, capacity {} ({} of each zone cannot be written).", format_size(s.zone_bytes),
                                  format_size(s.zone_capacity_bytes), format_size(s.zone_bytes - s.zone_capacity_bytes));
-  const auto with_period = std::find_if(s.zones.begin(), s.zones.end(),
-                                        [](const ZonedWriteZone& z) { return z.stall_period_bytes.has_value(); });
-  if (with_period != s.zones.end()) {
-    const uint64_t period = *with_period->stall_period_bytes;
-    text += fmt::format(" Writes stalled every {} in the zone at {}: the capacity is {:.2f} and the size {:.2f} such "
-                        "periods{}.", format_size(period), format_size(with_period->start_bytes),
-                        capacity / static_cast<double>(period), size / static_cast<double>(period),
-                        s.zone_capacity_bytes % period == 0 ? " (the capacity is a whole number of them)" : "");
-  } else {
-    uint64_t longest = 0;
-    for (const auto& z : s.zones) longest = std::max(longest, z.bytes_written);
-    text += fmt::format(" No periodic stall showed in any zone's writes (at most {} written in one zone): an erase "
-                        "unit inside a zone was not determined.", format_size(longest));
-  }
+  text += stall_text(s);
   if (s.zone_append_max_bytes) {
     text += fmt::format(" Zone append limit {} (writes here were {}; zone append itself was not timed).",
                         format_size(*s.zone_append_max_bytes), format_size(s.chunk_bytes));

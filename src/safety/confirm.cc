@@ -22,7 +22,7 @@ std::string describe_write_plan(const WritePlanSummary& plan) {
     text += fmt::format("  writes at most {} bytes ({}) in all: {}\n", plan.max_bytes_written,
                         format_size(plan.max_bytes_written), plan.max_bytes_breakdown);
     text += fmt::format("  expected time: about {:.0f} s of probing (--budget){}\n", plan.budget_s,
-                        plan.simulated || !plan.preserve ? ""
+                        plan.simulated || !plan.preserve || !plan.zones.empty() ? ""
                                                         : fmt::format(", plus copying {} to the journal and back",
                                                                       format_size(plan.length)));
   }

@@ -227,8 +227,19 @@ TEST_CASE("the zoned write section summarises each zone's stream and compares a 
   CHECK(section.zones[0].start_bytes == 12 * kZone);
   CHECK_FALSE(section.zones[0].stall_period_bytes);
   CHECK(section.zones[1].stall_period_bytes == 8 * kMiB);
-  CHECK(section.comparison.find("stalled every 8 MiB") != std::string::npos);
-  CHECK(section.comparison.find("capacity is 6.00") != std::string::npos);
+  // A period in one zone and none in the other is no consistent erase unit.
+  CHECK(section.comparison.find("different periods (none, 8 MiB)") != std::string::npos);
+  section.zones[0].stall_period_bytes = 8 * kMiB;
+  const std::string same = compare_with_zone(section);
+  CHECK(same.find("stalled every 8 MiB in every zone") != std::string::npos);
+  CHECK(same.find("capacity is 6.00 and the size 8.00") != std::string::npos);
+  CHECK(same.find("whole number") != std::string::npos);
+  section.zones[0].stall_period_bytes.reset();
   section.zones[1].stall_period_bytes.reset();
+  CHECK(compare_with_zone(section).find("No periodic stall") != std::string::npos);
   CHECK(compare_with_zone(section).find("not determined") != std::string::npos);
+  // A zone the run never reached is not counted as "none".
+  section.zones[1].ios = 0;
+  section.zones[0].stall_period_bytes = 8 * kMiB;
+  CHECK(compare_with_zone(section).find("stalled every 8 MiB") != std::string::npos);
 }

@@ -166,7 +166,7 @@ zoned_write_run() {
 zoned_kill_run() {
   local dev="$1" pid empty i=0
   empty=$(empty_zones "$dev")
-  ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 60 -q "$dev" \
+  ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 8 -q "$dev" \
     < /dev/null > "$OUT/zw-kill.out" 2>&1 &
   pid=$!
   while [ "$(empty_zones "$dev")" -ge "$empty" ] && [ "$i" -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
