@@ -144,6 +144,10 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   if (options.write) {
     write.window = write_window(target, options);
     write.session = prepare_writes(target, write.window, options);  // claims, checks and asks before any IO
+    if (write.session && write.session->zoned()) {
+      const WritePlanSummary plan = write.session->summary();  // the window is the chosen zones' span
+      write.window = {plan.offset, plan.length};
+    }
   }
   open_engine(target, parse_engine(options.engine), options.write, options.seed, nvme_passthru_opener(),
               write.session ? write.session->device_fd() : -1);

@@ -118,7 +118,7 @@ partition_table_audit() {
 # Zone-safe --write (a host-managed device): data first in zones 0 and 1
 # (dd at each zone's write pointer), then a --write run, a --write killed
 # with SIGKILL once it has begun writing and `ssdprobe restore` of its
-# journal, and a --write with no empty zone left (every empty zone finished)
+# journal, one stopped by SIGTERM (it resets its zones itself), and a --write with no empty zone left (every empty zone finished)
 # that must be refused. Zone reports (blkzone) and the data zones'
 # checksums are taken before and after each; vm_zoned.sh compares them.
 
@@ -186,6 +186,27 @@ zoned_kill_run() {
   log "killed --write after $i polls, empty zones $(cat "$OUT/zw-empty-killed.txt"); restore exit $(cat "$OUT/zw-restore.rc")"
 }
 
+# SIGTERM once a zone the run chose is no longer empty: the run itself
+# must reset the zones on its way out and remove its journal.
+zoned_term_run() {
+  local dev="$1" pid empty i=0
+  empty=$(empty_zones "$dev")
+  ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 8 -q --json "$OUT/zw-term.json" "$dev" \
+    < /dev/null > "$OUT/zw-term.out" 2>&1 &
+  pid=$!
+  while [ "$(empty_zones "$dev")" -ge "$empty" ] && [ "$i" -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+    usleep 100000
+    i=$((i + 1))
+  done
+  empty_zones "$dev" > "$OUT/zw-empty-at-term.txt"
+  kill -TERM "$pid" 2>/dev/null
+  wait "$pid"
+  echo $? > "$OUT/zw-term.rc"
+  ls "$ZW_JOURNAL" 2>/dev/null | grep -c '\.ssdpj$' > "$OUT/zw-term-journals.txt"
+  zone_state after-term "$dev"
+  log "SIGTERM to --write after $i polls: exit $(cat "$OUT/zw-term.rc")"
+}
+
 # Every empty zone finished (FULL without data): --write must be refused;
 # then exactly those zones are reset again.
 no_empty_zone_run() {
@@ -202,6 +223,7 @@ zoned_write_checks() {
   seed_data_zones "$1"
   zoned_write_run "$1"
   zoned_kill_run "$1"
+  zoned_term_run "$1"
   no_empty_zone_run "$1"
 }
 

@@ -10,7 +10,8 @@
 #    afterwards blkzone's report is byte-identical (every empty zone empty
 #    again, the data zones' write pointers unchanged) and the data zones'
 #    checksums are the same; a --write killed with SIGKILL once it writes
-#    leaves a journal, and `ssdprobe restore` of it gives the same; with no
+#    leaves a journal, and `ssdprobe restore` of it gives the same; one
+#    stopped by SIGTERM resets its zones itself (exit 130); with no
 #    empty zone left, --write is refused (exit 7) and writes nothing;
 #  - a short read run works;
 #  - the advice's zoned btrfs command (mkfs.btrfs -O zoned) runs in the
@@ -203,6 +204,18 @@ check_zoned_kill_restore() {
   check_eq "journal removed by restore" "$(cat "$R/zw-restore-journals.txt" 2>/dev/null)" 0
 }
 
+check_zoned_term() {
+  check_eq "SIGTERM came while writing" \
+    "$(( $(cat "$R/zw-empty-at-term.txt" 2>/dev/null || echo 99) < $(cat "$R/zw-empty-before.txt" 2>/dev/null || echo 0) ))" 1
+  check_eq "--write stopped by SIGTERM: exit 130" "$(cat "$R/zw-term.rc" 2>/dev/null)" 130
+  check_eq "its zones reset on the way out" "$(jf zw-term.json .zoned_write.reset_verified)" true
+  check_eq "the zoned_write phase says interrupted" \
+    "$(jf zw-term.json '[.phases[] | select(.name == "zoned_write") | .state][0]')" interrupted
+  check_eq "no journal left after SIGTERM" "$(cat "$R/zw-term-journals.txt" 2>/dev/null)" 0
+  same "blkzone report after SIGTERM identical" zw-blkzone-before.txt zw-blkzone-after-term.txt
+  same "data zones byte-identical after SIGTERM" zw-sums-before.txt zw-sums-after-term.txt
+}
+
 check_write_refused() {
   check_eq "--write with no empty zone: exit (7: refused)" "$(cat "$R/write.rc" 2>/dev/null)" 7
   check_eq "--write message says no zone is empty" \
@@ -253,6 +266,7 @@ main() {
   check_info
   check_zoned_write
   check_zoned_kill_restore
+  check_zoned_term
   check_write_refused
   check_read_run
   check_advice_and_mkfs
