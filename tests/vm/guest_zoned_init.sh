@@ -179,10 +179,15 @@ zoned_kill_run() {
   ls "$ZW_JOURNAL"/*.ssdpj > "$OUT/zw-kill-journals.txt" 2>/dev/null
   local journal
   journal=$(head -n 1 "$OUT/zw-kill-journals.txt")
+  mkdir -p -m 0700 /tmp/zw-copy && cp "$journal" /tmp/zw-copy/
   timeout "$PROBE_TIMEOUT" ssdprobe restore --yes "$journal" < /dev/null > "$OUT/zw-restore.out" 2>&1
   echo $? > "$OUT/zw-restore.rc"
   ls "$ZW_JOURNAL" 2>/dev/null | grep -c '\.ssdpj$' > "$OUT/zw-restore-journals.txt"
   zone_state after-restore "$dev"
+  # The same journal again, its zones now empty: harmless, nothing reset.
+  timeout "$PROBE_TIMEOUT" ssdprobe restore --yes /tmp/zw-copy/*.ssdpj < /dev/null > "$OUT/zw-restore-again.out" 2>&1
+  echo $? > "$OUT/zw-restore-again.rc"
+  zone_state after-restore-again "$dev"
   log "killed --write after $i polls, empty zones $(cat "$OUT/zw-empty-killed.txt"); restore exit $(cat "$OUT/zw-restore.rc")"
 }
 

@@ -10,7 +10,8 @@
 #    afterwards blkzone's report is byte-identical (every empty zone empty
 #    again, the data zones' write pointers unchanged) and the data zones'
 #    checksums are the same; a --write killed with SIGKILL once it writes
-#    leaves a journal, and `ssdprobe restore` of it gives the same; one
+#    leaves a journal, and `ssdprobe restore` of it gives the same (a
+#    second restore of a copy of it then resets nothing); one
 #    stopped by SIGTERM resets its zones itself (exit 130); with no
 #    empty zone left, --write is refused (exit 7) and writes nothing;
 #  - a short read run works;
@@ -202,6 +203,9 @@ check_zoned_kill_restore() {
   same "blkzone report after restore identical" zw-blkzone-before.txt zw-blkzone-after-restore.txt
   same "data zones byte-identical after restore" zw-sums-before.txt zw-sums-after-restore.txt
   check_eq "journal removed by restore" "$(cat "$R/zw-restore-journals.txt" 2>/dev/null)" 0
+  check_eq "restore of a copy once the zones are empty: exit" "$(cat "$R/zw-restore-again.rc" 2>/dev/null)" 0
+  check_eq "it says there is nothing to reset" "$(grep -c 'nothing to reset' "$R/zw-restore-again.out")" 1
+  same "blkzone report after restoring again identical" zw-blkzone-before.txt zw-blkzone-after-restore-again.txt
 }
 
 check_zoned_term() {
