@@ -69,8 +69,9 @@ WriteSession::WriteSession(const Target& target, const Region& window, const Wri
   if (zoned) choose_zones(target);
   identity_ = identity_of(target, device_.get(), window_, options_.region_given);
   for (const Zone& z : zones_) identity_.reset_zones.push_back({z.start_bytes, z.length_bytes});
-  // A zone-safe run always journals its zones (a few hundred bytes): with
-  // --no-preserve too, since a zone left written would refuse the next run.
+  // A zone-safe run always journals its zones (a few hundred bytes), with
+  // --no-preserve too: after a crash the journal is the only record of which
+  // zones hold test data, and a zone reset costs nothing to save.
   if (!options_.preserve && !zoned) return;
   options_.preserve = true;
   create_journal_dir(options_.journal_dir, &created_dirs_);
@@ -82,11 +83,13 @@ WriteSession::WriteSession(const Target& target, const Region& window, const Wri
 
 // Through the claimed descriptor: the zones are chosen on the device that
 // will be written, after nothing else can open it for writing.
+// With --region, only zones wholly inside it may be chosen.
 void WriteSession::choose_zones(const Target& target) {
   const std::vector<Zone> report = read_zone_report(device_.get(), path_);
   const ZonedLimits& limits = *target.topology.zoned;
+  const Region inside = options_.region_given ? window_ : Region{0, 0};
   zones_ = choose_write_zones(report, {.wanted = options_.zones_wanted, .max_open_zones = limits.max_open_zones,
-                                       .max_active_zones = limits.max_active_zones}, path_);
+                                       .max_active_zones = limits.max_active_zones, .inside = inside}, path_);
   const Zone& last = zones_.back();
   window_ = {zones_.front().start_bytes, last.start_bytes + last.length_bytes - zones_.front().start_bytes};
 }

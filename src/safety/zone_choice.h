@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/units.h"
 #include "device/target.h"
 #include "device/zone_report.h"
 
@@ -24,14 +25,16 @@ struct ZoneChoiceLimits {
   uint64_t wanted = 4;                      // at most this many zones
   std::optional<uint64_t> max_open_zones;   // queue/max_open_zones (0 or absent: no limit)
   std::optional<uint64_t> max_active_zones; // queue/max_active_zones (0 or absent: no limit)
+  Region inside;                            // --region: only zones wholly inside it (length 0: anywhere)
 };
 
 // The zones to write, in ascending order: the last `wanted` EMPTY
 // sequential-write-required zones (file systems grow from the start of a
 // zoned device), fewer when the open and active zone limits, less the zones
 // already open or active, leave less room (each zone written stays open
-// until it is reset). Throws Error(refused) naming how many zones there are
-// when none is empty, or when the limits leave no room.
+// until it is reset; zones outside `inside` count there too). Throws
+// Error(refused) naming how many zones there are (inside the region, when
+// one is given) when none is empty, or when the limits leave no room.
 std::vector<Zone> choose_write_zones(std::span<const Zone> zones, const ZoneChoiceLimits& limits,
                                      const std::string& path);
 

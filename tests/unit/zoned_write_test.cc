@@ -71,7 +71,7 @@ JournalIdentity zone_identity(std::vector<ZoneRange> zones) {
 
 TEST_CASE("zone choice takes only empty sequential-write-required zones, the last ones, within the limits") {
   const auto zones = device();
-  const auto chosen = choose_write_zones(zones, {.wanted = 4, .max_open_zones = 6, .max_active_zones = 8}, "/dev/z");
+  const auto chosen = choose_write_zones(zones, {.wanted = 4, .max_open_zones = 6, .max_active_zones = 8, .inside = {}}, "/dev/z");
   REQUIRE(chosen.size() == 4);
   for (size_t i = 0; i < chosen.size(); ++i) {
     CHECK(chosen[i].cond == BLK_ZONE_COND_EMPTY);
@@ -80,9 +80,9 @@ TEST_CASE("zone choice takes only empty sequential-write-required zones, the las
   }
   // One open and one closed zone: 8 active allowed, 2 in use, so 6 left; 6
   // open allowed, 1 in use, so 5 left.
-  CHECK(choose_write_zones(zones, {.wanted = 100, .max_open_zones = 6, .max_active_zones = 8}, "/dev/z").size() == 5);
-  CHECK(choose_write_zones(zones, {.wanted = 100, .max_open_zones = 0, .max_active_zones = 3}, "/dev/z").size() == 1);
-  CHECK(choose_write_zones(zones, {.wanted = 100, .max_open_zones = std::nullopt, .max_active_zones = std::nullopt},
+  CHECK(choose_write_zones(zones, {.wanted = 100, .max_open_zones = 6, .max_active_zones = 8, .inside = {}}, "/dev/z").size() == 5);
+  CHECK(choose_write_zones(zones, {.wanted = 100, .max_open_zones = 0, .max_active_zones = 3, .inside = {}}, "/dev/z").size() == 1);
+  CHECK(choose_write_zones(zones, {.wanted = 100, .max_open_zones = std::nullopt, .max_active_zones = std::nullopt, .inside = {}},
                            "/dev/z").size() == 12);
 }
 
@@ -91,7 +91,7 @@ TEST_CASE("zone choice never takes a zone with data or a conventional zone, what
   // An "empty" zone whose write pointer is not at its start is not empty.
   zones[15].write_pointer_bytes += 4096;
   const auto chosen = choose_write_zones(zones, {.wanted = 100, .max_open_zones = std::nullopt,
-                                                 .max_active_zones = std::nullopt}, "/dev/z");
+                                                 .max_active_zones = std::nullopt, .inside = {}}, "/dev/z");
   CHECK(chosen.size() == 11);
   for (const Zone& z : chosen) {
     CHECK(z.start_bytes >= 4 * kZone);
@@ -99,19 +99,41 @@ TEST_CASE("zone choice never takes a zone with data or a conventional zone, what
   }
 }
 
+TEST_CASE("with --region, only empty zones wholly inside it; the limits still count every zone") {
+  const auto zones = device();
+  // Zones 4..7 are inside; 8 only half.
+  const Region region{4 * kZone, 4 * kZone + kZone / 2};
+  const auto chosen = choose_write_zones(zones, {.wanted = 100, .max_open_zones = std::nullopt,
+                                                 .max_active_zones = std::nullopt, .inside = region}, "/dev/z");
+  REQUIRE(chosen.size() == 4);
+  CHECK(chosen.front().start_bytes == 4 * kZone);
+  CHECK(chosen.back().start_bytes == 7 * kZone);
+  // The open zone 2 lies outside the region but counts against the limit of 3 open.
+  CHECK(choose_write_zones(zones, {.wanted = 100, .max_open_zones = 3, .max_active_zones = std::nullopt,
+                                   .inside = region}, "/dev/z").size() == 2);
+  // A region holding only zones with data: refused, counting the region's zones.
+  try {
+    choose_write_zones(zones, {.wanted = 4, .max_open_zones = 6, .max_active_zones = 8, .inside = {kZone, 3 * kZone}},
+                       "/dev/z");
+    FAIL("not refused");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("none of its 3 zones wholly inside --region") != std::string::npos);
+  }
+}
+
 TEST_CASE("no empty zone, or no room under the open/active limits: refused, naming how many zones there are") {
   auto zones = device();
   for (uint64_t i = 4; i < 16; ++i) zones[i] = zone(i, BLK_ZONE_COND_FULL, BLK_ZONE_TYPE_SEQWRITE_REQ, kCap);
   try {
-    choose_write_zones(zones, {.wanted = 4, .max_open_zones = 6, .max_active_zones = 8}, "/dev/z");
+    choose_write_zones(zones, {.wanted = 4, .max_open_zones = 6, .max_active_zones = 8, .inside = {}}, "/dev/z");
     FAIL("not refused");
   } catch (const Error& e) {
     CHECK(e.category() == ErrorCategory::refused);
     CHECK(std::string(e.what()).find("none of its 16 zones is an empty") != std::string::npos);
   }
-  CHECK_THROWS_AS(choose_write_zones({}, {.wanted = 4, .max_open_zones = 6, .max_active_zones = 8}, "/dev/z"), Error);
+  CHECK_THROWS_AS(choose_write_zones({}, {.wanted = 4, .max_open_zones = 6, .max_active_zones = 8, .inside = {}}, "/dev/z"), Error);
   try {
-    choose_write_zones(device(), {.wanted = 4, .max_open_zones = 1, .max_active_zones = 8}, "/dev/z");
+    choose_write_zones(device(), {.wanted = 4, .max_open_zones = 1, .max_active_zones = 8, .inside = {}}, "/dev/z");
     FAIL("not refused");
   } catch (const Error& e) {
     CHECK(e.category() == ErrorCategory::refused);

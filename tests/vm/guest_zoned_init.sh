@@ -162,6 +162,16 @@ zoned_write_run() {
   log "zone-safe --write ($dev): exit $(cat "$OUT/zw-run.rc") in $(cat "$OUT/zw-run.seconds") s"
 }
 
+# --region 128M:160M holds zones 2 and 3 wholly (and half of zone 4): only
+# those two may be written.
+zoned_region_run() {
+  timeout "$PROBE_TIMEOUT" ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 2 -q \
+    --region 128M:160M --json "$OUT/zw-region.json" "$1" < /dev/null > "$OUT/zw-region.out" 2>&1
+  echo $? > "$OUT/zw-region.rc"
+  zone_state after-region "$1"
+  log "zone-safe --write --region 128M:160M ($1): exit $(cat "$OUT/zw-region.rc")"
+}
+
 # SIGKILL once a zone the run chose is no longer empty, then restore.
 zoned_kill_run() {
   local dev="$1" pid empty i=0
@@ -227,6 +237,7 @@ no_empty_zone_run() {
 zoned_write_checks() {
   seed_data_zones "$1"
   zoned_write_run "$1"
+  zoned_region_run "$1"
   zoned_kill_run "$1"
   zoned_term_run "$1"
   no_empty_zone_run "$1"

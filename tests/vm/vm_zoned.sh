@@ -9,7 +9,8 @@
 #    document's zoned_write section names only zones that were empty, and
 #    afterwards blkzone's report is byte-identical (every empty zone empty
 #    again, the data zones' write pointers unchanged) and the data zones'
-#    checksums are the same; a --write killed with SIGKILL once it writes
+#    checksums are the same; with --region only zones wholly inside it are
+#    written; a --write killed with SIGKILL once it writes
 #    leaves a journal, and `ssdprobe restore` of it gives the same (a
 #    second restore of a copy of it then resets nothing); one
 #    stopped by SIGTERM resets its zones itself (exit 130); with no
@@ -193,6 +194,14 @@ check_zoned_write() {
     "$(jf $f "$zw.comparison")"
 }
 
+check_zoned_region() {
+  check_eq "--write --region 128M:160M exit" "$(cat "$R/zw-region.rc" 2>/dev/null)" 0
+  check_eq "only the zones wholly inside --region written" \
+    "$(jf zw-region.json '[.zoned_write.zones[].start_bytes] | map(. / 1048576) | join(",")')" "128,192"
+  check_eq "their reset verified" "$(jf zw-region.json .zoned_write.reset_verified)" true
+  same "blkzone report after --region identical" zw-blkzone-before.txt zw-blkzone-after-region.txt
+}
+
 check_zoned_kill_restore() {
   check_eq "killed --write had begun writing" \
     "$(( $(cat "$R/zw-empty-killed.txt" 2>/dev/null || echo 99) < $(cat "$R/zw-empty-before.txt" 2>/dev/null || echo 0) ))" 1
@@ -269,6 +278,7 @@ main() {
   boot_guest
   check_info
   check_zoned_write
+  check_zoned_region
   check_zoned_kill_restore
   check_zoned_term
   check_write_refused
