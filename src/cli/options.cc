@@ -141,7 +141,8 @@ const std::vector<OptionSpec>& option_table() {
       {"--write", "", "", "write", kCharacterize,
        "Allow write probes (write unit, erase block). Writes stay inside --region (default: up to 256 MiB from the "
        "middle of the device, never its first or last MiB); the range is saved to a journal first and restored "
-       "after, and a drive in use is refused",
+       "after, and a drive in use is refused. On a whole host-managed zoned device only empty zones are written, "
+       "sequentially, and reset after",
        FlagField{&Options::write}},
       {"--yes", "", "", "yes", kCharacterize | kRestore,
        "Confirm --write (or restore: writing the journal back) without asking (for scripts)", FlagField{&Options::yes}},

@@ -22,6 +22,7 @@
 #include "report/parallelism_render.h"
 #include "report/utf8.h"
 #include "report/verdict_render.h"
+#include "report/zoned_write_render.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -310,15 +311,16 @@ json to_json(const ResultDocument& d) {
               {"grids", grids},
               {"notes", d.notes}};
   doc["write_probe"] = write_probe_json(d.write_probe);
+  doc["zoned_write"] = zoned_write_json(d.zoned_write);
   doc["audit"] = audit_json(d.audit);
   if (d.run) {
     doc["run"] = {{"engine", d.run->engine}, {"ios", d.run->ios}, {"rounds", d.run->rounds},
                   {"device_time_s", rounded(d.run->device_time_s)},
                   {"stop_reason", stop_reason_name(d.run->stop_reason)},
-                  {"read_region",
-                   {{"offset", d.run->read_region.offset},
-                    {"length", d.run->read_region.length},
-                    {"source", d.run->read_region_source}}}};
+                  {"read_region", d.run->read_region ? json{{"offset", d.run->read_region->offset},
+                                                            {"length", d.run->read_region->length},
+                                                            {"source", d.run->read_region_source}}
+                                                      : json(nullptr)}};
   } else {
     doc["run"] = nullptr;
   }

@@ -59,6 +59,35 @@ struct WriteProbeSummary {
   std::optional<WriteAmplification> write_amplification;  // from SMART counters, when the drive has them
 };
 
+// One zone a zone-safe write run wrote (run/zoned_write_phase.h).
+struct ZonedWriteZone {
+  uint64_t start_bytes = 0, length_bytes = 0, capacity_bytes = 0;
+  uint64_t bytes_written = 0;
+  uint64_t ios = 0;
+  double median_us = 0.0, p99_us = 0.0;     // of this zone's writes
+  uint64_t slow_ios = 0;                    // writes over 3 x the zone's median latency
+  std::optional<uint64_t> stall_period_bytes;  // the erase-block analysis of the zone's stream
+  double stall_confidence = 0.0;
+  std::string stall_evidence;
+  bool cut_to_budget = false;               // --budget, not the zone's capacity, ended it
+};
+
+// A --write run on a host-managed zoned device: which empty zones it wrote,
+// what their writes cost, and whether the reset gave them back empty.
+struct ZonedWriteSection {
+  uint64_t zones_total = 0, zones_empty_before = 0;
+  uint64_t zone_bytes = 0, zone_capacity_bytes = 0;  // of the first zone written
+  std::optional<uint64_t> zone_append_max_bytes;
+  std::optional<uint64_t> max_open_zones, max_active_zones;
+  uint32_t chunk_bytes = 0;
+  std::vector<ZonedWriteZone> zones;
+  uint64_t bytes_written = 0;
+  double median_us = 0.0, p99_us = 0.0;  // over every write of every zone
+  std::string comparison;                // the stall period against the zone size and capacity, or why none
+  bool reset_verified = false;           // each zone EMPTY with its write pointer at its start afterwards
+  std::string reset_message;
+};
+
 // What the firmware itself reports (src/firmware), as decoded; nullopt where
 // the target has no such interface or nothing could be read through it.
 struct FirmwareSection {
@@ -88,8 +117,9 @@ struct RunSummary {
   GridStopReason stop_reason = GridStopReason::round_limit;
   // The part of the target the read probes were kept to, and what chose it:
   // "option" (--region), "target" (all of it), "written_data" (a zoned
-  // device's longest stretch below its write pointers).
-  Region read_region;
+  // device's longest stretch below its write pointers); none when the read
+  // probes were skipped (a zoned --write run with too little written).
+  std::optional<Region> read_region;
   std::string read_region_source;
 };
 
@@ -200,6 +230,7 @@ struct ResultDocument {
   std::vector<GridReport> grids;
   std::optional<RunSummary> run;   // absent for `info`
   std::optional<WriteProbeSummary> write_probe;  // absent unless --write
+  std::optional<ZonedWriteSection> zoned_write;  // absent unless --write on a host-managed zoned device
   std::optional<AuditSection> audit;  // absent only where no audit was asked for (restore)
   std::optional<ParallelismSection> parallelism;  // absent where no timing IO was done (info, audit)
   // The same probe with writes, inside the write window: absent unless --write.

@@ -15,6 +15,7 @@
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
 #include "report/text_wrap.h"
+#include "report/zoned_write_render.h"
 #include "report/unit_answer.h"
 #include "report/verdict_render.h"
 #include "ssdprobe_version.h"
@@ -431,6 +432,7 @@ std::string render_text(const ResultDocument& d, size_t width) {
   evidence(out, d, width);
   parallelism_text(out, d.parallelism, width);
   parallelism_text(out, d.write_parallelism, width);
+  zoned_write_text(out, d.zoned_write, width);
   audit_text(out, d.audit);
   mismatches(out, d, width);
   recommendation(out, d, width);

@@ -63,6 +63,9 @@ struct RunContext {
   // The read probes are kept to a zoned device's written data, below its
   // write pointers (run/zoned_read_region.h).
   bool reads_written_data = false;
+  // Why the read phases are skipped: a zoned --write run on a device with
+  // nothing written (empty: they run).
+  std::string reads_skipped;
   // The audit's cost question the read grids answer on (run/cost_questions.h).
   CostQuestion cost_question;
   // The first read grid, for run.rounds and run.stop_reason.

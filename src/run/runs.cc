@@ -10,6 +10,7 @@
 #include "core/interrupt.h"
 #include "device/counting_device.h"
 #include "device/target.h"
+#include "device/zone_extents.h"
 #include "device/zone_report.h"
 #include "firmware/nvme_passthru_open.h"
 #include "run/audit_phase.h"
@@ -27,6 +28,7 @@
 #include "run/write_phases.h"
 #include "run/write_setup.h"
 #include "run/zoned_read_region.h"
+#include "run/zoned_write_phase.h"
 #include "safety/restore.h"
 
 namespace ssdprobe {
@@ -55,51 +57,88 @@ void refuse_empty_target(const Target& target) {
                           target.topology.transport == "loop" ? " (a loop device with nothing attached?)" : ""));
 }
 
-// A zoned target's reads stay in its written data (run/zoned_read_region.h):
-// the options the run uses, with the region chosen there, notes saying
-// what was readable, and whether the reads are all of written data. Without a zone report (an old kernel, a failed ioctl)
-// the reads go where they would and a note says what that means.
-Options with_zoned_read_region(const Target& target, const Options& options, std::vector<std::string>& notes,
-                               bool& in_written_data) {
+// A zoned target's reads stay in its written data (run/zoned_read_region.h).
+struct ZonedReads {
+  std::vector<std::string> notes;  // what was readable
+  bool in_written_data = false;    // every read lies below a write pointer
+  std::string skipped;             // why the read phases do not run, when they do not
+};
+
+// The options the run uses, the read region chosen in them. On a --write
+// run --region chose the zones to write (safety/zone_choice.h), not where to
+// read, and with nothing written the reads are skipped rather than the
+// zone-safe writes refused. Without a zone report (an old kernel, a failed
+// ioctl) the reads go where they would and a note says what that means.
+Options with_zoned_read_region(const Target& target, const Options& options, ZonedReads& reads) {
   const auto& zoned = target.topology.zoned;
   if (!zoned || !zoned->zoned() || target.topology.disk_name.empty()) return options;
   std::vector<Zone> zones;
   try {
     zones = read_zone_report("/dev/" + target.topology.disk_name);
   } catch (const Error& e) {
-    notes.push_back(fmt::format("zoned device whose zone report could not be read ({}): reads may land above a "
-                                "write pointer, where they time the controller's answer, not the flash",
-                                e.what()));
+    reads.notes.push_back(fmt::format("zoned device whose zone report could not be read ({}): reads may land above "
+                                      "a write pointer, where they time the controller's answer, not the flash",
+                                      e.what()));
     return options;
   }
-  ZonedReadRegion chosen = zoned_read_region(zones, target.path, target.topology.partition_start_bytes,
-                                             target.device->limits().size_bytes, options.region);
-  notes.insert(notes.end(), chosen.notes.begin(), chosen.notes.end());
-  in_written_data = true;
+  const uint64_t size = target.device->limits().size_bytes;
+  const uint64_t start = target.topology.partition_start_bytes;
+  if (options.write && written_extents(zones, start, size).empty()) {
+    reads.skipped = "nothing is written below this zoned device's write pointers, and a read above one is answered "
+                    "without reading flash";
+    return options;
+  }
+  ZonedReadRegion chosen = zoned_read_region(zones, target.path, start, size, options.write ? Region{} : options.region);
+  if (options.write && options.region_given()) {
+    reads.notes.push_back("zoned device: --region chose the empty zones to write; the reads keep to written data");
+  }
+  reads.notes.insert(reads.notes.end(), chosen.notes.begin(), chosen.notes.end());
+  reads.in_written_data = true;
   Options used = options;
   used.region = chosen.region;
   return used;
 }
 
-// The region the read probes used, with its length spelt out.
-Region read_region(const Target& target, const Options& used) {
-  const uint64_t size = target.device->limits().size_bytes;
-  const uint64_t offset = std::min(used.region.offset, size);
-  return {offset, used.region.length != 0 ? used.region.length : size - offset};
+// The read phases of a zoned --write run on a device with nothing written.
+std::optional<std::string> skip_reads_if_nothing_written(const RunContext& run) {
+  if (run.reads_skipped.empty()) return std::nullopt;
+  return run.reads_skipped;
 }
 
-// The first read grid's plan; on a zoned target whose written data is too
-// short for it, the refusal says that the region is the written data.
-GridPlan plan_first_read_grid(const Target& target, const Options& options, const Options& asked) {
+// The region the read probes used, with its length spelt out; none when
+// they were skipped.
+std::optional<Region> read_region(const Target& target, const Options& used, const ZonedReads& reads) {
+  if (!reads.skipped.empty()) return std::nullopt;
+  const uint64_t size = target.device->limits().size_bytes;
+  const uint64_t offset = std::min(used.region.offset, size);
+  return Region{offset, used.region.length != 0 ? used.region.length : size - offset};
+}
+
+// What chose it (run.read_region.source in docs/result-json.md).
+std::string read_region_source(const Options& asked, const ZonedReads& reads) {
+  if (!reads.skipped.empty()) return "";
+  const bool region_for_reads = asked.region_given() && !(reads.in_written_data && asked.write);
+  if (region_for_reads) return "option";
+  return reads.in_written_data ? "written_data" : "target";
+}
+
+// The first read grid's plan. On a zoned target whose written data is too
+// short for it the refusal says that the region is the written data, and a
+// --write run skips its reads instead (its zone-safe writes need none).
+GridPlan plan_first_read_grid(const Target& target, const Options& used, const Options& asked, ZonedReads& reads) {
   try {
-    return plan_read_grid(grid_plan_input(target, options.region));
+    return plan_read_grid(grid_plan_input(target, used.region));
   } catch (const Error& e) {
-    if (e.category() != ErrorCategory::target || asked.region_given() || !options.region_given()) throw;
-    throw Error(ErrorCategory::target,
-                fmt::format("zoned device: reads stay below the write pointers, and the longest stretch of written "
-                            "data ({} at offset {}) is too short: {}",
-                            format_exact_size(options.region.length), format_exact_size(options.region.offset),
-                            e.what()));
+    const bool chose_region = reads.in_written_data && (asked.write || !asked.region_given());
+    if (e.category() != ErrorCategory::target || !chose_region) throw;
+    const std::string why = fmt::format("reads stay below the write pointers, and the longest stretch of written data "
+                                        "({} at offset {}) is too short: {}",
+                                        format_exact_size(used.region.length),
+                                        format_exact_size(used.region.offset), e.what());
+    if (!asked.write) throw Error(ErrorCategory::target, "zoned device: " + why);
+    reads.skipped = why;
+    reads.in_written_data = false;
+    return plan_read_grid(grid_plan_input(target, asked.region));  // not used: the read phases are skipped
   }
 }
 
@@ -147,6 +186,27 @@ const std::vector<Phase>& characterize_phases() {
   return phases;
 }
 
+// --write on a host-managed zoned device: the window phases are replaced by
+// sequential writes into the empty zones the session chose, and the restore
+// resets them (run/zoned_write_phase.h).
+const std::vector<Phase>& zoned_characterize_phases() {
+  static const std::vector<Phase> phases = {
+      {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
+      {.name = "read_grid", .run = run_read_grid, .skip_if = skip_reads_if_nothing_written,
+       .decides = Units{&ResultDocument::read_page}, .timed = true},
+      {.name = "write_session", .run = open_write_session, .needs = Needs::writes},
+      {.name = "zoned_write", .run = run_zoned_write, .needs = Needs::writes, .timed = true},
+      {.name = "restore", .run = restore_window, .needs = Needs::writes, .runs_after_stop = true},
+      {.name = "read_parallelism", .run = run_read_parallelism, .skip_if = skip_reads_if_nothing_written,
+       .timed = true},
+      {.name = "kernel_check", .run = check_kernel_values, .runs_after_stop = true},
+      {.name = "firmware", .run = query_firmware_phase, .skip_if = skip_firmware_if_sim},
+      {.name = "audit", .run = audit_layout_phase},
+      {.name = "verdict", .run = verdict_phase, .runs_after_stop = true},
+  };
+  return phases;
+}
+
 const std::vector<Phase>& info_phases() {
   static const std::vector<Phase> phases = {
       {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
@@ -175,6 +235,10 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   if (options.write) {
     write.window = write_window(target, options);
     write.session = prepare_writes(target, write.window, options);  // claims, checks and asks before any IO
+    if (write.session && write.session->zoned()) {
+      const WritePlanSummary plan = write.session->summary();  // the window is the chosen zones' span
+      write.window = {plan.offset, plan.length};
+    }
   }
   open_engine(target, parse_engine(options.engine), options.write, options.seed, nvme_passthru_opener(),
               write.session ? write.session->device_fd() : -1);
@@ -183,28 +247,33 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   auto counting = std::make_unique<CountingDevice>(std::move(target.device));
   const CountingDevice* own_io = counting.get();
   target.device = std::move(counting);
-  std::vector<std::string> zoned_notes;
-  bool in_written_data = false;
-  const Options used = with_zoned_read_region(target, options, zoned_notes, in_written_data);
-  GridPlan read_plan = plan_first_read_grid(target, used, options);
+  ZonedReads zoned_reads;
+  const Options used = with_zoned_read_region(target, options, zoned_reads);
+  GridPlan read_plan = plan_first_read_grid(target, used, options, zoned_reads);
   // From here a signal stops the run between IOs (never mid-write): the
   // pipeline records it, the restore phase puts the window back, and the
   // document says what finished.
   const InterruptGuard signals;
   RunContext run(used, target, observer, {used.budget_s, used.write}, base_document(used, target));
-  add_notes(run.doc, zoned_notes);
-  run.reads_written_data = in_written_data;
+  add_notes(run.doc, zoned_reads.notes);
+  run.reads_written_data = zoned_reads.in_written_data;
+  run.reads_skipped = zoned_reads.skipped;
   run.write = std::move(write);
   run.read_plan = std::move(read_plan);
   run.cost_question = cost_question(run);
   run.own_io = own_io;
-  std::optional<Error> stop = run_phases(run, characterize_phases());
+  const bool zoned = run.write.session && run.write.session->zoned();
+  if (zoned) {
+    const std::string why = "not measured: a zoned device takes only sequential writes into empty zones (zoned_write)";
+    run.doc.write_unit.evidence = why;
+    run.doc.write_stripe.evidence = why;
+    run.doc.erase_block.evidence = why;
+  }
+  std::optional<Error> stop = run_phases(run, zoned ? zoned_characterize_phases() : characterize_phases());
   if (auto disturbed = other_io_disturbance(run.doc)) add_notes(run.doc, {*disturbed});
   run.doc.run = RunSummary{target.device->engine_description(), run.tally.ios, run.read_rounds,
-                           run.tally.device_time_s, run.read_stop_reason, read_region(target, used),
-                           !used.region_given()    ? "target"
-                           : options.region_given() ? "option"
-                                                    : "written_data"};
+                           run.tally.device_time_s, run.read_stop_reason, read_region(target, used, zoned_reads),
+                           read_region_source(options, zoned_reads)};
   run.doc.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   run.doc.ended_at = utc_now_text(kIso8601Utc);
   return {std::move(run.doc), std::move(stop)};

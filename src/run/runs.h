@@ -4,6 +4,9 @@
 //   characterize  read_grid, write_session, write_grid, erase_stream,
 //                 write_parallelism, restore, read_written, read_parallelism,
 //                 kernel_check, firmware, audit, verdict
+//   (zoned)       read_grid, write_session, zoned_write, restore,
+//                 read_parallelism, kernel_check, firmware, audit, verdict
+//                 (--write on a host-managed zoned device)
 //   info          firmware, verdict                      (no timing IO)
 //   audit         saved_units, audit, verdict            (no timing IO)
 //
@@ -45,6 +48,7 @@ std::string restore_from_journal(const Options& options);
 
 // The phase lists, for tests and docs.
 const std::vector<Phase>& characterize_phases();
+const std::vector<Phase>& zoned_characterize_phases();  // --write on a host-managed zoned device
 const std::vector<Phase>& info_phases();
 const std::vector<Phase>& audit_phases();
 

@@ -56,19 +56,28 @@ std::string read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
   return "";
 }
 
-// --write is refused on a zoned block device (safety/zoned_refusal.h), so
-// the write units are not to be asked for there.
+// A zoned block device takes no random-offset writes: --write is refused
+// there (safety/zoned_refusal.h), or on a whole host-managed disk writes only
+// empty zones sequentially (zoned_write), so the write units are not to be
+// asked for there.
 bool refuses_writes(const ResultDocument& doc) {
   const bool block = doc.kind == TargetKind::block || doc.kind == TargetKind::partition;
   return block && doc.topology.zoned && doc.topology.zoned->zoned();
 }
 
+std::string zoned_write_hint(const ResultDocument& doc) {
+  const std::string& model = doc.topology.zoned->model;
+  if (model == "host-managed" && doc.kind == TargetKind::block) {
+    return "not measurable here: a host-managed zoned device takes only sequential writes, so --write writes empty "
+           "zones from their write pointer (zoned_write) instead of the random-offset probes";
+  }
+  return fmt::format("not measurable here: --write is refused on {} zoned device",
+                     doc.kind == TargetKind::partition ? "a partition of a " + model : "a " + model);
+}
+
 std::string write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char* phase, const RunFacts& facts) {
   if (unit.state == UnitState::found) return "";
-  if (refuses_writes(doc)) {
-    return fmt::format("not measurable here: --write is refused on a {} zoned device (zone-safe write probes are "
-                       "not implemented)", doc.topology.zoned->model);
-  }
+  if (refuses_writes(doc)) return zoned_write_hint(doc);
   if (unit.state == UnitState::absent && std::string(phase) == "write_grid") return "";
   if (!facts.timed && unit.state != UnitState::not_measured) return "";
   if (!facts.timed) return fmt::format("run `ssdprobe --write {}` to measure it", doc.path);

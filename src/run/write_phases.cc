@@ -152,7 +152,7 @@ PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
 void note_uncounted_writes(RunContext& run) {
   const std::string& phase = run.stopped_in;
   static const std::set<std::string> writing = {"slc_cache", "write_grid", "erase_stream", "write_parallelism",
-                                                "write_grid_in_cache"};
+                                                "write_grid_in_cache", "zoned_write"};
   if (!writing.contains(phase)) return;
   run.doc.notes.push_back(fmt::format("write_probe.bytes_written counts only the write phases that finished: the {} "
                                       "phase wrote more inside the window before it was stopped (restored with the "
@@ -194,7 +194,12 @@ PhaseOutcome open_write_session(RunContext& run) {
   started.preserved = w.session != nullptr && run.options.preserve;
   run.doc.write_probe = started;
   w.no_sigpipe = std::make_unique<SigpipeIgnored>();
-  if (w.session) {
+  if (w.session && w.session->zoned()) {
+    run.observer.message(fmt::format("journaling the {} zones to reset to {}", w.session->write_zones().size(),
+                                     run.options.journal_dir));
+    w.session->save();
+    summary(run).journal = w.session->journal_path().string();
+  } else if (w.session) {
     run.observer.message(fmt::format("saving {} of original content to {}", format_size(w.window.length),
                                      run.options.journal_dir));
     w.session->save();
@@ -292,6 +297,10 @@ PhaseOutcome restore_window(RunContext& run) {
   run.observer.finish();
   summary(run).restored = restored.has_value();
   summary(run).restore_message = restored ? restored->message : "";
+  if (run.doc.zoned_write) {  // the zones' reset was verified by a fresh zone report (safety/zone_reset.h)
+    run.doc.zoned_write->reset_verified = restored.has_value();
+    run.doc.zoned_write->reset_message = restored ? restored->message : "";
+  }
   if (restored && restored->journal_kept) run.observer.warn(restored->message);
   if (run.stopped_by != nullptr) {
     print_quietly(stderr, fmt::format("ssdprobe: write probes stopped; {}\n",

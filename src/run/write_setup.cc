@@ -56,7 +56,14 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
   session_options.region_given = options.region_given();
   session_options.journal_dir_options.allow_ram = options.allow_ram_journal;
   auto session = std::make_unique<WriteSession>(target, window, session_options);
-  confirm_write(with_bound(session->summary(), options), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
+  WritePlanSummary plan = with_bound(session->summary(), options);
+  if (session->zoned()) {
+    // The window is the zones' span; only their capacity can be written.
+    plan.max_bytes_written = 0;
+    for (const Zone& z : session->write_zones()) plan.max_bytes_written += z.capacity_bytes;
+    plan.max_bytes_breakdown = "sequential writes into the zones up to their capacity";
+  }
+  confirm_write(plan, options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
   return session;
 }
 

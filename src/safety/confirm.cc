@@ -22,9 +22,14 @@ std::string describe_write_plan(const WritePlanSummary& plan) {
     text += fmt::format("  writes at most {} bytes ({}) in all: {}\n", plan.max_bytes_written,
                         format_size(plan.max_bytes_written), plan.max_bytes_breakdown);
     text += fmt::format("  expected time: about {:.0f} s of probing (--budget){}\n", plan.budget_s,
-                        plan.simulated || !plan.preserve ? ""
+                        plan.simulated || !plan.preserve || !plan.zones.empty() ? ""
                                                         : fmt::format(", plus copying {} to the journal and back",
                                                                       format_size(plan.length)));
+  }
+  if (!plan.zones.empty()) {
+    return text + fmt::format("  zoned device: sequential writes only into {}, each journaled to {} first and given "
+                              "back with a zone reset (empty, as now); no zone holding data is written\n",
+                              plan.zones, printable(plan.journal));
   }
   if (plan.simulated) {
     text += "  simulated drive: nothing real is written (asked as on a real drive, so scripts behave the same)\n";

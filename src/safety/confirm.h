@@ -23,6 +23,9 @@ struct WritePlanSummary {
   uint64_t max_bytes_written = 0;
   std::string max_bytes_breakdown;
   double budget_s = 0.0;  // --budget: the probes' device time
+  // A zone-safe run (safety/zone_choice.h): the empty zones it writes, one
+  // line; empty for a window run.
+  std::string zones;
 };
 
 std::string describe_write_plan(const WritePlanSummary& plan);

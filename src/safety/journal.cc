@@ -111,6 +111,11 @@ nlohmann::json identity_json(const JournalIdentity& id) {
           {"window_length", id.window_length},
           {"region_given", id.region_given},
           {"created_at", id.created_at}};
+  if (!id.reset_zones.empty()) {
+    nlohmann::json zones = nlohmann::json::array();
+    for (const ZoneRange& z : id.reset_zones) zones.push_back({{"start", z.start}, {"length", z.length}});
+    j["reset_zones"] = zones;
+  }
   for (const auto& [key, text] : {std::pair{"path", &id.path}, {"canonical_path", &id.canonical_path},
                                   {"model", &id.model}, {"serial", &id.serial}, {"wwid", &id.wwid}, {"disk", &id.disk}}) {
     put_text(j, key, *text);
@@ -168,7 +173,33 @@ JournalIdentity identity_from(const nlohmann::json& j) {
   id.window_length = unsigned_field(j, "window_length");
   id.region_given = bool_field(j, "region_given");
   id.created_at = j.at("created_at").get<std::string>();
+  if (const auto zones = j.find("reset_zones"); zones != j.end()) {
+    if (!zones->is_array() || zones->empty()) throw std::invalid_argument("reset_zones is not a non-empty array");
+    for (const auto& z : *zones) {
+      if (!z.is_object()) throw std::invalid_argument("a reset_zones entry is not an object");
+      id.reset_zones.push_back({unsigned_field(z, "start"), unsigned_field(z, "length")});
+    }
+  }
   return id;
+}
+
+// A zone journal's zones: aligned, non-empty, ascending without overlap, and
+// inside its window, which they must span exactly.
+void validate_reset_zones(const JournalIdentity& id, const std::string& name) {
+  const uint64_t window_end = id.window_offset + id.window_length;
+  uint64_t at = id.window_offset;
+  for (const ZoneRange& z : id.reset_zones) {
+    const bool fits = z.length != 0 && z.start % id.logical_block == 0 && z.length % id.logical_block == 0 &&
+                      z.start >= at && z.start < window_end && z.length <= window_end - z.start;
+    if (!fits) {
+      throw corrupt(name, fmt::format("zone {}+{} is empty, unaligned, out of order or outside the window {}+{}",
+                                      z.start, z.length, id.window_offset, id.window_length));
+    }
+    at = z.start + z.length;
+  }
+  if (id.reset_zones.front().start != id.window_offset || at != window_end) {
+    throw corrupt(name, "its zones do not span its window");
+  }
 }
 
 // Every integer of the identity is checked before anything divides by it,
@@ -191,6 +222,10 @@ void validate_identity(const JournalIdentity& id, const std::string& name) {
       id.backing_offset > UINT64_MAX - id.size_bytes - id.partition_start) {
     throw corrupt(name, fmt::format("backing offset {} or partition start {} puts the device past 2^64 bytes",
                                     id.backing_offset, id.partition_start));
+  }
+  if (!id.reset_zones.empty()) {
+    validate_reset_zones(id, name);
+    return;  // zones may start at byte 0: a reset of an empty zone touches no partition table
   }
   const bool touches_edges = id.window_offset < kProtectedEdgeBytes ||
                              id.size_bytes - id.window_offset - id.window_length < kProtectedEdgeBytes;
@@ -283,7 +318,8 @@ void check_commit(const std::byte* head, const JournalContents& contents, uint64
   if (get_le(head + 4, 8) != contents.records.size() || get_le(head + 12, 8) != total) {
     throw corrupt(name, "commit does not match the records before it");
   }
-  if (total != contents.identity.window_length) {
+  const uint64_t expected = contents.identity.reset_zones.empty() ? contents.identity.window_length : 0;
+  if (total != expected) {
     throw corrupt(name, fmt::format("its records cover {} of the window's {} bytes", total,
                                     contents.identity.window_length));
   }
@@ -443,6 +479,7 @@ JournalContents read_journal(int fd, const std::string& name) {
     }
     JournalRecord record{get_le(head + 4, 8), static_cast<uint32_t>(get_le(head + 12, 4)),
                          static_cast<uint32_t>(get_le(head + 16, 4)), at + 24};
+    if (!id.reset_zones.empty()) throw corrupt(name, fmt::format("a zone journal has a record at byte {}", at));
     check_record_range(record, id, id.window_offset + total, at, name);
     data.resize(record.length);
     if (!in.read(data.data(), data.size())) {

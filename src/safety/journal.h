@@ -16,6 +16,13 @@
 // committed journal whose tail was lost (truncation, a bad copy) still says
 // the device may hold test data. Version 1 journals (no state) are read too.
 //
+// A zone journal (a --write run on a host-managed zoned device, safety/
+// zone_reset.h) lists in its identity the zones the run may write
+// ("reset_zones"); it has no records, and its commit counts none: the
+// zones were empty, so a zone reset gives them back exactly. Its window is
+// the span of those zones, for the overlap checks. Journals without the
+// field are window journals, as before.
+//
 // Readers treat the file as untrusted bytes: every length and integer is
 // range-checked before use, every checksum verified, the identity's window
 // obeys the same rules a write run does, records must tile the window from
@@ -32,6 +39,12 @@
 #include "core/unique_fd.h"
 
 namespace ssdprobe {
+
+// A zone a zone journal may reset, in bytes from the target's first byte.
+struct ZoneRange {
+  uint64_t start = 0, length = 0;
+  bool operator==(const ZoneRange&) const = default;
+};
 
 // The device a journal belongs to, as bound when it was made. restore refuses
 // a device that differs in any field (journal_identity.h compares them).
@@ -57,6 +70,9 @@ struct JournalIdentity {
   uint64_t window_offset = 0, window_length = 0;
   bool region_given = false;     // --region chose the window: it may touch the first and last MiB
   std::string created_at;
+  // A zone journal's zones (empty for a window journal): restore resets
+  // exactly these, each inside the window, in ascending order.
+  std::vector<ZoneRange> reset_zones;
 };
 
 struct JournalRecord {

@@ -22,6 +22,7 @@
 #include "safety/exclusive_use.h"
 #include "safety/journal_dir.h"
 #include "safety/journal_index.h"
+#include "safety/zone_restore.h"
 
 namespace ssdprobe {
 namespace {
@@ -245,6 +246,11 @@ RestoreReport restore_journal(const RestoreRequest& request) {
                 fmt::format("refusing to restore {} onto {}: it is not the journaled device{}. If the drive moved, "
                             "name it with --device PATH (its path and device numbers are then not compared)",
                             name, path, why));
+  }
+  if (!contents.identity.reset_zones.empty()) {
+    RestoreReport report = restore_zone_journal(request, contents, device.get(), path);
+    retire_and_unregister(request.journal, journal.get(), report);
+    return report;
   }
   RestoreBuffers buffers;
   const WindowCensus census = survey_window(device.get(), journal.get(), name, contents, buffers);

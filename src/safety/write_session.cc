@@ -19,6 +19,8 @@
 #include "safety/exclusive_use.h"
 #include "safety/journal_index.h"
 #include "safety/stacked_storage.h"
+#include "safety/zone_choice.h"
+#include "safety/zone_reset.h"
 #include "safety/zoned_refusal.h"
 
 namespace ssdprobe {
@@ -28,6 +30,7 @@ namespace fs = std::filesystem;
 constexpr uint64_t kMiB = 1 << 20;
 constexpr uint64_t kDefaultWindow = 256 * kMiB;
 constexpr uint64_t kJournalChunk = 4 * kMiB;
+constexpr uint64_t kZoneJournalBytes = 64 * 1024;  // a header listing a few zones, with room to spare
 
 // Every device number on the target's disk: the disk and its partitions.
 std::vector<dev_t> disk_device_numbers(const Topology& t) {
@@ -62,12 +65,33 @@ WriteSession::WriteSession(const Target& target, const Region& window, const Wri
     : path_(target.path), topology_(target.topology), kind_(target.kind), window_(window), options_(options) {
   refuse_zoned_writes(target);  // before the claim: nothing is opened for writing
   claim(target);
+  const bool zoned = zone_safe_writes_apply(target);
+  if (zoned) choose_zones(target);
   identity_ = identity_of(target, device_.get(), window_, options_.region_given);
-  if (!options_.preserve) return;
+  for (const Zone& z : zones_) identity_.reset_zones.push_back({z.start_bytes, z.length_bytes});
+  // A zone-safe run always journals its zones (a few hundred bytes), with
+  // --no-preserve too: after a crash the journal is the only record of which
+  // zones hold test data, and a zone reset costs nothing to save.
+  if (!options_.preserve && !zoned) return;
+  options_.preserve = true;
   create_journal_dir(options_.journal_dir, &created_dirs_);
   check_journal_location(target);
-  check_journal_dir_capacity(options_.journal_dir, window_.length, options_.journal_dir_options);
+  check_journal_dir_capacity(options_.journal_dir, zoned ? kZoneJournalBytes : window_.length,
+                             options_.journal_dir_options);
   refuse_pending_journals();
+}
+
+// Through the claimed descriptor: the zones are chosen on the device that
+// will be written, after nothing else can open it for writing.
+// With --region, only zones wholly inside it may be chosen.
+void WriteSession::choose_zones(const Target& target) {
+  const std::vector<Zone> report = read_zone_report(device_.get(), path_);
+  const ZonedLimits& limits = *target.topology.zoned;
+  const Region inside = options_.region_given ? window_ : Region{0, 0};
+  zones_ = choose_write_zones(report, {.wanted = options_.zones_wanted, .max_open_zones = limits.max_open_zones,
+                                       .max_active_zones = limits.max_active_zones, .inside = inside}, path_);
+  const Zone& last = zones_.back();
+  window_ = {zones_.front().start_bytes, last.start_bytes + last.length_bytes - zones_.front().start_bytes};
 }
 
 void WriteSession::claim(const Target& target) {
@@ -223,18 +247,23 @@ WritePlanSummary WriteSession::summary() const {
   plan.length = window_.length;
   plan.preserve = options_.preserve;
   plan.journal = options_.preserve ? options_.journal_dir.string() + "/" : "";
+  if (zoned()) {
+    plan.zones = fmt::format("{} empty zone{} ({} each, capacity {}) from byte {}", zones_.size(),
+                             zones_.size() == 1 ? "" : "s", format_exact_size(zones_.front().length_bytes),
+                             format_exact_size(zones_.front().capacity_bytes), zones_.front().start_bytes);
+  }
   return plan;
 }
 
 void WriteSession::save() {
   if (!options_.preserve) return;
-  restore_buffers_ = std::make_unique<RestoreBuffers>();  // before the first write: see RestoreBuffers
+  if (!zoned()) restore_buffers_ = std::make_unique<RestoreBuffers>();  // before the first write: see RestoreBuffers
   const std::string base = fs::path(path_).filename().string();
   journal_path_ = options_.journal_dir / fmt::format("{}-{}-{}.ssdpj", base, utc_now_text(kCompactUtc), ::getpid());
   JournalWriter writer(journal_path_, identity_);
   try {
     register_journal(options_.journal_index, journal_path_);
-    copy_window_to(writer);
+    if (!zoned()) copy_window_to(writer);  // a zone journal lists its zones in the identity
     writer.commit();
     writer.mark_writes_started();
   } catch (...) {
@@ -275,10 +304,26 @@ std::optional<RestoreReport> WriteSession::restore() {
                             "restore {}",
                             name, differences.empty() ? "window or commit" : differences.front(), name));
   }
-  RestoreReport report = restore_records(device_.get(), journal_.get(), name, contents, *restore_buffers_);
+  RestoreReport report = zoned() ? reset_zones_back(contents)
+                                 : restore_records(device_.get(), journal_.get(), name, contents, *restore_buffers_);
   if (retire_journal(journal_path_, journal_.get(), report)) unregister_journal(options_.journal_index, journal_path_);
   journal_.reset();
   saved_ = false;
+  return report;
+}
+
+// The zones were empty when chosen: a reset gives them back exactly.
+RestoreReport WriteSession::reset_zones_back(const JournalContents& contents) {
+  if (contents.identity.reset_zones != identity_.reset_zones) {
+    throw Error(ErrorCategory::internal, fmt::format("the journal {} lists other zones than this run's; nothing was "
+                                                     "reset, run: ssdprobe restore {}", journal_path_.string(),
+                                                     journal_path_.string()));
+  }
+  reset_and_verify_zones(device_.get(), identity_.reset_zones, path_);
+  RestoreReport report;
+  report.records = zones_.size();
+  report.message = fmt::format("reset {} zone{} and verified each empty with its write pointer at its start",
+                               zones_.size(), zones_.size() == 1 ? "" : "s");
   return report;
 }
 

@@ -1,6 +1,10 @@
 // Everything that makes a write run safe, in the order it must happen:
 //
-//  0. refuse a zoned block device (zoned_refusal.h);
+//  0. refuse a zoned block device (zoned_refusal.h), except a whole
+//     host-managed one, where the session is zone-safe: it chooses empty
+//     zones (zone_choice.h) and its window is their span; save() journals
+//     the zones (no content: they are empty) and restore() resets them
+//     (zone_reset.h) instead of steps 4 and 5's copies;
 //  1. refuse a drive (or file) in use (exclusive_use.h) and claim it: one
 //     descriptor, O_EXCL for block devices, held for the whole run and
 //     checked to be the node the path named when it was classified, and the
@@ -28,10 +32,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/unique_fd.h"
 #include "core/units.h"
 #include "device/target.h"
+#include "device/zone_report.h"
 #include "safety/confirm.h"
 #include "safety/journal.h"
 #include "safety/journal_dir.h"
@@ -46,6 +52,7 @@ struct WriteSessionOptions {
   bool region_given = false;  // the window came from --region (it may touch the first/last MiB)
   JournalDirOptions journal_dir_options;
   std::filesystem::path journal_index = default_journal_index();  // journal_index.h
+  uint64_t zones_wanted = 4;  // zone-safe runs: at most this many empty zones
 };
 
 // The default window for write probes: up to 256 MiB from the middle of the
@@ -66,6 +73,10 @@ class WriteSession {
   // Step 5: returns what was restored; no-op (nullopt) if nothing was saved.
   std::optional<RestoreReport> restore();
   bool saved() const { return saved_; }
+  // Zone-safe: the empty zones chosen to write, ascending (empty for a
+  // window session). They are the only bytes the probes may write.
+  const std::vector<Zone>& write_zones() const { return zones_; }
+  bool zoned() const { return !zones_.empty(); }
   const std::filesystem::path& journal_path() const { return journal_path_; }
 
  private:
@@ -76,6 +87,8 @@ class WriteSession {
   void check_journal_location(const Target& target) const;
   void refuse_pending_journals() const;
   void copy_window_to(JournalWriter& writer);
+  void choose_zones(const Target& target);
+  RestoreReport reset_zones_back(const JournalContents& contents);
   std::string path_;
   Topology topology_;
   TargetKind kind_;
@@ -89,6 +102,7 @@ class WriteSession {
   UniqueFd journal_;         // open from creation to restore
   std::unique_ptr<RestoreBuffers> restore_buffers_;  // allocated by save(), before the first write
   bool saved_ = false;
+  std::vector<Zone> zones_;  // zone-safe runs only
 };
 
 }  // namespace ssdprobe

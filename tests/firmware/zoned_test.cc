@@ -14,6 +14,7 @@
 #include "firmware/nvme_zns.h"
 #include "firmware_test_util.h"
 #include "report/firmware_json.h"
+#include "safety/zone_choice.h"
 #include "safety/zoned_refusal.h"
 
 using namespace ssdprobe;
@@ -286,24 +287,37 @@ TEST_CASE("Zone limits from sysfs queue/: model, chunk_sectors in 512 B units, l
   CHECK_FALSE(read_zoned_limits(sys.path("no-queue")));
 }
 
-TEST_CASE("--write on a zoned block device is refused before anything is opened, naming the zone model") {
+TEST_CASE("--write on a zoned device: a whole host-managed disk is zone-safe, host-aware and partitions are refused") {
   Target target;
   target.path = "/dev/nvme0n1";
   target.kind = TargetKind::block;
   target.topology = zoned_topology("host-managed");
+  CHECK(zone_safe_writes_apply(target));
+  CHECK_NOTHROW(refuse_zoned_writes(target));
+  target.topology.zoned->model = "host-aware";
+  CHECK_FALSE(zone_safe_writes_apply(target));
   try {
     refuse_zoned_writes(target);
     FAIL("not refused");
   } catch (const Error& e) {
     CHECK(e.category() == ErrorCategory::refused);
-    CHECK(std::string(e.what()).find("host-managed zoned block device with 64 MiB zones") != std::string::npos);
-    CHECK(std::string(e.what()).find("zone-safe write probes are not implemented") != std::string::npos);
+    CHECK(std::string(e.what()).find("host-aware zoned block device with 64 MiB zones") != std::string::npos);
+    CHECK(std::string(e.what()).find("only for host-managed devices") != std::string::npos);
   }
-  target.topology.zoned->model = "host-aware";
-  CHECK_THROWS_AS(refuse_zoned_writes(target), Error);
+  target.topology.zoned->model = "host-managed";
+  target.kind = TargetKind::partition;
+  CHECK_FALSE(zone_safe_writes_apply(target));
+  try {
+    refuse_zoned_writes(target);
+    FAIL("not refused");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("a partition of a host-managed zoned block device") != std::string::npos);
+  }
+  target.kind = TargetKind::block;
   target.topology.zoned->model = "none";
   CHECK_NOTHROW(refuse_zoned_writes(target));
   target.topology.zoned->model = "host-managed";
   target.kind = TargetKind::file;  // a file on a zoned filesystem: the filesystem places its blocks
+  CHECK_FALSE(zone_safe_writes_apply(target));
   CHECK_NOTHROW(refuse_zoned_writes(target));
 }

@@ -81,7 +81,7 @@ TEST_CASE("whole-disk writes are refused when any partition is in use; a sibling
 
 TEST_CASE("confirmation: --yes proceeds, no terminal refuses, only 'yes' is yes") {
   WritePlanSummary plan{"/dev/sdz", "Model X", "S1", 1ull << 30, 512ull << 20, 256ull << 20, true, "/var/lib/j/",
-                        false, 0, "", 0.0};
+                        false, 0, "", 0.0, ""};
   std::FILE* out = std::tmpfile();
   CHECK_NOTHROW(confirm_write(plan, true, false, nullptr, out));
   CHECK_THROWS_AS(confirm_write(plan, false, false, nullptr, out), Error);
@@ -110,7 +110,7 @@ TEST_CASE("confirmation: control characters in path, model, serial and journal a
   // device name over the real one; a serial that rings the bell; a path with
   // an OSC title sequence; a journal directory with a newline.
   WritePlanSummary plan{"/dev/sdz\x1b]0;title\x07", "\x1b[2K\rSpoofed Model\x9b", "S1\x07\x7f", 1ull << 30, 1ull << 20,
-                        1ull << 20, true, "/var/lib/j\n  (safe)", false, 0, "", 0.0};
+                        1ull << 20, true, "/var/lib/j\n  (safe)", false, 0, "", 0.0, ""};
   const std::string text = describe_write_plan(plan);
   INFO(text);
   size_t newlines = 0;

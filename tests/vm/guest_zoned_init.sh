@@ -70,7 +70,8 @@ info() {
   log "info $1 ($2): exit $(cat "$OUT/info-$1.rc")"
 }
 
-# The write run must be refused (exit 7) before it writes anything.
+# The write run must be refused (exit 7) before it writes anything (called
+# with no empty zone left: no_empty_zone_run).
 write_run() {
   timeout "$PROBE_TIMEOUT" ssdprobe --write --yes --no-preserve --budget 3 -q "$1" < /dev/null > "$OUT/write.out" 2>&1
   echo $? > "$OUT/write.rc"
@@ -88,13 +89,14 @@ read_run() {
   log "read run $name ($dev $*): exit $(cat "$OUT/run-$name.rc")"
 }
 
-# write_zone_data DEVICE MIB: MIB MiB of random data from the first zone's
-# start (sequential O_DIRECT writes at its write pointer), so a read run has
-# written data to read; its write pointer is then at MIB MiB.
+# write_zone_data DEVICE MIB AT_MIB: MIB MiB of random data from the start of
+# the zone at AT_MIB MiB (sequential O_DIRECT writes at its write pointer),
+# so a read run has written data to read; its write pointer is then MIB MiB
+# into the zone.
 write_zone_data() {
-  dd if=/dev/urandom of="$1" bs=1M count="$2" oflag=direct > "$OUT/data-dd.out" 2>&1
+  dd if=/dev/urandom of="$1" bs=1M count="$2" seek="$3" oflag=direct > "$OUT/data-dd.out" 2>&1
   echo $? > "$OUT/data-dd.rc"
-  log "wrote $2 MiB into $1's first zone: dd exit $(cat "$OUT/data-dd.rc")"
+  log "wrote $2 MiB into $1 at $3 MiB: dd exit $(cat "$OUT/data-dd.rc")"
 }
 
 make_filesystem() {
@@ -125,6 +127,135 @@ partition_table_audit() {
   log "partition table on $dev: dd exit $(cat "$OUT/mbr-dd.rc"), audit exit $(cat "$OUT/audit-mbr.rc")"
 }
 
+# ---------------------------------------------------------------------------
+# Zone-safe --write (a host-managed device): data first in zones 0 and 1
+# (dd at each zone's write pointer), then a --write run, a --write killed
+# with SIGKILL once it has begun writing and `ssdprobe restore` of its
+# journal, one stopped by SIGTERM (it resets its zones itself), and a --write with no empty zone left (every empty zone finished)
+# that must be refused. Zone reports (blkzone) and the data zones'
+# checksums are taken before and after each; vm_zoned.sh compares them.
+
+ZW_JOURNAL=/tmp/zw-journal
+
+zone_bytes() { echo $(($(cat "/sys/block/${1##*/}/queue/chunk_sectors") * 512)); }
+# Zones whose condition is EMPTY in blkzone's report.
+empty_zones() { blkzone report "$1" 2>/dev/null | grep -c '(em)'; }
+data_sums() {  # DEV: md5 of what dd wrote into zones 0 and 1
+  local zone
+  zone=$(zone_bytes "$1")
+  { dd if="$1" bs=1M count=3 2>/dev/null | md5sum; dd if="$1" bs=1M skip=$((zone >> 20)) count=5 2>/dev/null | md5sum; } |
+    cut -d' ' -f1 | tr '\n' ' '
+}
+zone_state() {  # LABEL DEV
+  blkzone report "$2" > "$OUT/zw-blkzone-$1.txt" 2>&1
+  data_sums "$2" > "$OUT/zw-sums-$1.txt"
+  empty_zones "$2" > "$OUT/zw-empty-$1.txt"
+}
+
+seed_data_zones() {
+  local dev="$1" zone
+  zone=$(zone_bytes "$dev")
+  dd if=/dev/urandom of="$dev" bs=1M count=3 oflag=direct > "$OUT/zw-seed.out" 2>&1 &&
+    dd if=/dev/urandom of="$dev" bs=1M seek=$((zone >> 20)) count=5 oflag=direct >> "$OUT/zw-seed.out" 2>&1
+  echo $? > "$OUT/zw-seed.rc"
+  log "data written into zones 0 and 1 of $dev: exit $(cat "$OUT/zw-seed.rc")"
+}
+
+zoned_write_run() {
+  local dev="$1" t0 t1
+  zone_state before "$dev"
+  t0=$(cut -d' ' -f1 /proc/uptime)
+  timeout "$PROBE_TIMEOUT" ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 3 -q \
+    --json "$OUT/zw-run.json" "$dev" < /dev/null > "$OUT/zw-run.out" 2> "$OUT/zw-run.err"
+  echo $? > "$OUT/zw-run.rc"
+  t1=$(cut -d' ' -f1 /proc/uptime)
+  echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }' > "$OUT/zw-run.seconds"
+  ls "$ZW_JOURNAL" 2>/dev/null | grep -c '\.ssdpj$' > "$OUT/zw-run-journals.txt"
+  zone_state after-run "$dev"
+  log "zone-safe --write ($dev): exit $(cat "$OUT/zw-run.rc") in $(cat "$OUT/zw-run.seconds") s"
+}
+
+# --region 128M:160M holds zones 2 and 3 wholly (and half of zone 4): only
+# those two may be written.
+zoned_region_run() {
+  timeout "$PROBE_TIMEOUT" ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 2 -q \
+    --region 128M:160M --json "$OUT/zw-region.json" "$1" < /dev/null > "$OUT/zw-region.out" 2>&1
+  echo $? > "$OUT/zw-region.rc"
+  zone_state after-region "$1"
+  log "zone-safe --write --region 128M:160M ($1): exit $(cat "$OUT/zw-region.rc")"
+}
+
+# SIGKILL once a zone the run chose is no longer empty, then restore.
+zoned_kill_run() {
+  local dev="$1" pid empty i=0
+  empty=$(empty_zones "$dev")
+  ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 8 -q "$dev" \
+    < /dev/null > "$OUT/zw-kill.out" 2>&1 &
+  pid=$!
+  while [ "$(empty_zones "$dev")" -ge "$empty" ] && [ "$i" -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+    usleep 100000
+    i=$((i + 1))
+  done
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  zone_state killed "$dev"
+  ls "$ZW_JOURNAL"/*.ssdpj > "$OUT/zw-kill-journals.txt" 2>/dev/null
+  local journal
+  journal=$(head -n 1 "$OUT/zw-kill-journals.txt")
+  mkdir -p -m 0700 /tmp/zw-copy && cp "$journal" /tmp/zw-copy/
+  timeout "$PROBE_TIMEOUT" ssdprobe restore --yes "$journal" < /dev/null > "$OUT/zw-restore.out" 2>&1
+  echo $? > "$OUT/zw-restore.rc"
+  ls "$ZW_JOURNAL" 2>/dev/null | grep -c '\.ssdpj$' > "$OUT/zw-restore-journals.txt"
+  zone_state after-restore "$dev"
+  # The same journal again, its zones now empty: harmless, nothing reset.
+  timeout "$PROBE_TIMEOUT" ssdprobe restore --yes /tmp/zw-copy/*.ssdpj < /dev/null > "$OUT/zw-restore-again.out" 2>&1
+  echo $? > "$OUT/zw-restore-again.rc"
+  zone_state after-restore-again "$dev"
+  log "killed --write after $i polls, empty zones $(cat "$OUT/zw-empty-killed.txt"); restore exit $(cat "$OUT/zw-restore.rc")"
+}
+
+# SIGTERM once a zone the run chose is no longer empty: the run itself
+# must reset the zones on its way out and remove its journal.
+zoned_term_run() {
+  local dev="$1" pid empty i=0
+  empty=$(empty_zones "$dev")
+  ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 8 -q --json "$OUT/zw-term.json" "$dev" \
+    < /dev/null > "$OUT/zw-term.out" 2>&1 &
+  pid=$!
+  while [ "$(empty_zones "$dev")" -ge "$empty" ] && [ "$i" -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+    usleep 100000
+    i=$((i + 1))
+  done
+  empty_zones "$dev" > "$OUT/zw-empty-at-term.txt"
+  kill -TERM "$pid" 2>/dev/null
+  wait "$pid"
+  echo $? > "$OUT/zw-term.rc"
+  ls "$ZW_JOURNAL" 2>/dev/null | grep -c '\.ssdpj$' > "$OUT/zw-term-journals.txt"
+  zone_state after-term "$dev"
+  log "SIGTERM to --write after $i polls: exit $(cat "$OUT/zw-term.rc")"
+}
+
+# Every empty zone finished (FULL without data): --write must be refused;
+# then exactly those zones are reset again.
+no_empty_zone_run() {
+  local dev="$1" zone start
+  zone=$(zone_bytes "$dev")
+  blkzone report "$dev" | grep '(em)' | sed 's/.*start: *\(0x[0-9a-f]*\).*/\1/' > /tmp/zw-empty-starts
+  while read -r start; do blkzone finish -o "$start" -c 1 "$dev"; done < /tmp/zw-empty-starts
+  write_run "$dev"
+  while read -r start; do blkzone reset -o "$start" -c 1 "$dev"; done < /tmp/zw-empty-starts
+  zone_state after-refusal "$dev"
+}
+
+zoned_write_checks() {
+  seed_data_zones "$1"
+  zoned_write_run "$1"
+  zoned_region_run "$1"
+  zoned_kill_run "$1"
+  zoned_term_run "$1"
+  no_empty_zone_run "$1"
+}
+
 save_results() {
   local outdev
   dmesg > "$OUT/dmesg.txt" 2>/dev/null
@@ -136,12 +267,12 @@ setup
 log "guest up, kernel $(uname -r)"
 if wait_for /dev/nvme0n1 30; then
   info zns /dev/nvme0n1
-  write_run /dev/nvme0n1
-  info zns-after-write /dev/nvme0n1
   read_run empty /dev/nvme0n1
-  write_zone_data /dev/nvme0n1 "$(param data_mib 20)"
+  zoned_write_checks /dev/nvme0n1
+  info zns-after-write /dev/nvme0n1
+  write_zone_data /dev/nvme0n1 "$(param data_mib 20)" "$(param data_at_mib 128)"
   read_run read /dev/nvme0n1
-  read_run past-wp /dev/nvme0n1 --region 0:64M
+  read_run past-wp /dev/nvme0n1 --region "$(param data_at_mib 128)M:64M"
   make_filesystem /dev/nvme0n1
   info zns-after-mkfs /dev/nvme0n1
 fi

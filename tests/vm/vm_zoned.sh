@@ -5,11 +5,20 @@
 #  - `ssdprobe info --json` reports every configured value exactly, from
 #    sysfs (reported.zoned), the kernel's zone report (reported.zoned.report)
 #    and the ZNS Identify pages (reported.nvme.zns);
-#  - `--write` is refused (exit 7) naming the zone model, and nothing was
-#    written: every zone still empty, blkzone's report byte-identical;
-#  - a read run is refused while every zone is empty, reads only the
-#    written data (its region) once zone 0 has some, and refuses a
-#    --region past the write pointer;
+#  - a read run is refused while every zone is empty;
+#  - zone-safe `--write` (data first put into zones 0 and 1): exit 0, the
+#    document's zoned_write section names only zones that were empty, and
+#    afterwards blkzone's report is byte-identical (every empty zone empty
+#    again, the data zones' write pointers unchanged) and the data zones'
+#    checksums are the same; with --region only zones wholly inside it are
+#    written; a --write killed with SIGKILL once it writes
+#    leaves a journal, and `ssdprobe restore` of it gives the same (a
+#    second restore of a copy of it then resets nothing); one
+#    stopped by SIGTERM resets its zones itself (exit 130); with no
+#    empty zone left, --write is refused (exit 7) and writes nothing;
+#  - a read run reads only the written data once zone 2 has 20 MiB (the
+#    longest stretch: its region), and refuses a --region past the write
+#    pointer;
 #  - the advice's zoned btrfs command (mkfs.btrfs -O zoned) runs in the
 #    guest, and ssdprobe's zone report then shows data written;
 #  - `ssdprobe audit` reports a partition table on a host-managed namespace.
@@ -47,7 +56,8 @@ ZASL=5                        # zone append limit: 2^5 x 4 KiB (CAP.MPSMIN) = 12
 SERIAL="SSDPROBE-ZNS-01"
 OUT_SERIAL="VMTEST-OUT"
 BUDGET=2
-DATA_MIB=20                   # written into zone 0 before the read run: its write pointer
+DATA_MIB=20                   # written into zone 2 before the read run: its write pointer
+DATA_AT=$((128 * MIB))        # zone 2's start (zones 0 and 1 hold 3 and 5 MiB by then)
 
 SCRATCH=""
 QEMU_PID=""
@@ -96,7 +106,7 @@ boot_guest() {
     "$QEMU" -M pc -accel tcg -cpu max -smp "${SSDPROBE_VM_SMP:-1}" -m 1024
     -nodefaults -display none -serial stdio -no-reboot
     -kernel "$KERNEL_DIR/vmlinux" -initrd "$SCRATCH/initramfs.cpio"
-    -append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=3 vmtest.out=$OUT_SERIAL vmtest.budget=$BUDGET vmtest.data_mib=$DATA_MIB"
+    -append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=3 vmtest.out=$OUT_SERIAL vmtest.budget=$BUDGET vmtest.data_mib=$DATA_MIB vmtest.data_at_mib=$((DATA_AT / MIB))"
     -blockdev "driver=raw,node-name=zns1,file.driver=file,file.filename=$SCRATCH/zns1.img"
     -blockdev "driver=raw,node-name=zns2,file.driver=file,file.filename=$SCRATCH/zns2.img"
     -device "nvme,id=nvme0,serial=$SERIAL,zoned.zasl=$ZASL"
@@ -155,32 +165,102 @@ check_info() {
   check_eq "info text names the zone model" "$(grep -c 'model host-managed' "$R/info-zns.out")" 1
 }
 
+# Zone starts in blkzone's notation (512 B sectors, 9 hex digits).
+zone_start_hex() { printf '0x%09x' $(($1 / 512)); }
+# same LABEL FILE1 FILE2: byte-identical?
+same() { check_eq "$1" "$(cmp -s "$R/$2" "$R/$3" && echo same || echo differs)" same; }
+
+check_zoned_write() {
+  check_eq "data written into zones 0 and 1" "$(cat "$R/zw-seed.rc" 2>/dev/null)" 0
+  check_eq "empty zones before --write" "$(cat "$R/zw-empty-before.txt" 2>/dev/null)" $((SIZE / ZONE - 2))
+  if [ "$(cat "$R/zw-run.rc" 2>/dev/null)" != 0 ]; then sed 's/^/    zw-run: /' "$R/zw-run.err" >&2; fi
+  check_eq "zone-safe --write exit" "$(cat "$R/zw-run.rc" 2>/dev/null)" 0
+  local f=zw-run.json zw=.zoned_write start used=0
+  check_eq "zoned_write phase ran" "$(jf $f '[.phases[] | select(.name == "zoned_write") | .state][0]' |
+    sed 's/^budget$/done/')" done
+  check_eq "$zw.zone_bytes" "$(jf $f "$zw.zone_bytes")" "$ZONE"
+  check_eq "$zw.zone_capacity_bytes" "$(jf $f "$zw.zone_capacity_bytes")" "$ZONE_CAP"
+  check_eq "$zw.zones_empty_before" "$(jf $f "$zw.zones_empty_before")" $((SIZE / ZONE - 2))
+  check_eq "$zw.bytes_written > 0" "$(jf $f "$zw.bytes_written > 0")" true
+  check_eq "$zw.bytes_written = sum of zones" "$(jf $f "$zw.bytes_written == ([$zw.zones[].bytes_written] | add)")" true
+  check_eq "no zone written past its capacity" "$(jf $f "[$zw.zones[] | .bytes_written <= .capacity_bytes] | all")" true
+  check_eq "$zw.reset_verified" "$(jf $f "$zw.reset_verified")" true
+  for start in $(jf $f "$zw.zones[].start_bytes"); do
+    used=$((used + 1))
+    check_eq "zone at $start was empty before" \
+      "$(grep "start: $(zone_start_hex "$start")" "$R/zw-blkzone-before.txt" | grep -c '(em)')" 1
+  done
+  [ "$used" -ge 1 ] || check_eq "zones used" "$used" ">= 1"
+  same "blkzone report after --write identical (write pointers)" zw-blkzone-before.txt zw-blkzone-after-run.txt
+  same "data zones byte-identical after --write" zw-sums-before.txt zw-sums-after-run.txt
+  check_eq "no journal left after --write" "$(cat "$R/zw-run-journals.txt" 2>/dev/null)" 0
+  note "zoned --write: $used zones, $(jf $f "$zw.bytes_written") bytes in $(jf $f "$zw.chunk_bytes") B writes," \
+    "median $(jf $f "$zw.median_us") us, p99 $(jf $f "$zw.p99_us") us, $(cat "$R/zw-run.seconds") s in the guest;" \
+    "$(jf $f "$zw.comparison")"
+  # Zones 0 and 1 hold 3 and 5 MiB: no stretch the read grid fits in, so the
+  # run skips its reads (never above a write pointer) instead of refusing.
+  check_eq "zoned --write with too little written: reads skipped" \
+    "$(jf zw-run.json '[.phases[] | select(.name == "read_grid" or .name == "read_parallelism") | .state] | join(",")'),$(jf zw-run.json .run.read_region)" \
+    "skipped,skipped,null"
+}
+
+check_zoned_region() {
+  check_eq "--write --region 128M:160M exit" "$(cat "$R/zw-region.rc" 2>/dev/null)" 0
+  check_eq "only the zones wholly inside --region written" \
+    "$(jf zw-region.json '[.zoned_write.zones[].start_bytes] | map(. / 1048576) | join(",")')" "128,192"
+  check_eq "their reset verified" "$(jf zw-region.json .zoned_write.reset_verified)" true
+  same "blkzone report after --region identical" zw-blkzone-before.txt zw-blkzone-after-region.txt
+}
+
+check_zoned_kill_restore() {
+  check_eq "killed --write had begun writing" \
+    "$(( $(cat "$R/zw-empty-killed.txt" 2>/dev/null || echo 99) < $(cat "$R/zw-empty-before.txt" 2>/dev/null || echo 0) ))" 1
+  check_eq "a journal after kill -9" "$(wc -l < "$R/zw-kill-journals.txt" 2>/dev/null | tr -d ' ')" 1
+  if [ "$(cat "$R/zw-restore.rc" 2>/dev/null)" != 0 ]; then sed 's/^/    restore: /' "$R/zw-restore.out" >&2; fi
+  check_eq "restore exit" "$(cat "$R/zw-restore.rc" 2>/dev/null)" 0
+  check_eq "restore says it reset zones" "$(grep -c 'reset .* zone' "$R/zw-restore.out")" 1
+  same "blkzone report after restore identical" zw-blkzone-before.txt zw-blkzone-after-restore.txt
+  same "data zones byte-identical after restore" zw-sums-before.txt zw-sums-after-restore.txt
+  check_eq "journal removed by restore" "$(cat "$R/zw-restore-journals.txt" 2>/dev/null)" 0
+  check_eq "restore of a copy once the zones are empty: exit" "$(cat "$R/zw-restore-again.rc" 2>/dev/null)" 0
+  check_eq "it says there is nothing to reset" "$(grep -c 'nothing to reset' "$R/zw-restore-again.out")" 1
+  same "blkzone report after restoring again identical" zw-blkzone-before.txt zw-blkzone-after-restore-again.txt
+}
+
+check_zoned_term() {
+  check_eq "SIGTERM came while writing" \
+    "$(( $(cat "$R/zw-empty-at-term.txt" 2>/dev/null || echo 99) < $(cat "$R/zw-empty-before.txt" 2>/dev/null || echo 0) ))" 1
+  check_eq "--write stopped by SIGTERM: exit 130" "$(cat "$R/zw-term.rc" 2>/dev/null)" 130
+  check_eq "its zones reset on the way out" "$(jf zw-term.json .zoned_write.reset_verified)" true
+  check_eq "the zoned_write phase says interrupted" \
+    "$(jf zw-term.json '[.phases[] | select(.name == "zoned_write") | .state][0]')" interrupted
+  check_eq "no journal left after SIGTERM" "$(cat "$R/zw-term-journals.txt" 2>/dev/null)" 0
+  same "blkzone report after SIGTERM identical" zw-blkzone-before.txt zw-blkzone-after-term.txt
+  same "data zones byte-identical after SIGTERM" zw-sums-before.txt zw-sums-after-term.txt
+}
+
 check_write_refused() {
-  check_eq "--write exit (7: refused)" "$(cat "$R/write.rc" 2>/dev/null)" 7
-  check_eq "--write message names the zone model" "$(grep -c 'host-managed zoned block device' "$R/write.out")" 1
-  check_eq "--write message says why" "$(grep -c 'zone-safe write probes are not implemented' "$R/write.out")" 1
-  check_eq "zones still empty after --write" "$(jf info-zns-after-write.json .reported.zoned.report.empty)" \
-    $((SIZE / ZONE))
-  check_eq "bytes written after --write" "$(jf info-zns-after-write.json .reported.zoned.report.written_bytes)" 0
-  if [ -s "$R/blkzone-zns.txt" ]; then
-    check_eq "blkzone report unchanged by --write" \
-      "$(cmp -s "$R/blkzone-zns.txt" "$R/blkzone-zns-after-write.txt" && echo same)" same
-  else
-    note "no blkzone on this host: write pointers compared through ssdprobe's own report only"
-  fi
+  check_eq "--write with no empty zone: exit (7: refused)" "$(cat "$R/write.rc" 2>/dev/null)" 7
+  check_eq "--write message says no zone is empty" \
+    "$(grep -c "none of its $((SIZE / ZONE)) zones is an empty" "$R/write.out")" 1
+  same "blkzone report after the refusal identical" zw-blkzone-before.txt zw-blkzone-after-refusal.txt
+  check_eq "zones empty after all --write runs" "$(jf info-zns-after-write.json .reported.zoned.report.empty)" \
+    $((SIZE / ZONE - 2))
+  check_eq "bytes written after all --write runs (the data zones')" \
+    "$(jf info-zns-after-write.json .reported.zoned.report.written_bytes)" $((8 * MIB))
 }
 
 # Reads stay below the write pointers: refused on the empty namespace,
-# kept to zone 0's written DATA_MIB MiB once it has data, and a --region
-# past the write pointer refused.
+# kept to zone 2's DATA_MIB MiB (the longest stretch of written data) once
+# it has them, and a --region past the write pointer refused.
 check_read_run() {
   check_eq "read run on empty zones: exit (target)" "$(cat "$R/run-empty.rc" 2>/dev/null)" 3
   check_eq "read run on empty zones says why" "$(grep -c 'zoned device with no written data (16 zones' "$R/run-empty.err")" 1
-  check_eq "data written into zone 0" "$(cat "$R/data-dd.rc" 2>/dev/null)" 0
+  check_eq "data written into zone 2" "$(cat "$R/data-dd.rc" 2>/dev/null)" 0
   check_eq "read run exit" "$(cat "$R/run-read.rc" 2>/dev/null)" 0
   check_eq "read run has grids" "$(jf run-read.json '(.grids | length) > 0')" true
-  check_eq "read run's region: zone 0's written data" \
-    "$(jf run-read.json '.run.read_region | "\(.source) \(.offset):\(.length)"')" "written_data 0:$((DATA_MIB * MIB))"
+  check_eq "read run's region: zone 2's written data" \
+    "$(jf run-read.json '.run.read_region | "\(.source) \(.offset):\(.length)"')" "written_data $DATA_AT:$((DATA_MIB * MIB))"
   check_eq "read page note: unwritten space ruled out" \
     "$(jf run-read.json '[.notes[] | select(contains("ruled out: the grid read only written data"))] | length')" \
     "$(jf run-read.json 'if .detected.read_page.state == "found" then 0 else 1 end')"
@@ -188,7 +268,7 @@ check_read_run() {
     "$(jf run-read.json '[.notes[] | select(startswith("zoned device: the reads stay below the write pointers"))] | length')" 1
   check_eq "--region past the write pointer: exit (usage)" "$(cat "$R/run-past-wp.rc" 2>/dev/null)" 2
   check_eq "--region past the write pointer names it" \
-    "$(grep -c "runs past the written data at offset $DATA_MIB MiB" "$R/run-past-wp.err")" 1
+    "$(grep -c "runs past the written data at offset $((DATA_AT / MIB + DATA_MIB)) MiB" "$R/run-past-wp.err")" 1
   check_eq "verdict: no partitions, not an alignment" \
     "$(jf run-read.json '.verdict.summary | contains("no partitions on a zoned device") and (contains("partition alignment") | not)')" true
   if "$SSDPROBE" report "$R/run-read.json" --html "$R/run-read.html" > /dev/null 2>&1; then
@@ -231,6 +311,10 @@ main() {
   check_prerequisites
   boot_guest
   check_info
+  check_zoned_write
+  check_zoned_region
+  check_zoned_kill_restore
+  check_zoned_term
   check_write_refused
   check_read_run
   check_advice_and_mkfs
