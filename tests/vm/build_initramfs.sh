@@ -118,6 +118,7 @@ main() {
     if command -v "$tool" >/dev/null 2>&1; then add_binary "$(command -v "$tool")" "bin/$tool"; fi
   done
   install -m 0755 "${SSDPROBE_VM_INIT:-$HERE/guest_init.sh}" "$STAGE/init"
+  install -m 0644 "$HERE/guest_lib.sh" "$STAGE/guest_lib.sh"
   pack "$out"
 }
 

@@ -13,54 +13,15 @@
 # Kernel command line: vmtest.out=SERIAL (output disk) vmtest.budget=SECONDS.
 # Archive: info-LABEL.json/.rc/.err/.out, blkzone-LABEL.txt, write.rc/.out,
 # run-read.json/.rc/.err, mkfs.cmd/.rc/.out, audit-mbr.json/.rc/.out,
-# guest.log, dmesg.txt. (The helpers repeat guest_init.sh's: that file runs
-# its own probes when sourced.)
+# guest.log, dmesg.txt. The helpers shared with guest_init.sh are in
+# guest_lib.sh.
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
 OUT=/out
 PROBE_TIMEOUT=120
-
-log() { echo "vmtest: [$(cut -d' ' -f1 /proc/uptime 2>/dev/null)] $*" | tee -a "$OUT/guest.log"; }
-
-param() {
-  local word
-  # shellcheck disable=SC2013  # the command line is one line of words
-  for word in $(cat /proc/cmdline); do
-    case "$word" in "vmtest.$1="*) echo "${word#*=}"; return 0 ;; esac
-  done
-  echo "${2:-}"
-}
-
-wait_for() {
-  local i=0
-  while [ ! -e "$1" ]; do
-    [ "$i" -ge $(($2 * 10)) ] && { log "timed out waiting for $1"; return 1; }
-    usleep 100000
-    i=$((i + 1))
-  done
-}
-
-virtio_by_serial() {
-  local i d
-  for i in $(seq 100); do
-    for d in /sys/block/vd*; do
-      [ -e "$d/serial" ] && [ "$(cat "$d/serial")" = "$1" ] && { echo "/dev/${d##*/}"; return 0; }
-    done
-    usleep 100000
-  done
-  return 1
-}
-
-setup() {
-  mount -t proc proc /proc
-  mount -t sysfs sysfs /sys
-  mount -t devtmpfs devtmpfs /dev
-  mount -t tmpfs tmpfs /tmp
-  echo "1 4 1 7" > /proc/sys/kernel/printk
-  local ko
-  while read -r ko; do insmod "$ko" 2>>"$OUT/insmod.err"; done < /etc/modules.load
-}
+# shellcheck source=tests/vm/guest_lib.sh
+. /guest_lib.sh
 
 # info LABEL DEV: `ssdprobe info` (JSON and text) and blkzone's own report.
 info() {
@@ -161,6 +122,12 @@ seed_data_zones() {
   log "data written into zones 0 and 1 of $dev: exit $(cat "$OUT/zw-seed.rc")"
 }
 
+# journal_count: how many journals ssdprobe left in ZW_JOURNAL.
+journal_count() {
+  set -- "$ZW_JOURNAL"/*.ssdpj
+  if [ -e "$1" ]; then echo $#; else echo 0; fi
+}
+
 zoned_write_run() {
   local dev="$1" t0 t1
   zone_state before "$dev"
@@ -170,7 +137,7 @@ zoned_write_run() {
   echo $? > "$OUT/zw-run.rc"
   t1=$(cut -d' ' -f1 /proc/uptime)
   echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }' > "$OUT/zw-run.seconds"
-  ls "$ZW_JOURNAL" 2>/dev/null | grep -c '\.ssdpj$' > "$OUT/zw-run-journals.txt"
+  journal_count > "$OUT/zw-run-journals.txt"
   zone_state after-run "$dev"
   log "zone-safe --write ($dev): exit $(cat "$OUT/zw-run.rc") in $(cat "$OUT/zw-run.seconds") s"
 }
@@ -202,10 +169,10 @@ zoned_kill_run() {
   ls "$ZW_JOURNAL"/*.ssdpj > "$OUT/zw-kill-journals.txt" 2>/dev/null
   local journal
   journal=$(head -n 1 "$OUT/zw-kill-journals.txt")
-  mkdir -p -m 0700 /tmp/zw-copy && cp "$journal" /tmp/zw-copy/
+  mkdir -m 0700 /tmp/zw-copy && cp "$journal" /tmp/zw-copy/
   timeout "$PROBE_TIMEOUT" ssdprobe restore --yes "$journal" < /dev/null > "$OUT/zw-restore.out" 2>&1
   echo $? > "$OUT/zw-restore.rc"
-  ls "$ZW_JOURNAL" 2>/dev/null | grep -c '\.ssdpj$' > "$OUT/zw-restore-journals.txt"
+  journal_count > "$OUT/zw-restore-journals.txt"
   zone_state after-restore "$dev"
   # The same journal again, its zones now empty: harmless, nothing reset.
   timeout "$PROBE_TIMEOUT" ssdprobe restore --yes /tmp/zw-copy/*.ssdpj < /dev/null > "$OUT/zw-restore-again.out" 2>&1
@@ -230,7 +197,7 @@ zoned_term_run() {
   kill -TERM "$pid" 2>/dev/null
   wait "$pid"
   echo $? > "$OUT/zw-term.rc"
-  ls "$ZW_JOURNAL" 2>/dev/null | grep -c '\.ssdpj$' > "$OUT/zw-term-journals.txt"
+  journal_count > "$OUT/zw-term-journals.txt"
   zone_state after-term "$dev"
   log "SIGTERM to --write after $i polls: exit $(cat "$OUT/zw-term.rc")"
 }
@@ -256,14 +223,9 @@ zoned_write_checks() {
   no_empty_zone_run "$1"
 }
 
-save_results() {
-  local outdev
-  dmesg > "$OUT/dmesg.txt" 2>/dev/null
-  outdev=$(virtio_by_serial "$(param out)") || { echo "vmtest: no output disk"; return 1; }
-  (cd "$OUT" && tar -cf "$outdev" .) && sync
-}
 
-setup
+mount_basics
+load_modules
 log "guest up, kernel $(uname -r)"
 if wait_for /dev/nvme0n1 30; then
   info zns /dev/nvme0n1

@@ -177,7 +177,7 @@ check_zoned_write() {
   check_eq "zone-safe --write exit" "$(cat "$R/zw-run.rc" 2>/dev/null)" 0
   local f=zw-run.json zw=.zoned_write start used=0
   check_eq "zoned_write phase ran" "$(jf $f '[.phases[] | select(.name == "zoned_write") | .state][0]' |
-    sed 's/^budget$/done/')" done
+    sed 's/^budget$/done/')" "done"
   check_eq "$zw.zone_bytes" "$(jf $f "$zw.zone_bytes")" "$ZONE"
   check_eq "$zw.zone_capacity_bytes" "$(jf $f "$zw.zone_capacity_bytes")" "$ZONE_CAP"
   check_eq "$zw.zones_empty_before" "$(jf $f "$zw.zones_empty_before")" $((SIZE / ZONE - 2))
