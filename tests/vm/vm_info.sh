@@ -31,10 +31,9 @@ VM_TIMEOUT="${SSDPROBE_VM_TIMEOUT:-420}"
 KERNEL_DIR="$VM_CACHE/current"
 QEMU=qemu-system-x86_64
 T_START=$(date +%s.%N)
+# shellcheck source=tests/vm/vm_lib.sh
+. "$HERE/vm_lib.sh"
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-note() { echo "# $*"; }
 
 # ---------------------------------------------------------------------------
 # What the emulated drives are configured to report: the ground truth.
@@ -74,46 +73,11 @@ BUDGET=3
 # ---------------------------------------------------------------------------
 # Scratch directory, QEMU process, cleanup on every exit path.
 
-SCRATCH=""
-QEMU_PID=""
-cleanup() {
-  local rc=$?
-  set +e
-  trap - EXIT
-  if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then
-    kill "$QEMU_PID" 2>/dev/null
-    wait "$QEMU_PID" 2>/dev/null
-  fi
-  if [ -n "$SCRATCH" ] && [ -d "$SCRATCH" ]; then
-    if [ "${SSDPROBE_VM_KEEP:-0}" = 1 ]; then note "kept $SCRATCH"; else rm -rf -- "$SCRATCH"; fi
-  fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 # ---------------------------------------------------------------------------
 # Prerequisites: skip (77) where the VM cannot run here, fail where the test
 # is wired up wrongly.
 
-check_prerequisites() {
-  if [ -z "$SSDPROBE" ] || [ ! -x "$SSDPROBE" ]; then
-    fail "not an executable: '$SSDPROBE' (usage: $0 SSDPROBE)"
-  fi
-  local hint="run scripts/install-vm-deps"
-  local c
-  for c in "$QEMU" busybox cpio modprobe jq timeout; do
-    command -v "$c" >/dev/null 2>&1 || skip "$c not installed ($hint)"
-  done
-  if ldd "$(command -v busybox)" >/dev/null 2>&1; then skip "busybox is not static ($hint: busybox-static)"; fi
-  if [ ! -s "$KERNEL_DIR/vmlinux" ] || [ ! -s "$KERNEL_DIR/release" ]; then
-    skip "no guest kernel in $KERNEL_DIR ($hint)"
-  fi
-  [ -d "$KERNEL_DIR/lib/modules/$(cat "$KERNEL_DIR/release")" ] ||
-    skip "no guest modules in $KERNEL_DIR ($hint)"
-  "$QEMU" -accel help 2>/dev/null | grep -qx tcg || skip "$QEMU has no TCG accelerator"
-  if [ ! -r /dev/null ] || [ ! -r /dev/urandom ]; then skip "no /dev/null or /dev/urandom"; fi
-}
 
 make_scratch() {
   local base="${SSDPROBE_TEST_TMPDIR:-/var/tmp}"
@@ -199,16 +163,7 @@ collect_results() {
 # Assertion helpers
 
 R=""          # results directory, set in main
-ERRORS=0
 
-check_eq() {  # WHAT GOT WANT
-  if [ "$2" = "$3" ]; then
-    note "ok   $1 = $2"
-  else
-    echo "FAIL: $1: got '$2', expected '$3'" >&2
-    ERRORS=$((ERRORS + 1))
-  fi
-}
 
 # jv LABEL FILTER: a raw value from info-LABEL.json ("null" when absent).
 jv() { jq -r "$2" "$R/info-$1.json" 2>/dev/null; }
@@ -475,12 +430,11 @@ print_guest_tools() {
   fi
 }
 
-elapsed() { echo "$(date +%s.%N) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
 
 # ---------------------------------------------------------------------------
 
 main() {
-  check_prerequisites
+  check_vm_prerequisites
   QEMU_FIRMWARE=$("$QEMU" --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p' | cut -c1-8)
   make_scratch
   R="$SCRATCH/results"

@@ -36,10 +36,9 @@ VM_TIMEOUT="${SSDPROBE_VM_TIMEOUT:-300}"
 KERNEL_DIR="$VM_CACHE/current"
 QEMU=qemu-system-x86_64
 T_START=$(date +%s.%N)
+# shellcheck source=tests/vm/vm_lib.sh
+. "$HERE/vm_lib.sh"
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-note() { echo "# $*"; }
 
 # ---------------------------------------------------------------------------
 # The configuration: the ground truth every check compares with.
@@ -59,30 +58,9 @@ BUDGET=2
 DATA_MIB=20                   # written into zone 2 before the read run: its write pointer
 DATA_AT=$((128 * MIB))        # zone 2's start (zones 0 and 1 hold 3 and 5 MiB by then)
 
-SCRATCH=""
-QEMU_PID=""
-cleanup() {
-  local rc=$?
-  set +e
-  trap - EXIT
-  if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then kill "$QEMU_PID"; wait "$QEMU_PID"; fi
-  if [ -n "$SCRATCH" ] && [ -d "$SCRATCH" ]; then
-    if [ "${SSDPROBE_VM_KEEP:-0}" = 1 ]; then note "kept $SCRATCH"; else rm -rf -- "$SCRATCH"; fi
-  fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 check_prerequisites() {
-  if [ -z "$SSDPROBE" ] || [ ! -x "$SSDPROBE" ]; then fail "not an executable: '$SSDPROBE' (usage: $0 SSDPROBE)"; fi
-  local hint="run scripts/install-vm-deps" c
-  for c in "$QEMU" busybox cpio modprobe jq timeout; do
-    command -v "$c" >/dev/null 2>&1 || skip "$c not installed ($hint)"
-  done
-  if ldd "$(command -v busybox)" >/dev/null 2>&1; then skip "busybox is not static ($hint: busybox-static)"; fi
-  if [ ! -s "$KERNEL_DIR/vmlinux" ] || [ ! -s "$KERNEL_DIR/release" ]; then skip "no guest kernel in $KERNEL_DIR ($hint)"; fi
-  "$QEMU" -accel help 2>/dev/null | grep -qx tcg || skip "$QEMU has no TCG accelerator"
+  check_vm_prerequisites
   "$QEMU" -device nvme-ns,help 2>/dev/null | grep -q 'zoned.zone_capacity' ||
     skip "$QEMU cannot emulate zoned namespaces (needs QEMU 6.0 or later)"
 }
@@ -130,10 +108,6 @@ boot_guest() {
 # ---------------------------------------------------------------------------
 # Checks
 
-ERRORS=0
-check_eq() {  # WHAT GOT WANT
-  if [ "$2" = "$3" ]; then note "ok   $1 = $2"; else echo "FAIL: $1: got '$2', expected '$3'" >&2; ERRORS=$((ERRORS + 1)); fi
-}
 # jf FILE FILTER: a raw jq value ("null" when absent or unreadable).
 jf() { jq -r "$2" "$R/$1" 2>/dev/null || echo "(unreadable $1)"; }
 
@@ -305,7 +279,6 @@ check_partition_table_audit() {
     "$(jf audit-mbr.json '[.mismatches[] | select(.field == "partition_table") | .severity][0]')" warning
 }
 
-elapsed() { echo "$(date +%s.%N) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
 
 main() {
   check_prerequisites
