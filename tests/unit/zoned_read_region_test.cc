@@ -10,29 +10,22 @@
 #include "device/zone_extents.h"
 #include "run/zoned_read_region.h"
 
+#include "zone_fixture.h"
+
 using namespace ssdprobe;
 
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20;
-constexpr uint64_t kZone = 64 * kMiB, kCapacity = 48 * kMiB;
+using zone_fixture::kMiB;
+using zone_fixture::kZone;
+constexpr uint64_t kCapacity = zone_fixture::kCap;
 
 Zone sequential(uint64_t index, uint8_t cond, uint64_t written) {
-  Zone z;
-  z.start_bytes = index * kZone;
-  z.length_bytes = kZone;
-  z.capacity_bytes = kCapacity;
-  z.write_pointer_bytes = z.start_bytes + written;
-  z.type = BLK_ZONE_TYPE_SEQWRITE_REQ;
-  z.cond = cond;
-  return z;
+  return zone_fixture::zone(index, cond, BLK_ZONE_TYPE_SEQWRITE_REQ, written);
 }
 
 Zone conventional(uint64_t index) {
-  Zone z = sequential(index, BLK_ZONE_COND_NOT_WP, 0);
-  z.type = BLK_ZONE_TYPE_CONVENTIONAL;
-  z.capacity_bytes = kZone;
-  return z;
+  return zone_fixture::zone(index, BLK_ZONE_COND_NOT_WP, BLK_ZONE_TYPE_CONVENTIONAL);
 }
 
 }  // namespace

@@ -17,24 +17,17 @@
 #include "safety/zone_reset.h"
 #include "run/zoned_write_phase.h"
 
+#include "zone_fixture.h"
+
 using namespace ssdprobe;
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20;
-constexpr uint64_t kZone = 64 * kMiB, kCap = 48 * kMiB;
-
-Zone zone(uint64_t index, uint8_t cond, uint8_t type = BLK_ZONE_TYPE_SEQWRITE_REQ, uint64_t written = 0) {
-  Zone z;
-  z.start_bytes = index * kZone;
-  z.length_bytes = kZone;
-  z.capacity_bytes = kCap;
-  z.write_pointer_bytes = z.start_bytes + written;
-  z.type = type;
-  z.cond = cond;
-  return z;
-}
+using zone_fixture::kCap;
+using zone_fixture::kMiB;
+using zone_fixture::kZone;
+using zone_fixture::zone;
 
 // 16 zones: 0 conventional, 1 full, 2 implicitly open with data, 3 closed,
 // the rest empty.
