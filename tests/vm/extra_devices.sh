@@ -30,11 +30,13 @@ declare -A SCSI_DISKS=(
 )
 SCSI_ORDER=(usb-bot usb-uas sas)
 XBUDGET=0.5 # seconds of each extra device's read run (it still reads a grid)
-# The card a --write run is made on: backed by a file of random bytes (the
-# others read zeroes and drop writes), which must be byte-identical after.
-SD_WRITE=sd-sdsc
-SD_WRITE_REGION=16M:16M
-SD_WRITE_BUDGET=2
+# The drives a --write run is made on, an SD card and the SAS disk: backed by
+# files of random bytes (the others read zeroes and drop writes), which must
+# be byte-identical after. The window, the same on both: WRITE_REGION.
+WRITE_LABELS=(sd-sdsc sas)
+WRITE_REGION=16M:16M
+WRITE_REGION_BYTES="$((16 << 20)):$((16 << 20))"
+WRITE_BUDGET=1
 
 # The guest's kernel command line words for these devices.
 extra_cmdline() {
@@ -42,8 +44,25 @@ extra_cmdline() {
   for label in "${SD_ORDER[@]}"; do mmc+="${mmc:+,}$label:${SD_CARDS[$label]%% *}"; done
   # usb-storage's model is QEMU's "QEMU HARDDISK": matched by its first word.
   scsi="usb-bot:QEMU,usb-uas:SSDPROBE-UAS,sas:SSDPROBE-SAS"
-  echo "vmtest.mmc=$mmc vmtest.scsi=$scsi vmtest.xbudget=$XBUDGET vmtest.sdwrite=$SD_WRITE" \
-    "vmtest.sdregion=$SD_WRITE_REGION vmtest.sdbudget=$SD_WRITE_BUDGET"
+  echo "vmtest.mmc=$mmc vmtest.scsi=$scsi vmtest.xbudget=$XBUDGET" \
+    "vmtest.write=$(IFS=,; echo "${WRITE_LABELS[*]}") vmtest.wregion=$WRITE_REGION vmtest.wbudget=$WRITE_BUDGET"
+}
+
+# written LABEL: is LABEL one of WRITE_LABELS?
+written() { [[ " ${WRITE_LABELS[*]} " == *" $1 "* ]]; }
+
+# extra_drive LABEL BYTES: the QEMU block node of a drive: zeroes, or for a
+# drive written to a sparse file with random bytes over its first 48 MiB
+# (the window and beyond), whose checksum is kept beside it.
+extra_drive() {
+  local label="$1" size="$2" img="$SCRATCH/$1.img"
+  if ! written "$label"; then
+    echo "driver=null-co,node-name=$label,size=$size,read-zeroes=on"
+    return
+  fi
+  if ! head -c $((48 << 20)) /dev/urandom > "$img" || ! truncate -s "$size" "$img"; then fail "cannot create $img"; fi
+  sha256sum < "$img" | cut -d' ' -f1 > "$SCRATCH/$label.sha"
+  echo "driver=raw,node-name=$label,file.driver=file,file.filename=$img"
 }
 
 # Appends the devices to QEMU_CMD.
@@ -53,20 +72,15 @@ extra_qemu_args() {
   for label in "${SD_ORDER[@]}"; do
     read -r size _ <<< "${SD_CARDS[$label]}"
     # Each card takes the controller just added (its one free SD bus).
-    local node="driver=null-co,node-name=$label,size=$size,read-zeroes=on"
-    if [ "$label" = "$SD_WRITE" ]; then
-      head -c "$size" /dev/urandom > "$SCRATCH/$label.img"
-      sha256sum < "$SCRATCH/$label.img" | cut -d' ' -f1 > "$SCRATCH/$label.sha"
-      node="driver=raw,node-name=$label,file.driver=file,file.filename=$SCRATCH/$label.img"
-    fi
-    QEMU_CMD+=(-blockdev "$node" -device "sdhci-pci,id=sdhci-$label" -device "sd-card,drive=$label")
+    QEMU_CMD+=(-blockdev "$(extra_drive "$label" "$size")" -device "sdhci-pci,id=sdhci-$label"
+      -device "sd-card,drive=$label")
   done
   QEMU_CMD+=(-device qemu-xhci,id=xhci -device megasas,id=megasas)
   for label in "${SCSI_ORDER[@]}"; do
     read -r driver transport vendor product serial lbs pbs min opt <<< "${SCSI_DISKS[$label]}"
     geo="logical_block_size=$lbs,physical_block_size=$pbs,min_io_size=$min,opt_io_size=$opt"
     [ "$label" = usb-bot ] && geo="logical_block_size=$lbs"
-    QEMU_CMD+=(-blockdev "$(null_drive "$label")")
+    QEMU_CMD+=(-blockdev "$(extra_drive "$label" "$SIZE")")
     case "$label" in
       usb-bot) QEMU_CMD+=(-device "usb-storage,bus=xhci.0,drive=$label,serial=$serial,$geo") ;;
       usb-uas) QEMU_CMD+=(-device usb-uas,id=uas,bus=xhci.0
@@ -162,28 +176,27 @@ check_scsi_disk() {
   check_run "$label" "$(guest_dev "$label")" "$XBUDGET"
 }
 
-# check_sd_write: the --write run on SD_WRITE finished, measured writes, and
-# left every byte of the card as it was (the guest's checksums, and the
+# check_write LABEL: the --write run on LABEL finished, measured writes, and
+# left every byte of the drive as it was (the guest's checksums, and the
 # backing file's on this side).
-check_sd_write() {
-  local label="$SD_WRITE" j="$R/write-$SD_WRITE.json"
+check_write() {
+  local label="$1" j="$R/write-$1.json"
   if [ "$(cat "$R/write-$label.rc" 2>/dev/null)" != 0 ]; then
     echo "FAIL: --write on $label exited $(cat "$R/write-$label.rc" 2>/dev/null); stderr:" >&2
     sed 's/^/    /' "$R/write-$label.err" >&2 2>/dev/null
     ERRORS=$((ERRORS + 1)); return 0
   fi
-  check_eq "$label --write: window" "$(jq -r '.write_probe.region | "\(.offset):\(.length)"' "$j")" \
-    "$((16 << 20)):$((16 << 20))"
+  check_eq "$label --write: window" "$(jq -r '.write_probe.region | "\(.offset):\(.length)"' "$j")" "$WRITE_REGION_BYTES"
   check_eq "$label --write: a write grid" "$(jq -r '[.grids[] | select(.op == "write")] | length > 0' "$j")" true
   check_eq "$label --write: restored (guest checksum)" "$(cat "$R/sha-after-$label")" "$(cat "$R/sha-before-$label")"
-  check_eq "$label --write: card file byte-identical" "$(sha256sum < "$SCRATCH/$label.img" | cut -d' ' -f1)" \
+  check_eq "$label --write: backing file byte-identical" "$(sha256sum < "$SCRATCH/$label.img" | cut -d' ' -f1)" \
     "$(cat "$SCRATCH/$label.sha")"
   note "$label --write: write unit $(jq -r .detected.write_unit.state "$j"), erase block $(jq -r .detected.erase_block.state "$j"), $(jq -r .write_probe.bytes_written "$j") bytes written"
 }
 
 check_extra_devices() {
-  check_sd_write
   local label
+  for label in "${WRITE_LABELS[@]}"; do check_write "$label"; done
   for label in "${SD_ORDER[@]}"; do check_sd_card "$label"; done
   for label in "${SCSI_ORDER[@]}"; do check_scsi_disk "$label"; done
 }

@@ -5,7 +5,7 @@
 # NVMe-oF TCP loopback namespace with non-zero NPWG/NOWS/NAWUPF, and two SD
 # cards, a usb-storage and a usb-uas disk and a SAS disk: extra_devices.sh), runs
 # `ssdprobe info --json` on each plus a short read run (and a --write run on
-# one SD card), and checks that every value ssdprobe reports equals what the
+# an SD card and the SAS disk), and checks that every value ssdprobe reports equals what the
 # drive was configured to report, and that the written card is byte-identical. It is
 # the only place firmware-level decoding (NVMe Identify, ATA IDENTIFY) meets a
 # real kernel driver in CI: the build machines have no NVMe or SATA devices.
