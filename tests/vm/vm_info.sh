@@ -6,7 +6,7 @@
 # cards, a usb-storage and a usb-uas disk and a SAS disk: extra_devices.sh), runs
 # `ssdprobe info --json` on each plus a short read run (and a --write run on
 # an SD card and the SAS disk), and checks that every value ssdprobe reports equals what the
-# drive was configured to report, and that the written card is byte-identical. It is
+# drive was configured to report, and that the written drives are byte-identical. It is
 # the only place firmware-level decoding (NVMe Identify, ATA IDENTIFY) meets a
 # real kernel driver in CI: the build machines have no NVMe or SATA devices.
 #
