@@ -1,5 +1,6 @@
 #include "run/zoned_read_region.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -60,6 +61,72 @@ ZonedReadRegion zoned_read_region(std::span<const Zone> zones, const std::string
       longest->zones == 1 ? "" : "s", format_size(total_length(extents)), extents.size(),
       extents.size() == 1 ? "" : "es"));
   return chosen;
+}
+
+Options with_zoned_read_region(const Target& target, const Options& options, ZonedReads& reads) {
+  const auto& zoned = target.topology.zoned;
+  if (!zoned || !zoned->zoned() || target.topology.disk_name.empty()) return options;
+  std::vector<Zone> zones;
+  try {
+    zones = read_zone_report("/dev/" + target.topology.disk_name);
+  } catch (const Error& e) {
+    reads.notes.push_back(fmt::format("zoned device whose zone report could not be read ({}): reads may land above "
+                                      "a write pointer, where they time the controller's answer, not the flash",
+                                      e.what()));
+    return options;
+  }
+  const uint64_t size = target.device->limits().size_bytes;
+  const uint64_t start = target.topology.partition_start_bytes;
+  if (options.write && written_extents(zones, start, size).empty()) {
+    reads.skipped = "nothing is written below this zoned device's write pointers, and a read above one is answered "
+                    "without reading flash";
+    return options;
+  }
+  ZonedReadRegion chosen = zoned_read_region(zones, target.path, start, size, options.write ? Region{} : options.region);
+  if (options.write && options.region_given()) {
+    reads.notes.push_back("zoned device: --region chose the empty zones to write; the reads keep to written data");
+  }
+  reads.notes.insert(reads.notes.end(), chosen.notes.begin(), chosen.notes.end());
+  reads.in_written_data = true;
+  Options used = options;
+  used.region = chosen.region;
+  return used;
+}
+
+std::optional<std::string> skip_reads_if_nothing_written(const RunContext& run) {
+  if (run.reads_skipped.empty()) return std::nullopt;
+  return run.reads_skipped;
+}
+
+std::optional<Region> read_region(const Target& target, const Options& used, const ZonedReads& reads) {
+  if (!reads.skipped.empty()) return std::nullopt;
+  const uint64_t size = target.device->limits().size_bytes;
+  const uint64_t offset = std::min(used.region.offset, size);
+  return Region{offset, used.region.length != 0 ? used.region.length : size - offset};
+}
+
+std::string read_region_source(const Options& asked, const ZonedReads& reads) {
+  if (!reads.skipped.empty()) return "";
+  const bool region_for_reads = asked.region_given() && !(reads.in_written_data && asked.write);
+  if (region_for_reads) return "option";
+  return reads.in_written_data ? "written_data" : "target";
+}
+
+GridPlan plan_first_read_grid(const Target& target, const Options& used, const Options& asked, ZonedReads& reads) {
+  try {
+    return plan_read_grid(grid_plan_input(target, used.region));
+  } catch (const Error& e) {
+    const bool chose_region = reads.in_written_data && (asked.write || !asked.region_given());
+    if (e.category() != ErrorCategory::target || !chose_region) throw;
+    const std::string why = fmt::format("reads stay below the write pointers, and the longest stretch of written data "
+                                        "({} at offset {}) is too short: {}",
+                                        format_exact_size(used.region.length),
+                                        format_exact_size(used.region.offset), e.what());
+    if (!asked.write) throw Error(ErrorCategory::target, "zoned device: " + why);
+    reads.skipped = why;
+    reads.in_written_data = false;
+    return plan_read_grid(grid_plan_input(target, asked.region));  // not used: the read phases are skipped
+  }
 }
 
 }  // namespace ssdprobe
