@@ -5,9 +5,9 @@ way tests/firmware/log_page_builder.h builds them for the unit tests.
 
   tests/fuzz/make_fdp_seeds.py [CORPUS_DIR]   (default: tests/fuzz/corpus)
 """
-import pathlib
 import struct
-import sys
+
+from seed_files import write_seeds
 
 
 def configuration(fdpa, nrg, ruht, maxpids, nnss, runs, erutl, vendor=b""):
@@ -48,7 +48,6 @@ def events_page(events):
 
 
 def main():
-    corpus = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent / "corpus")
     GiB = 1 << 30
     seeds = {
         "nvme_fdp_configs/one_config_one_handle.bin": configurations_page([configuration(0x80, 1, [1], 0, 0, GiB, 0)]),
@@ -62,11 +61,7 @@ def main():
              event(0x80, 0x4, 0, 7, 0, 0, 2, nlbam=16, lba=0xABCDEF)]),
         "nvme_fdp_events/empty.bin": events_page([]),
     }
-    for name, data in seeds.items():
-        path = corpus / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        print(f"{path} ({len(data)} bytes)")
+    write_seeds(seeds)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,9 @@ fields of each where they do not overlap.
 
   tests/fuzz/make_zns_seeds.py [CORPUS_DIR]   (default: tests/fuzz/corpus)
 """
-import pathlib
 import struct
-import sys
+
+from seed_files import write_seeds
 
 IDENTIFY_BYTES = 4096
 LBAFE_OFFSET = 2816  # LBA Format Extension list, 16 bytes an entry
@@ -31,7 +31,6 @@ def zns_page(zoc, ozcs, mar, mor, zsze, zdes=0, zasl=0, lbads=12, zrwa=None):
 
 
 def main():
-    corpus = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent / "corpus")
     no_limit = 0xFFFFFFFF
     seeds = {
         # QEMU's defaults for a zoned namespace: 128 MiB zones of 4 KiB blocks, no limits
@@ -42,11 +41,7 @@ def main():
         "nvme_zns/zrwa.bin": zns_page(0, 0x2, 7, 7, 16384, zrwa=(3, 16, 256, 1)),
         "nvme_zns/huge_zone.bin": zns_page(0, 0, 0, 0, (1 << 64) - 1, lbads=63),
     }
-    for name, data in seeds.items():
-        path = corpus / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        print(f"{path} ({len(data)} bytes)")
+    write_seeds(seeds)
 
 
 if __name__ == "__main__":
