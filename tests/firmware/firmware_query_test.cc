@@ -79,12 +79,9 @@ Page smart_page(uint64_t units_written) {
   return p;
 }
 
-void build_nvme_sysfs(const TempTree& sys) {
-  const std::filesystem::path ctrl = "devices/pci0000:00/0000:00:04.0/nvme/nvme0";
-  sys.write(ctrl / "nvme0n1" / "nsid", "1");
-  sys.link(ctrl / "nvme0n1" / "device", "..");
-  sys.link("block/nvme0n1", "../" + (ctrl / "nvme0n1").string());
-  sys.link("class/nvme/nvme0", "../../" + ctrl.string());
+// The shared fake NVMe sysfs, with the namespace's generic node ng0n1.
+void build_nvme_sysfs_with_generic(const TempTree& sys) {
+  firmware_test::build_nvme_sysfs(sys);
   sys.dir("class/nvme-generic/ng0n1");
 }
 
@@ -165,7 +162,7 @@ std::unique_ptr<FakeNvmeAdmin> npwg3_drive(std::vector<std::string>* calls) {
 
 TEST_CASE("NVMe: Identify, logs, smartctl and mismatches in one report") {
   Harness h;
-  build_nvme_sysfs(h.sys);
+  build_nvme_sysfs_with_generic(h.sys);
   h.make_nvme = [&] { return npwg3_drive(&h.calls); };
   h.smartctl = SmartctlRun{true, 0, false, firmware_test::read_data_file("smartctl_nvme_970evo.json"), ""};
   const FirmwareReport r = query_firmware("/dev/nvme0n1", nvme_topology(), 32768, h.backends);
@@ -198,7 +195,7 @@ TEST_CASE("NVMe: Identify, logs, smartctl and mismatches in one report") {
 
 TEST_CASE("NVMe without CAP_SYS_ADMIN: one note naming the capability, sysfs identity, run goes on") {
   Harness h;
-  build_nvme_sysfs(h.sys);
+  build_nvme_sysfs_with_generic(h.sys);
   h.make_nvme = [&] {
     auto admin = npwg3_drive(&h.calls);
     admin->fail_all = Error(ErrorCategory::permission,
@@ -218,7 +215,7 @@ TEST_CASE("NVMe without CAP_SYS_ADMIN: one note naming the capability, sysfs ide
 
 TEST_CASE("NVMe: opening the node refused is a note too") {
   Harness h;
-  build_nvme_sysfs(h.sys);
+  build_nvme_sysfs_with_generic(h.sys);
   h.make_nvme = []() -> std::unique_ptr<NvmeAdmin> {
     throw Error(ErrorCategory::permission, "open /dev/nvme0n1: NVMe passthrough needs CAP_SYS_ADMIN");
   };
@@ -229,7 +226,7 @@ TEST_CASE("NVMe: opening the node refused is a note too") {
 
 TEST_CASE("NVMe: a C0h page from another vendor is not decoded as OCP") {
   Harness h;
-  build_nvme_sysfs(h.sys);
+  build_nvme_sysfs_with_generic(h.sys);
   h.make_nvme = [&] {
     auto admin = npwg3_drive(nullptr);
     admin->c0 = Page(512).bytes();
@@ -329,7 +326,7 @@ TEST_CASE("Targets without firmware get a note and nothing else") {
 
 TEST_CASE("Write counters: NVMe SMART log and OCP C0h, else smartctl") {
   Harness h;
-  build_nvme_sysfs(h.sys);
+  build_nvme_sysfs_with_generic(h.sys);
   h.make_nvme = [&] { return npwg3_drive(nullptr); };
   const SmartWriteCounters nvme = read_write_counters("/dev/nvme0n1", h.backends);
   CHECK(nvme.host_bytes_written == 1000u * 512000u);

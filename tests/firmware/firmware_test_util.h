@@ -115,6 +115,16 @@ class AtaSector {
 // A fake /sys (or any tree) in a fresh temporary directory, removed again.
 using test_support::TempTree;
 
+// A fake sysfs with one NVMe namespace, nvme0n1 (nsid 1) of controller
+// nvme0, linked as the kernel links them.
+inline void build_nvme_sysfs(const TempTree& sys) {
+  const fs::path ctrl = "devices/pci0000:00/0000:00:04.0/nvme/nvme0";
+  sys.write(ctrl / "nvme0n1" / "nsid", "1");
+  sys.link(ctrl / "nvme0n1" / "device", "..");
+  sys.link("block/nvme0n1", "../" + (ctrl / "nvme0n1").string());
+  sys.link("class/nvme/nvme0", "../../" + ctrl.string());
+}
+
 inline std::string read_data_file(const std::string& name) {
   std::ifstream in(fs::path(SSDPROBE_FIRMWARE_DATA) / name);
   REQUIRE(in.good());

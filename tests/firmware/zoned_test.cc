@@ -18,6 +18,7 @@
 #include "safety/zoned_refusal.h"
 
 using namespace ssdprobe;
+using firmware_test::build_nvme_sysfs;
 using firmware_test::nvme_controller;
 using firmware_test::nvme_namespace;
 using firmware_test::Page;
@@ -79,15 +80,6 @@ class ZnsAdmin : public NvmeAdmin {
     return page;
   }
 };
-
-// Fake sysfs with one NVMe namespace (as firmware_query_test builds it).
-void build_nvme_sysfs(const TempTree& sys) {
-  const std::filesystem::path ctrl = "devices/pci0000:00/0000:00:04.0/nvme/nvme0";
-  sys.write(ctrl / "nvme0n1" / "nsid", "1");
-  sys.link(ctrl / "nvme0n1" / "device", "..");
-  sys.link("block/nvme0n1", "../" + (ctrl / "nvme0n1").string());
-  sys.link("class/nvme/nvme0", "../../" + ctrl.string());
-}
 
 Topology zoned_topology(const std::string& model) {
   Topology t;
