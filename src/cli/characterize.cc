@@ -3,16 +3,20 @@
 // layer (run/runs.h), and render what it returns as text and/or JSON.
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "cli/compare_outputs.h"
 #include "cli/progress.h"
+#include "cli/prometheus_output.h"
 #include "cli/report_run.h"
 #include "cli/terminal_width.h"
 #include "core/error.h"
 #include "core/output.h"
 #include "device/sim_profile.h"
+#include "device/whole_disks.h"
 #include "report/enum_names.h"
 #include "report/json_report.h"
 #include "report/text_report.h"
@@ -43,25 +47,49 @@ Options prepared(const Options& given) {
   if (options.html_path == "/dev/stdout") options.html_path = "-";
   if (!options.json_path.empty()) check_json_destination(options.json_path);
   check_html_destination(options);
+  check_prometheus_destination(options);
   refuse_output_over_input({"--json", options.json_path}, options.target, "the target");
   refuse_output_over_input({"--json", options.json_path}, options.units_from, "the --units-from document");
   return options;
 }
 
+// The document as --json writes it. Paths, models and serials are bytes,
+// not necessarily UTF-8: escaped where they are not (as write_json does), or
+// dump() throws.
+std::string document_text(const ResultDocument& doc) { return with_valid_utf8(to_json(doc)).dump(2) + "\n"; }
+
 // The report never throws for a failed write (standard output closed or
 // gone), and shows no raw control character from a path, model or serial.
-// The --html page is made from the very text written as --json (what
-// `ssdprobe report` reads back), so both give the same page.
+// The --html page and the --prometheus metrics are made from the very text
+// written as --json (what `ssdprobe report` reads back), so all agree.
 void emit(const ResultDocument& doc, const Options& options,
           std::string (*render)(const ResultDocument&, size_t) = render_text) {
-  const bool text_report = options.json_path != "-" && options.html_path != "-";
+  const bool text_report = options.json_path != "-" && options.html_path != "-" && options.prometheus_path != "-";
   if (text_report) print_quietly(stdout, printable(render(doc, text_width_for(STDOUT_FILENO)), true));
-  if (options.json_path.empty() && options.html_path.empty()) return;
-  // Paths, models and serials are bytes, not necessarily UTF-8: escaped
-  // where they are not (as write_json does), or dump() throws.
-  const std::string json_text = with_valid_utf8(to_json(doc)).dump(2) + "\n";
+  if (options.json_path.empty() && options.html_path.empty() && options.prometheus_path.empty()) return;
+  const std::string json_text = document_text(doc);
   if (!options.json_path.empty()) write_text_output(json_text, options.json_path, "--json");
   if (!options.html_path.empty()) write_report_html(json_text, "the run's result document", options.html_path);
+  write_prometheus(options, {monitoring_view(json_text)}, {});
+}
+
+// A command that fails still tells Prometheus: ssdprobe_up 0 replaces the
+// drive's last values, so a dashboard shows the failure, not stale numbers.
+// Writing it must not hide the error that stopped the command.
+template <typename Body>
+int exporting_failure(const Options& options, const char* command, Body body) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    if (!options.prometheus_path.empty() && e.category() != ErrorCategory::usage) {
+      try {
+        write_prometheus(options, {}, {failed_now(options.target, command, e.what())});
+      } catch (const Error& write_error) {
+        print_warning(fmt::format("the failure could not be written to --prometheus: {}", write_error.what()));
+      }
+    }
+    throw;
+  }
 }
 
 // A run that was stopped still shows what it finished; the error that
@@ -104,25 +132,91 @@ int findings_exit_code(const ResultDocument& doc, const std::string& fail_on, co
 
 int run_characterize(const Options& given) {
   const Options options = prepared(given);
-  ProgressLine progress(!options.quiet);
-  const RunResult result = characterize(options, progress);
-  progress.finish();
-  if (result.stopped_by) emit_stopped(result, options);
-  emit(result.doc, options);
-  return findings_exit_code(result.doc, options.fail_on, "never");
+  return exporting_failure(options, "run", [&] {
+    ProgressLine progress(!options.quiet);
+    const RunResult result = characterize(options, progress);
+    progress.finish();
+    if (result.stopped_by) emit_stopped(result, options);
+    emit(result.doc, options);
+    return findings_exit_code(result.doc, options.fail_on, "never");
+  });
 }
 
 int run_info(const Options& given) {
   const Options options = prepared(given);
-  emit(info(options), options);
-  return 0;
+  return exporting_failure(options, "info", [&] {
+    emit(info(options), options);
+    return 0;
+  });
 }
 
+namespace {
+
+// audit --all-disks: each disk's report in turn, one --prometheus file for
+// all of them. A disk that fails is reported and skipped; the exit code is
+// then that failure's, else the worst --fail-on result.
+int audit_all_disks(const Options& options) {
+  const std::vector<std::string> disks = whole_disks();
+  if (disks.empty()) throw Error(ErrorCategory::target, "--all-disks: /sys/block lists no whole disk");
+  std::vector<SavedResult> documents;
+  std::vector<FailedTarget> failures;
+  int exit_code = 0, failure_code = 0;
+  for (const std::string& disk : disks) {
+    Options one = options;
+    one.target = disk;
+    try {
+      const ResultDocument doc = audit(one);
+      if (options.prometheus_path != "-") {
+        print_quietly(stdout, printable(render_audit_text(doc, text_width_for(STDOUT_FILENO)), true) + "\n");
+      }
+      if (!options.prometheus_path.empty()) documents.push_back(monitoring_view(document_text(doc)));
+      exit_code = std::max(exit_code, findings_exit_code(doc, options.fail_on, "error"));
+    } catch (const Error& e) {
+      if (e.category() == ErrorCategory::interrupted) throw;
+      print_warning(fmt::format("audit {}: {}", disk, e.what()));
+      failures.push_back(failed_now(disk, "audit", e.what()));
+      if (failure_code == 0) failure_code = exit_code_for(e.category());
+    }
+  }
+  write_prometheus(options, documents, failures);
+  return failure_code != 0 ? failure_code : exit_code;
+}
+
+// --all-disks replaces TARGET and makes one document per disk, which one
+// --json file cannot hold.
+void check_all_disks_usage(const Options& options) {
+  if (!options.all_disks) {
+    if (options.target.empty()) throw Error(ErrorCategory::usage, "audit needs a TARGET (or --all-disks)");
+    return;
+  }
+  if (!options.target.empty()) {
+    throw Error(ErrorCategory::usage, fmt::format("--all-disks audits every disk: give it without a TARGET ({})",
+                                                  options.target));
+  }
+  if (!options.json_path.empty()) {
+    throw Error(ErrorCategory::usage, "--json takes one document: with --all-disks use --prometheus, or audit each "
+                                      "disk with its own --json");
+  }
+  if (!options.units_from.empty()) {
+    throw Error(ErrorCategory::usage, "--units-from describes one drive: audit that disk alone with it");
+  }
+}
+
+}  // namespace
+
 int run_audit(const Options& given) {
+  check_all_disks_usage(given);
+  if (given.all_disks) {
+    Options options = given;
+    check_prometheus_destination(options);
+    return audit_all_disks(options);
+  }
   const Options options = prepared(given);
-  const ResultDocument doc = audit(options);
-  emit(doc, options, render_audit_text);
-  return findings_exit_code(doc, options.fail_on, "error");
+  return exporting_failure(options, "audit", [&] {
+    const ResultDocument doc = audit(options);
+    emit(doc, options, render_audit_text);
+    return findings_exit_code(doc, options.fail_on, "error");
+  });
 }
 
 }  // namespace ssdprobe

@@ -101,10 +101,10 @@ struct CommandLine {
 };
 
 CLI::App* add_target_command(CLI::App& app, RawOptions& raw, OptionScope scope, const char* name, const char* help,
-                             const char* positional, const char* positional_help) {
+                             const char* positional, const char* positional_help, bool required = true) {
   CLI::App* command = app.add_subcommand(name, help);
   bind_options(*command, raw, scope);
-  command->add_option(positional, raw.target, positional_help)->required();
+  command->add_option(positional, raw.target, positional_help)->required(required);
   command->footer(kFooter);
   return command;
 }
@@ -134,7 +134,7 @@ void build_command_line(CommandLine& c) {
       c.app, c.audit_raw, kAudit, "audit",
       "Check the partitions, md RAID, LVM and filesystems already on a disk against its block sizes, without timing "
       "any IO (the main job also runs this audit, against the measured units)",
-      "TARGET", "Disk, partition or disk image file");
+      "TARGET", "Disk, partition or disk image file (none with --all-disks)", false);
   c.restore = add_target_command(c.app, c.restore_raw, kRestore, "restore",
                                  "Put back what an interrupted --write run saved, verify it, and delete the journal",
                                  "JOURNAL", "A journal file (*.ssdpj) named by ssdprobe");

@@ -107,6 +107,12 @@ const std::vector<OptionSpec>& option_table() {
        "recommendations, pictures, evidence, run context) made from the result document, as `ssdprobe report "
        "RESULT.json --html FILE` makes it; '-' writes it to standard output instead of the text report",
        TextField{&Options::html_path}},
+      {"--prometheus", "FILE", "", "prometheus", kBoth | kAudit,
+       "Also write the result as Prometheus metrics to FILE (text format, written to FILE.partial and renamed, "
+       "as node_exporter's textfile collector needs; name it *.prom in the collector's directory): units, "
+       "reported sizes, mismatches, audit findings, misalignment costs; on failure ssdprobe_up 0. Series: "
+       "docs/monitoring.md",
+       TextField{&Options::prometheus_path}},
       {"--budget", "SECONDS", "60", "budget_s", kCharacterize,
        "Stop sampling after this much device time (virtual time for sim: drives); stops earlier once the answer "
        "is settled. At most 1000000 (about 11.6 days)",
@@ -173,6 +179,11 @@ const std::vector<OptionSpec>& option_table() {
        "Accept a --journal directory on tmpfs/ramfs, where a power loss loses the saved content (scratch machines "
        "only)",
        FlagField{&Options::allow_ram_journal}},
+      {"--all-disks", "", "", "all_disks", kAudit,
+       "audit: every whole disk of this machine (NVMe, SCSI/SATA/USB/SAS, SD, virtio; not loop, md or "
+       "device-mapper devices) instead of TARGET, one report after another; with --prometheus one file holds "
+       "them all. A disk that cannot be audited is reported and the others still are",
+       FlagField{&Options::all_disks}},
       {"--units-from", "RESULT.json", "", "units_from", kAudit,
        "audit: check against the read page, write unit and erase block a saved result document (--json of an "
        "earlier run on this drive) measured, instead of only the block sizes the kernel reports",

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/compare_outputs.h"
+#include "cli/prometheus_output.h"
 #include "core/error.h"
 #include "core/output.h"
 #include "html/report_html.h"
@@ -63,11 +64,15 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
   report->add_option("--html", args.html,
                      "Write the page to FILE ('-': standard output); no script, font or picture is fetched: it "
                      "opens offline")
-      ->required()
+      ->type_name("FILE");
+  report->add_option("--prometheus", args.prometheus,
+                     "Write the document as Prometheus metrics to FILE ('-': standard output), as --prometheus on "
+                     "a run does (docs/monitoring.md)")
       ->type_name("FILE");
   report->footer(
       "\nThe page's sections and where each comes from: docs/report.md. Pictures need gnuplot; without it the page "
       "says so in their place (and a warning is printed).\n"
+      "\nGive --html, --prometheus or both.\n"
       "\nExit codes: 0 written, 2 bad usage (an output that would overwrite the document or another result "
       "document), 3 a document that cannot be used (missing, unreadable, not a result document, another schema "
       "version), 4 permission denied writing the page, 1 internal error.\n");
@@ -107,11 +112,41 @@ void write_report_html(std::string_view document_text, const std::string& name, 
   write_page(report_html(document_text, name), path);
 }
 
-int run_report(const Options& options, const ReportArgs& args) {
+namespace {
+
+// report --prometheus: the same metrics a run's --prometheus writes, from a
+// saved document (an older minor version gives the series it has fields for).
+Options metrics_output(const ReportArgs& args) {
+  Options outputs;
+  outputs.prometheus_path = args.prometheus;
+  outputs.html_path = args.html;
+  outputs.target = args.document;  // never written over
+  return outputs;
+}
+
+void write_document_metrics(const std::string& text, const ReportArgs& args, bool quiet) {
+  write_prometheus(metrics_output(args), {monitoring_view(text)}, {});
+  if (!quiet && args.prometheus != "-") print_quietly(stdout, fmt::format("report: wrote {}\n", printable(args.prometheus)));
+}
+
+void check_report_outputs(const ReportArgs& args) {
+  if (args.html.empty() && args.prometheus.empty()) {
+    throw Error(ErrorCategory::usage, "report needs --html FILE, --prometheus FILE or both");
+  }
+  check_prometheus_destination(metrics_output(args));
+  if (args.html.empty()) return;
   refuse_output_over_input({"--html", args.html}, args.document, "the document reported");
   check_json_destination(args.html, "--html");
   refuse_html_over_document(args.html);
+}
+
+}  // namespace
+
+int run_report(const Options& options, const ReportArgs& args) {
+  check_report_outputs(args);
   const std::string text = read_document_text(args.document);
+  if (!args.prometheus.empty()) write_document_metrics(text, args, options.quiet);
+  if (args.html.empty()) return 0;
   ReportHtml report;
   try {
     report = report_html(text, args.document);

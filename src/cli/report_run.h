@@ -1,5 +1,6 @@
 // `ssdprobe report RESULT.json --html FILE`: the one-run report page of a
-// saved result document (src/html makes it), and the same page for
+// saved result document (src/html makes it), or its Prometheus metrics
+// (--prometheus FILE); and the same page for
 // `--html FILE` on a run, made from the very text the run writes as --json.
 // Its options only make sense here, so they are declared here (the shared
 // table gives it -q, scope kReport).
@@ -15,7 +16,8 @@ namespace ssdprobe {
 
 struct ReportArgs {
   std::string document;  // RESULT.json
-  std::string html;      // FILE, or "-" for standard output
+  std::string html;      // FILE, or "-" for standard output; empty: no page
+  std::string prometheus;  // --prometheus FILE: the document as metrics; empty: none
 };
 
 // Adds the `report` subcommand and its options to `app`.

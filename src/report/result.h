@@ -12,6 +12,7 @@
 
 #include "analysis/latency_grid.h"
 #include "analysis/verdicts.h"
+#include "core/error.h"
 #include "device/io_counts.h"
 #include "device/topology.h"
 #include "device/zone_report.h"
@@ -106,6 +107,9 @@ struct FirmwareSection {
 struct AuditSection {
   std::optional<LayoutAudit> layout;  // absent when there is nothing to read (sim:) or it failed
   std::string unavailable_reason;     // why `layout` is absent
+  // What kind of failure that was (permission denied opening the disk is
+  // exit 4 for `audit`, not "unusable target").
+  ErrorCategory unavailable_category = ErrorCategory::target;
   std::vector<AuditLine> at;          // --at OFFSET, in the order given
 };
 

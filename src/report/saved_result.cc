@@ -177,6 +177,29 @@ class DocumentReader {
     }
   }
 
+  // --- The monitoring fields (SavedResult's last block), also leniently:
+  // a metric left out is better than a document refused for its verdict.
+  void read_monitoring_fields(element doc, SavedResult& out) const {
+    simdjson::dom::object counts;
+    if (!doc.at_pointer("/verdict/findings_by_severity").get(counts)) {
+      for (auto [severity, count] : counts) {
+        uint64_t n = 0;
+        if (!count.get_uint64().get(n)) out.findings_by_severity.emplace_back(std::string(severity), n);
+      }
+    }
+    out.command = out.measured ? "run" : "info";
+    simdjson::dom::array words;
+    if (out.measured || doc["command_line"].get_array().get(words)) return;
+    // The first word that names a command (options may come before it).
+    for (element word : words) {
+      std::string_view w;
+      if (!word.get_string().get(w) && (w == "audit" || w == "info")) {
+        out.command = std::string(w);
+        return;
+      }
+    }
+  }
+
  private:
   void read_schema(const std::string& schema, SavedResult& out) const {
     const auto version = parse_schema_version(schema);
@@ -439,11 +462,12 @@ class DocumentReader {
     fields(v, "audit", [&](std::string_view k, element f) {
       if (k == "available") out.audit_available = boolean(f, "audit.available");
       else if (k == "reason") out.audit_reason = text(f, "audit.reason");
-      else if (k == "checks") elements(f, "audit.checks", [&](element c) { read_costed_start(c, out); });
+      else if (k == "checks") elements(f, "audit.checks", [&](element c) { read_costed_start(c, out.costed_starts); });
+      else if (k == "at") elements(f, "audit.at", [&](element c) { read_costed_start(c, out.costed_at); });
     });
   }
 
-  void read_costed_start(element v, SavedChartData& out) const {
+  void read_costed_start(element v, std::vector<SavedCostedStart>& out) const {
     SavedCostedStart start;
     fields(v, "audit.checks[]", [&](std::string_view k, element f) {
       const std::string at = fmt::format("audit.checks[].{}", k);
@@ -454,7 +478,7 @@ class DocumentReader {
       else if (k == "ok") start.ok = boolean(f, at);
       else if (k == "costs") elements(f, at, [&](element c) { start.costs.push_back(read_cost(c)); });
     });
-    if (!start.costs.empty()) out.costed_starts.push_back(std::move(start));
+    if (!start.costs.empty()) out.push_back(std::move(start));
   }
 
   SavedCost read_cost(element v) const {
@@ -552,6 +576,7 @@ SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const Documen
   out.file = name;
   reader.read_document(doc, out);
   reader.read_fleet_identity(doc, out);
+  reader.read_monitoring_fields(doc, out);
   return out;
 }
 

@@ -120,6 +120,7 @@ struct SavedChartData {
   bool audit_present = false, audit_available = false;
   std::string audit_reason;
   std::vector<SavedCostedStart> costed_starts;  // checks with a non-empty costs array
+  std::vector<SavedCostedStart> costed_at;      // audit.at[] (--at OFFSETS) with a non-empty costs array
 };
 
 struct SavedResult {
@@ -156,6 +157,15 @@ struct SavedResult {
   // Namespace `nguid`, else `eui64` (lower-case hex); "" when absent, null or
   // all zeros (the drive does not give one). target has no WWID field.
   std::string wwid;
+
+  // --- What monitoring reads (report/prometheus_metrics.h). Read by
+  // read_monitoring_fields.
+  // verdict.findings_by_severity in document order ("error", "warning",
+  // "info"); empty when the document has none (an older writer's).
+  std::vector<std::pair<std::string, uint64_t>> findings_by_severity;
+  // Which command made the document: "run" for a timed run, else the
+  // subcommand of command_line ("audit", "info"), "info" when that is absent.
+  std::string command;
 };
 
 // The largest file read as a result document. A real run's document is far

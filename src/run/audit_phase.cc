@@ -118,6 +118,11 @@ void add_audit(ResultDocument& doc, const Target& target, const Options& options
     section.layout = std::move(audit);
   } catch (const Error& e) {
     section.unavailable_reason = e.what();
+    // Permission denied or an IO error opening the disk keeps its own exit
+    // code; whatever else stops the layout readers makes the target unusable.
+    const ErrorCategory c = e.category();
+    const bool reading = c == ErrorCategory::permission || c == ErrorCategory::io || c == ErrorCategory::interrupted;
+    section.unavailable_category = reading ? c : ErrorCategory::target;
   }
   for (const uint64_t start : parse_starts(options.at)) {
     AuditLine line = audit_start("at", fmt::format("a layer starting at {} B", start), start, units);
@@ -135,7 +140,7 @@ PhaseOutcome audit_layout_phase(RunContext& run) {
 
 PhaseOutcome audit_required_phase(RunContext& run) {
   add_audit(run.doc, run.target, run.options);
-  if (!run.doc.audit->layout) throw Error(ErrorCategory::target, run.doc.audit->unavailable_reason);
+  if (!run.doc.audit->layout) throw Error(run.doc.audit->unavailable_category, run.doc.audit->unavailable_reason);
   return PhaseOutcome::done();
 }
 

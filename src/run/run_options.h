@@ -16,6 +16,8 @@ struct Options {
   std::string target;
   std::string json_path;          // empty = no JSON
   std::string html_path;          // the one-run report page; empty = none
+  std::string prometheus_path;    // --prometheus: metrics for node_exporter's textfile collector; empty = none
+  bool all_disks = false;         // audit --all-disks: every whole disk instead of one target
   double budget_s = 60.0;
   Region region;
   std::string engine = "auto";

@@ -1,0 +1,51 @@
+#include "cli/prometheus_output.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "cli/compare_outputs.h"
+#include "core/error.h"
+#include "core/output.h"
+#include "report/json_report.h"
+
+namespace ssdprobe {
+
+void check_prometheus_destination(const Options& options) {
+  const std::string& path = options.prometheus_path;
+  if (path.empty()) return;
+  if (path == "-" && (options.json_path == "-" || options.html_path == "-")) {
+    throw Error(ErrorCategory::usage, "--prometheus - and another output to '-' both want standard output: give one "
+                                      "of them a FILE");
+  }
+  check_json_destination(path, "--prometheus");
+  refuse_output_over_input({"--prometheus", path}, options.target, "the target");
+  refuse_output_over_input({"--prometheus", path}, options.json_path, "the --json document");
+  refuse_output_over_input({"--prometheus", path}, options.units_from, "the --units-from document");
+  if (path != "-" && holds_result_document(path)) {
+    throw Error(ErrorCategory::usage, fmt::format("--prometheus {}: holds a saved result document, which the metrics "
+                                                  "would overwrite; nothing was written", path));
+  }
+  const std::string suffix = ".prom";
+  if (path != "-" && (path.size() < suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)) {
+    print_warning(fmt::format("--prometheus {}: node_exporter's textfile collector reads only files named *.prom",
+                              printable(path)));
+  }
+}
+
+SavedResult monitoring_view(std::string_view document_json) {
+  return parse_saved_result(document_json, "the result document", GridDetail::none, ChartData::read);
+}
+
+void write_prometheus(const Options& options, const std::vector<SavedResult>& documents,
+                      const std::vector<FailedTarget>& failures) {
+  if (options.prometheus_path.empty()) return;
+  write_text_output(render_prometheus(documents, failures), options.prometheus_path, "--prometheus");
+}
+
+FailedTarget failed_now(const std::string& target, const std::string& command, const std::string& error_text) {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return {target, command, error_text, std::chrono::duration<double>(now).count()};
+}
+
+}  // namespace ssdprobe

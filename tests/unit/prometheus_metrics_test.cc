@@ -1,0 +1,120 @@
+// The Prometheus metrics of result documents (report/prometheus_metrics.h):
+// the values a real run measured come out as the series docs/monitoring.md
+// lists, every family once however many drives, label values escaped as the
+// exposition format wants, and a failed target as ssdprobe_up 0.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "report/prometheus_metrics.h"
+#include "report/saved_result.h"
+#include "run_cli.h"
+#include "temp_tree.h"
+
+using ssdprobe::ChartData;
+using ssdprobe::GridDetail;
+using ssdprobe::render_prometheus;
+using ssdprobe::SavedResult;
+namespace fs = std::filesystem;
+
+namespace {
+
+SavedResult monitoring_read(const std::string& text) {
+  return ssdprobe::parse_saved_result(text, "test document", GridDetail::none, ChartData::read);
+}
+
+std::string file_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a sim run's metrics carry what it measured and what the kernel reported") {
+  const test_support::TempTree dir("ssdprobe-prom");
+  const fs::path out = dir.root() / "r.json";
+  REQUIRE(test_support::run_ssdprobe({"-q", "--budget", "5", "--json", out.string(), "sim:nvme-tlc-16k"}) == 0);
+  const std::string json_text = file_text(out);
+  const auto doc = nlohmann::json::parse(json_text);
+  const std::string m = render_prometheus({monitoring_read(json_text)}, {});
+  INFO(m);
+
+  const std::string drive = "device=\"sim:nvme-tlc-16k\",model=\"ssdprobe simulated drive nvme-tlc-16k\","
+                            "serial=\"SIM-nvme-tlc-16k\",firmware=\"sim\",command=\"run\"";
+  CHECK(m.find("ssdprobe_up{" + drive + "} 1\n") != std::string::npos);
+  CHECK(m.find("ssdprobe_unit_bytes{" + drive + ",unit=\"read_page\"} " +
+               std::to_string(doc["detected"]["read_page"]["bytes"].get<uint64_t>()) + "\n") != std::string::npos);
+  CHECK(m.find("ssdprobe_unit_state{" + drive + ",unit=\"read_page\",state=\"found\"} 1\n") != std::string::npos);
+  CHECK(m.find("ssdprobe_unit_state{" + drive + ",unit=\"write_unit\",state=\"not_measured\"} 1\n") !=
+        std::string::npos);
+  CHECK(m.find("ssdprobe_unit_state{" + drive + ",unit=\"write_unit\",state=\"found\"} 0\n") != std::string::npos);
+  // Only found units have a size.
+  CHECK(m.find("ssdprobe_unit_bytes{" + drive + ",unit=\"write_unit\"}") == std::string::npos);
+  CHECK(m.find("ssdprobe_sysfs_bytes{" + drive + ",attribute=\"minimum_io_size\"} " +
+               std::to_string(doc["reported"]["minimum_io_size"].get<uint64_t>()) + "\n") != std::string::npos);
+  // The kernel under-reports on this sim: its mismatches are counted.
+  REQUIRE(doc["mismatches"].size() > 0);
+  size_t warnings = 0;
+  for (const auto& mm : doc["mismatches"]) warnings += mm["severity"] == "warning";
+  CHECK(m.find("ssdprobe_mismatches{" + drive + ",severity=\"warning\"} " + std::to_string(warnings) + "\n") !=
+        std::string::npos);
+  CHECK(m.find("ssdprobe_audit_findings{" + drive + ",severity=\"error\"} 0\n") != std::string::npos);
+  CHECK(m.find("ssdprobe_last_run_duration_seconds{" + drive + "} ") != std::string::npos);
+  // Every family is declared once, as a gauge.
+  CHECK(count(m, "# TYPE ssdprobe_unit_state gauge\n") == 1);
+  CHECK(count(m, "# TYPE ") == count(m, "# HELP "));
+}
+
+TEST_CASE("two drives share each family; a failed one is ssdprobe_up 0") {
+  const test_support::TempTree dir("ssdprobe-prom");
+  std::vector<SavedResult> docs;
+  for (const char* sim : {"sim:nvme-tlc-16k", "sim:sata-mlc-8k"}) {
+    const fs::path out = dir.root() / (std::string(sim).substr(4) + ".json");
+    REQUIRE(test_support::run_ssdprobe({"-q", "info", sim, "--json", out.string()}) == 0);
+    docs.push_back(monitoring_read(file_text(out)));
+  }
+  const std::string m = render_prometheus(docs, {{"/dev/sdz", "audit", "cannot open\nthe disk", 1700000000.5}});
+  INFO(m);
+  CHECK(count(m, "# TYPE ssdprobe_up gauge\n") == 1);
+  CHECK(count(m, "ssdprobe_up{") == 3);
+  CHECK(m.find("command=\"info\"} 1\n") != std::string::npos);
+  CHECK(m.find("ssdprobe_up{device=\"/dev/sdz\",model=\"\",serial=\"\",firmware=\"\",command=\"audit\"} 0\n") !=
+        std::string::npos);
+  CHECK(m.find("ssdprobe_last_run_timestamp_seconds{device=\"/dev/sdz\",model=\"\",serial=\"\",firmware=\"\","
+               "command=\"audit\"} 1700000000.5\n") != std::string::npos);
+  // The reason is a comment on one line: its newline is escaped.
+  CHECK(m.find("# ssdprobe failed: /dev/sdz: cannot open\\x0athe disk\n") != std::string::npos);
+  // The samples of one family stand together (the format requires it).
+  const size_t first = m.find("ssdprobe_up{"), last = m.rfind("ssdprobe_up{");
+  CHECK(m.substr(first, last - first).find("# TYPE") == std::string::npos);
+}
+
+TEST_CASE("label values are escaped as the exposition format wants") {
+  CHECK(ssdprobe::prometheus_label_value("plain") == "plain");
+  CHECK(ssdprobe::prometheus_label_value("a\"b") == "a\\\"b");
+  CHECK(ssdprobe::prometheus_label_value("a\\b") == "a\\\\b");
+  CHECK(ssdprobe::prometheus_label_value("a\nb") == "a\\nb");
+  // Not UTF-8: the byte becomes the text \xff, its backslash escaped.
+  CHECK(ssdprobe::prometheus_label_value("a\xff") == "a\\\\xff");
+}
+
+TEST_CASE("RFC 3339 times read as Unix seconds") {
+  CHECK(ssdprobe::unix_seconds("1970-01-01T00:00:00Z") == 0.0);
+  CHECK(ssdprobe::unix_seconds("2026-11-27T07:25:10Z") == 1795764310.0);
+  CHECK(ssdprobe::unix_seconds("2026-11-27T07:25:10.25Z") == 1795764310.25);
+  CHECK_FALSE(ssdprobe::unix_seconds("2026-11-27 07:25:10"));
+  CHECK_FALSE(ssdprobe::unix_seconds("2026-11-27T07:25:10+01:00"));
+  CHECK_FALSE(ssdprobe::unix_seconds(""));
+}
