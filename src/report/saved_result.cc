@@ -207,7 +207,10 @@ class DocumentReader {
       else if (k == "physical_block_size") out.physical_block = optional_uint(f, "reported.physical_block_size");
       else if (k == "minimum_io_size") out.minimum_io = optional_uint(f, "reported.minimum_io_size");
       else if (k == "optimal_io_size") out.optimal_io = optional_uint(f, "reported.optimal_io_size");
-      else if (k == "alignment_offset") out.alignment_offset = optional_uint(f, "reported.alignment_offset");
+      // May be negative as the kernel prints it (docs/result-json.md): read
+      // leniently, so such a document is not refused for a field no reader
+      // of SavedResult needs the sign of.
+      else if (k == "alignment_offset") out.alignment_offset = lenient_uint(f);
       else if (k == "nvme") read_geometry(f, "nvme", kNvmeGeometry, out);
       else if (k == "ata") read_geometry(f, "ata", kAtaGeometry, out);
       else if (k == "scsi") read_scsi_geometry(f, out);
