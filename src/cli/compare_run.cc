@@ -73,6 +73,10 @@ void check_compare_options(const Options& options, const CompareArguments& argum
   const int to_stdout = (options.json_path == "-") + (arguments.csv_path == "-") + (arguments.markdown_path == "-") +
                         (arguments.ndjson_path == "-");
   if (to_stdout > 1) throw Error(ErrorCategory::usage, "only one of --json, --csv, --markdown, --ndjson can write to '-'");
+  if (arguments.quirks && arguments.ndjson_path == "-" && options.json_path.empty() && arguments.csv_path.empty()) {
+    throw Error(ErrorCategory::usage, "--quirks without --csv or --json prints its table on standard output, which "
+                                      "--ndjson - takes: give --csv FILE or --json FILE for the table");
+  }
   if (!options.json_path.empty()) check_json_destination(options.json_path);
   if (!arguments.ndjson_path.empty()) check_json_destination(arguments.ndjson_path, "--ndjson");
 }
@@ -136,9 +140,7 @@ int run_compare(const Options& options, const CompareArguments& arguments) {
     const std::vector<QuirkRow> rows = quirk_table(comparison);
     if (!options.json_path.empty()) write_text_output(render_quirks_json(rows), options.json_path, "--json");
     if (!arguments.csv_path.empty()) write_text_output(render_quirks_csv(rows), arguments.csv_path, "--csv");
-    if (options.json_path.empty() && arguments.csv_path.empty() && arguments.ndjson_path != "-") {
-      print_quietly(stdout, render_quirks_text(rows));
-    }
+    if (options.json_path.empty() && arguments.csv_path.empty()) print_quietly(stdout, render_quirks_text(rows));
     return 0;
   }
   if (!options.json_path.empty()) write_text_output(render_json(comparison), options.json_path, "--json");

@@ -98,6 +98,11 @@ check "--ndjson FILE alone: the rows, nothing on standard output" \
   '[ $? = 0 ] && [ "$(wc -l < "$T/alone.ndjson")" = 5 ] && [ ! -s "$T/alone.out" ]'
 "$SSDPROBE" compare --ndjson - --json - "$F" > /dev/null 2>&1
 check "--ndjson - with --json - is bad usage (exit 2)" '[ $? = 2 ]'
+"$SSDPROBE" compare --ndjson - --quirks "$F" > /dev/null 2>&1
+check "--ndjson - with --quirks as text (also on standard output) is bad usage (exit 2)" '[ $? = 2 ]'
+"$SSDPROBE" compare --ndjson - --quirks --csv "$T/quirks.csv" "$F" > "$T/rows-q" 2> /dev/null
+check "--ndjson - with --quirks --csv FILE: the rows on standard output, the table in FILE" \
+  '[ $? = 0 ] && [ "$(wc -l < "$T/rows-q")" = 5 ] && head -1 "$T/quirks.csv" | grep -q "^model,"'
 "$SSDPROBE" compare --ndjson "$T/none.ndjson" "$F/broken" > /dev/null 2>&1
 rc=$?
 check "nothing readable: exit 3, no rows file and no .partial left" \
