@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "cli/compare_outputs.h"
 #include "compare/compare_render.h"
 #include "compare/fleet_comparison.h"
@@ -39,6 +41,10 @@ void bind_compare_arguments(CLI::App& command, CompareArguments& arguments) {
       ->type_name("FILE|-");
   command.add_option("--markdown", arguments.markdown_path, "Write the comparison as Markdown to FILE ('-': standard output)")
       ->type_name("FILE|-");
+  command.add_option("--ndjson", arguments.ndjson_path,
+                     "Write one flat JSON object per result document (per run, not per group) to FILE ('-': "
+                     "standard output), one per line, for loading into a database; alone, it is the only output")
+      ->type_name("FILE|-");
   command.add_option("--html", arguments.html_path,
                      "Write a self-contained HTML report to FILE: a summary table and one section per group with its "
                      "read-grid heatmap (needs gnuplot; without it the report says so)")
@@ -52,7 +58,9 @@ void bind_compare_arguments(CLI::App& command, CompareArguments& arguments) {
                    "the runs agree) instead of the comparison: to --csv and/or --json, else as text");
 }
 
-int run_compare(const Options& options, const CompareArguments& arguments) {
+namespace {
+
+void check_compare_options(const Options& options, const CompareArguments& arguments) {
   if (arguments.html_path == "-") throw Error(ErrorCategory::usage, "--html needs a FILE (not '-')");
   if (arguments.quirks && (!arguments.markdown_path.empty() || !arguments.html_path.empty())) {
     throw Error(ErrorCategory::usage, "--quirks is written as CSV (--csv), JSON (--json) or text; not with --markdown "
@@ -62,24 +70,66 @@ int run_compare(const Options& options, const CompareArguments& arguments) {
     throw Error(ErrorCategory::usage, "--shared-scale sets the colours of the --html report's heatmaps: give --html "
                                       "FILE with it");
   }
-  const int to_stdout = (options.json_path == "-") + (arguments.csv_path == "-") + (arguments.markdown_path == "-");
-  if (to_stdout > 1) throw Error(ErrorCategory::usage, "only one of --json, --csv, --markdown can write to '-'");
+  const int to_stdout = (options.json_path == "-") + (arguments.csv_path == "-") + (arguments.markdown_path == "-") +
+                        (arguments.ndjson_path == "-");
+  if (to_stdout > 1) throw Error(ErrorCategory::usage, "only one of --json, --csv, --markdown, --ndjson can write to '-'");
+  if (arguments.quirks && arguments.ndjson_path == "-" && options.json_path.empty() && arguments.csv_path.empty()) {
+    throw Error(ErrorCategory::usage, "--quirks without --csv or --json prints its table on standard output, which "
+                                      "--ndjson - takes: give --csv FILE or --json FILE for the table");
+  }
   if (!options.json_path.empty()) check_json_destination(options.json_path);
+  if (!arguments.ndjson_path.empty()) check_json_destination(arguments.ndjson_path, "--ndjson");
+}
 
-  const FleetFiles files = find_fleet_files(arguments.operands);
-  refuse_outputs_over_inputs({{"--json", options.json_path}, {"--csv", arguments.csv_path},
-                              {"--markdown", arguments.markdown_path}, {"--html", arguments.html_path}},
-                             files.documents);
-  for (const std::string& w : files.warnings) print_warning(w);
-  FleetRead read = read_fleet(files.documents, reader_threads());
-  for (const std::string& w : read.warnings) print_warning(w + ": skipped");
-  if (read.documents.empty()) {
+// --ndjson alone makes no comparison: the rows are written as the documents
+// are read and nothing of them is kept (only the list of file names grows
+// with the fleet: about 100 bytes a document). Any other output (the text report included) needs the comparison.
+bool wants_comparison(const Options& options, const CompareArguments& arguments) {
+  return arguments.ndjson_path.empty() || !options.json_path.empty() || !arguments.csv_path.empty() ||
+         !arguments.markdown_path.empty() || !arguments.html_path.empty() || arguments.quirks;
+}
+
+// Reads every document once: its row goes to --ndjson as it is read, its
+// summary is kept only for a comparison. Warnings name each skipped file.
+FleetRead read_documents(const FleetFiles& files, const CompareArguments& arguments, bool comparison) {
+  std::optional<TextOutputStream> rows;
+  if (!arguments.ndjson_path.empty()) rows.emplace(arguments.ndjson_path, "--ndjson");
+  FleetRead read;
+  size_t compared = 0;
+  stream_fleet(files.documents, reader_threads(), FleetReading{comparison, rows.has_value()}, [&](ReadDocument& d) {
+    if (!d.warning.empty()) {
+      print_warning(d.warning + ": skipped");
+      read.warnings.push_back(std::move(d.warning));
+      return;
+    }
+    ++compared;
+    if (rows) rows->write(d.row);
+    if (d.summary) read.documents.push_back(std::move(*d.summary));
+  });
+  if (compared == 0) {  // the rows' FILE.partial is removed with `rows`
     throw Error(ErrorCategory::target,
                 files.documents.empty()
                     ? "compare: no result documents found (give RESULT.json files or directories holding *.json)"
                     : fmt::format("compare: none of the {} files could be compared (see the warnings above)",
                                   files.documents.size()));
   }
+  if (rows) rows->commit();
+  return read;
+}
+
+}  // namespace
+
+int run_compare(const Options& options, const CompareArguments& arguments) {
+  check_compare_options(options, arguments);
+  const FleetFiles files = find_fleet_files(arguments.operands);
+  refuse_outputs_over_inputs({{"--json", options.json_path}, {"--csv", arguments.csv_path},
+                              {"--markdown", arguments.markdown_path}, {"--html", arguments.html_path},
+                              {"--ndjson", arguments.ndjson_path}},
+                             files.documents);
+  for (const std::string& w : files.warnings) print_warning(w);
+  const bool make_comparison = wants_comparison(options, arguments);
+  FleetRead read = read_documents(files, arguments, make_comparison);
+  if (!make_comparison) return 0;
   FleetComparison comparison = compare_fleet(read.documents);
   comparison.skipped = files.warnings;
   comparison.skipped.insert(comparison.skipped.end(), read.warnings.begin(), read.warnings.end());
@@ -104,7 +154,8 @@ int run_compare(const Options& options, const CompareArguments& arguments) {
     write_text_output(render_html(comparison, picture, heatmaps.scale_note()), arguments.html_path, "--html");
   }
   // The text report goes to standard output unless another output took it.
-  if (to_stdout == 0) print_quietly(stdout, render_text(comparison));
+  if (options.json_path != "-" && arguments.csv_path != "-" && arguments.markdown_path != "-" &&
+      arguments.ndjson_path != "-") print_quietly(stdout, render_text(comparison));
   return 0;
 }
 

@@ -16,6 +16,7 @@ namespace ssdprobe {
 struct CompareArguments {
   std::vector<std::string> operands;  // documents and directories
   std::string csv_path, markdown_path, html_path;
+  std::string ndjson_path;  // --ndjson: one row per document, written as each is read
   bool quirks = false;
   bool shared_scale = false;  // --shared-scale: one colour scale for every group's heatmap (--html)
 };

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <fmt/format.h>
 #include <string_view>
+#include <utility>
 
 #include "core/error.h"
 #include "core/output.h"
@@ -493,6 +494,49 @@ void write_text_output(std::string_view text, const std::string& path, const std
     ::unlink(temporary.c_str());
     throw os_error("cannot rename " + temporary + " to " + path, err);
   }
+}
+
+TextOutputStream::TextOutputStream(const std::string& path, const std::string& option) : path_(path), option_(option) {
+  if (path == "-") return;
+  if (destination_of(path, option) == Destination::stream) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd_ < 0) throw os_error(fmt::format("{} {}: cannot open", option, path), errno);
+    return;
+  }
+  temporary_ = path + ".partial";
+  fd_ = create_partial(temporary_, path, option);
+}
+
+TextOutputStream::~TextOutputStream() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
+}
+
+void TextOutputStream::write(std::string_view text) {
+  constexpr size_t kFlushBytes = 256 * 1024;
+  buffer_.append(text);
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void TextOutputStream::flush() {
+  if (fd_ < 0) {
+    print_quietly(stdout, buffer_);  // a closed pipe must not stop the rest (core/output.h)
+  } else if (const int err = write_all(fd_, buffer_); err != 0) {
+    throw os_error(fmt::format("{} {}: writing {} failed", option_, path_, temporary_.empty() ? path_ : temporary_),
+                   err);
+  }
+  buffer_.clear();
+}
+
+void TextOutputStream::commit() {
+  flush();
+  if (fd_ < 0) return;
+  const int fd = std::exchange(fd_, -1);
+  if (::close(fd) != 0) throw os_error(fmt::format("{} {}: writing failed", option_, path_), errno);
+  if (!temporary_.empty() && std::rename(temporary_.c_str(), path_.c_str()) != 0) {
+    throw os_error("cannot rename " + temporary_ + " to " + path_, errno);  // the destructor removes it
+  }
+  committed_ = true;
 }
 
 }  // namespace ssdprobe

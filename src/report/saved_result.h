@@ -123,6 +123,43 @@ struct SavedChartData {
   std::vector<SavedCostedStart> costed_at;      // audit.at[] (--at OFFSETS) with a non-empty costs array
 };
 
+// ---- What `compare --ndjson` puts in a document's row beyond the fields
+// ---- of SavedResult (docs/compare.md "NDJSON rows for a warehouse"). Read
+// ---- leniently: a value of an odd type is left out (null in the row), never
+// ---- a reason to refuse a document the other outputs would read.
+
+// The audit's findings, counted (audit.checks[], audit.at[]).
+struct SavedAuditCounts {
+  bool present = false;    // `audit` is an object (null for info documents)
+  bool available = false;  // audit.available
+  uint32_t checks = 0;     // audit.checks[]
+  uint32_t not_ok = 0, errors = 0, warnings = 0, infos = 0;  // checks not OK, by severity
+  // partition[N].start checks not OK with severity warning or error: the
+  // partition misses the logical block, 4 KiB, the physical block, the read
+  // page or the write unit (missing only 1 MiB is info, not counted).
+  uint32_t misaligned_partitions = 0;
+  // The determined audit cost (checks[] and at[]) with the largest ratio.
+  std::optional<double> worst_ratio, worst_ratio_low, worst_ratio_high;
+  bool worst_significant = false;
+  std::string worst_field, worst_op;  // "partition[1].start" or "at"; "read" or "write"
+  uint64_t worst_request_bytes = 0;
+};
+
+struct SavedRowFacts {
+  std::string disk;  // target.disk ("" when null)
+  // Every unit-shaped object under `detected` by its key (read_page,
+  // write_unit, write_stripe, erase_block, slc_cache, and a newer writer's),
+  // and detected.slc_cache.write_unit as "slc_cache_write_unit".
+  std::vector<std::pair<std::string, SavedUnit>> units;
+  // detected.parallelism and write_parallelism values, as
+  // "parallelism.queue_depth_knee", "write_parallelism.interleave_bytes"...
+  std::vector<std::pair<std::string, SavedParallelValue>> parallel_values;
+  // Each scalar field of `reported` (the sysfs values: numbers, booleans,
+  // strings, null) as its JSON text, by name.
+  std::vector<std::pair<std::string, std::string>> reported_json;
+  SavedAuditCounts audit;
+};
+
 struct SavedResult {
   std::string file;                // where it was read from
   int schema_major = 1, schema_minor = 0;
@@ -166,7 +203,12 @@ struct SavedResult {
   // Which command made the document: "run" for a timed run, else the
   // subcommand of command_line ("audit", "info"), "info" when that is absent.
   std::string command;
+
+  SavedRowFacts row;  // read only with RowFacts::read
 };
+
+// Whether to read SavedRowFacts (compare --ndjson); the other readers skip it.
+enum class RowFacts { skip, read };
 
 // The largest file read as a result document. A real run's document is far
 // smaller (its grids keep per-cell statistics, not every sample; a --write
@@ -178,12 +220,13 @@ constexpr uint64_t kMaxDocumentBytes = 64ull << 20;
 // wrong: unreadable, not a regular file (a FIFO is refused without waiting
 // for a writer), larger than kMaxDocumentBytes, not JSON or cut short, not a
 // result document, another major schema version, a field of the wrong type.
-SavedResult read_saved_result(const std::string& file, GridDetail detail, ChartData charts = ChartData::skip);
+SavedResult read_saved_result(const std::string& file, GridDetail detail, ChartData charts = ChartData::skip,
+                              RowFacts row = RowFacts::skip);
 
 // The same from text already in memory; `name` stands for the file in
 // messages (fuzzing, documents that did not come from a file).
 SavedResult parse_saved_result(std::string_view text, const std::string& name, GridDetail detail,
-                               ChartData charts = ChartData::skip);
+                               ChartData charts = ChartData::skip, RowFacts row = RowFacts::skip);
 
 // The schema string's versions: "ssdprobe/1" -> {1, 0}, "ssdprobe/1.3" ->
 // {1, 3}; nullopt when it is not "ssdprobe/" followed by a version.
