@@ -134,8 +134,9 @@ int run_characterize(const Options& given) {
   const Options options = prepared(given);
   return exporting_failure(options, "run", [&] {
     ProgressLine progress(!options.quiet);
-    const RunResult result = characterize(options, progress);
+    RunResult result = characterize(options, progress);
     progress.finish();
+    for (const std::string& note : options.replay_notes) result.doc.notes.push_back(note);
     if (result.stopped_by) emit_stopped(result, options);
     emit(result.doc, options);
     return findings_exit_code(result.doc, options.fail_on, "never");

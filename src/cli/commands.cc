@@ -6,8 +6,10 @@
 #include <new>
 
 #include "cli/compare_run.h"
+#include "cli/fio_jobs_run.h"
 #include "cli/help_output.h"
 #include "cli/plot_run.h"
+#include "cli/replay.h"
 #include "cli/report_run.h"
 #include "cli/terminal_width.h"
 #include "core/error.h"
@@ -85,7 +87,7 @@ namespace {
 // Every command's parser and the raw options it collects.
 struct CommandLine {
   CLI::App app{kDescription, "ssdprobe"};
-  RawOptions main_raw, info_raw, restore_raw, audit_raw, plot_raw, compare_raw, report_raw;
+  RawOptions main_raw, info_raw, restore_raw, audit_raw, plot_raw, compare_raw, report_raw, fio_jobs_raw;
   bool list_sims = false;
   CLI::App* info = nullptr;
   CLI::App* audit = nullptr;
@@ -93,7 +95,9 @@ struct CommandLine {
   CLI::App* plot = nullptr;
   CLI::App* compare = nullptr;
   CLI::App* report = nullptr;
+  CLI::App* fio_jobs = nullptr;
   PlotArgs plot_args;
+  FioJobsArgs fio_jobs_args;
   ReportArgs report_args;
   CompareArguments compare_args;
   GeneratedOutputs generated;
@@ -142,6 +146,8 @@ void build_command_line(CommandLine& c) {
   bind_options(*c.plot, c.plot_raw, kPlot);
   c.report = add_report_command(c.app, c.report_args);
   bind_options(*c.report, c.report_raw, kReport);
+  c.fio_jobs = add_fio_jobs_command(c.app, c.fio_jobs_args);
+  bind_options(*c.fio_jobs, c.fio_jobs_raw, kFioJobs);
   add_compare_command(c);
   // After every subcommand: help, man page and completion walk all of them.
   add_generated_outputs(c.app, c.generated);
@@ -176,6 +182,9 @@ int dispatch(CommandLine& c) {
     options.command_line = c.argv;
     return options;
   };
+  if (c.list_sims && c.main_raw.values.count("replay_of")) {
+    throw Error(ErrorCategory::usage, "--replay runs a document's options again; --list-sims runs nothing: give one");
+  }
   if (c.list_sims) return run_list_sims(resolve(c.main_raw, kCharacterize).json_path);
   if (c.plot->parsed()) {
     carry_options(c.main_raw, c.plot_raw, kPlot, "plot");  // -q; refuses the table's other options
@@ -184,6 +193,10 @@ int dispatch(CommandLine& c) {
   if (c.report->parsed()) {
     carry_options(c.main_raw, c.report_raw, kReport, "report");  // -q; refuses the table's other options
     return run_report(resolve(c.report_raw, kReport), c.report_args);
+  }
+  if (c.fio_jobs->parsed()) {
+    carry_options(c.main_raw, c.fio_jobs_raw, kFioJobs, "fio-jobs");  // -q; refuses the table's other options
+    return run_fio_jobs(resolve(c.fio_jobs_raw, kFioJobs), c.fio_jobs_args);
   }
   if (c.compare->parsed()) {
     carry_options(c.main_raw, c.compare_raw, kCompare, "compare");
@@ -201,7 +214,14 @@ int dispatch(CommandLine& c) {
     carry_options(c.main_raw, c.restore_raw, kRestore, "restore");
     return run_restore(resolve(c.restore_raw, kRestore));
   }
-  return run_characterize(resolve(c.main_raw, kCharacterize));
+  std::vector<std::string> replay_notes;
+  if (c.main_raw.values.count("replay_of")) replay_notes = apply_replay(c.main_raw);
+  Options options = resolve(c.main_raw, kCharacterize);
+  options.replay_notes = replay_notes;
+  for (size_t i = 0; i < replay_notes.size(); ++i) {  // the first says what was replayed; -q leaves only it out
+    if (i > 0 || !options.quiet) print_quietly(stderr, "note: " + replay_notes[i] + "\n");
+  }
+  return run_characterize(options);
 }
 
 }  // namespace

@@ -143,6 +143,11 @@ const std::vector<Example>& examples() {
        "ssdprobe audit --units-from nvme0n1.json /dev/nvme0n1"},
       {"Draw the write grid of that run as a heatmap (gnuplot):",
        "ssdprobe plot --grid write -o nvme0n1-write.png nvme0n1.json"},
+      {"Write a fio job file that times that run's key cells again with fio (run it with fio's read-only switch, "
+       "as its first lines say):",
+       "ssdprobe fio-jobs nvme0n1.json -o nvme0n1.fio"},
+      {"Run again with the options that run recorded (never --write), with a longer budget:",
+       "ssdprobe --replay nvme0n1.json --budget 120"},
       {"Compare a fleet's results folder and write a self-contained HTML report:",
        "ssdprobe compare --html fleet.html results/"},
       {"Put back what an interrupted --write run saved (the run names its journal):",

@@ -137,11 +137,12 @@ const std::vector<OptionSpec>& option_table() {
        CountField{0, 10000, &Options::spin_us}},
       {"--seed", "N", "1", "seed", kCharacterize,
        "Seed for every random choice (sample order, locations, simulated noise): same seed, same run", CountField{0, UINT64_MAX, nullptr, &Options::seed}},
-      {"-q,--quiet", "", "", "quiet", kBoth | kRestore | kAudit | kPlot | kCompare | kReport,
+      {"-q,--quiet", "", "", "quiet", kBoth | kRestore | kAudit | kPlot | kCompare | kReport | kFioJobs,
        "No progress on standard error",
        FlagField{&Options::quiet},
        {{kPlot, "No 'plot: wrote FILE' line on standard output (errors are still reported)"},
         {kReport, "No 'report: wrote FILE' line on standard output (errors and warnings are still printed)"},
+        {kFioJobs, "No 'fio-jobs: wrote FILE' line on standard output (errors are still reported)"},
         {kCompare, "No progress on standard error (compare prints none); warnings about files it could not read "
                    "are always printed, since the comparison left them out"}}},
       {"--write", "", "", "write", kCharacterize,
@@ -197,6 +198,11 @@ const std::vector<OptionSpec>& option_table() {
        "exists: error, warning, or never. Default: error for audit (as `parted align-check` fails on a "
        "misaligned partition), never for a run",
        TextField{&Options::fail_on, validate_fail_on}},
+      {"--replay", "RESULT.json", "", "replay_of", kCharacterize,
+       "Run again with the options a saved result document records (engine, budget, region, seed, queue depths, "
+       "spin, cache bytes, --at, --fail-on), on its target unless TARGET is given; options given here win. "
+       "--write, --yes, --journal and the output paths are never taken from the document",
+       TextField{&Options::replay_of}},
   };
   return table;
 }

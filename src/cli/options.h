@@ -18,7 +18,7 @@ namespace ssdprobe {
 
 // Which commands take an option.
 enum OptionScope : unsigned { kCharacterize = 1, kInfo = 2, kBoth = 3, kRestore = 4, kAudit = 8, kPlot = 16, kCompare = 32,
-                         kReport = 64 };
+                         kReport = 64, kFioJobs = 128 };
 
 // Where an option's value goes and how its text is read. One of these per
 // option replaces a parse-and-store function per option: the kind decides

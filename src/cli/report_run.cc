@@ -37,9 +37,11 @@ void refuse_html_over_document(const std::string& html) {
                                                 "report.html)", html));
 }
 
+}  // namespace
+
 // The document's text, read by the same rules as every reader of documents
 // (size limit, no FIFO, a result document): what cannot be used is exit 3.
-std::string read_document_text(const std::string& file) {
+std::string read_result_document_text(const std::string& file) {
   try {
     (void)read_saved_result(file, GridDetail::none);
   } catch (const Error& e) {
@@ -52,8 +54,6 @@ std::string read_document_text(const std::string& file) {
   if (!in || !text) throw Error(ErrorCategory::target, fmt::format("{}: cannot be read", file));
   return text.str();
 }
-
-}  // namespace
 
 CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
   CLI::App* report = app.add_subcommand(
@@ -144,7 +144,7 @@ void check_report_outputs(const ReportArgs& args) {
 
 int run_report(const Options& options, const ReportArgs& args) {
   check_report_outputs(args);
-  const std::string text = read_document_text(args.document);
+  const std::string text = read_result_document_text(args.document);
   if (!args.prometheus.empty()) write_document_metrics(text, args, options.quiet);
   if (args.html.empty()) return 0;
   ReportHtml report;

@@ -28,6 +28,11 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& args);
 // for an output that would overwrite an input or a result document.
 int run_report(const Options& options, const ReportArgs& args);
 
+// A saved result document's text, read by the same rules as every reader of
+// documents (size limit, no FIFO, a result document of this schema's major
+// version): what cannot be used is Error(target), exit 3.
+std::string read_result_document_text(const std::string& file);
+
 // Before a run's work starts: --html's destination can be written, is not
 // the --json document, the target, or a saved result document.
 void check_html_destination(const Options& options);

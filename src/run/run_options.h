@@ -38,6 +38,8 @@ struct Options {
   std::string units_from;         // audit: a result document whose detected units to check against
   std::string at;                 // --at: comma-separated disk offsets to audit (parse_starts)
   std::string fail_on;            // --fail-on: never, warning, error; empty: the command's default
+  std::string replay_of;          // --replay: the result document whose options this run repeats
+  std::vector<std::string> replay_notes;  // what the replay took from it: notes the document records
 
   bool region_given() const { return region.offset != 0 || region.length != 0; }
 

@@ -49,7 +49,11 @@ expect "ssdprobe audit --un" --units-from
 expect "ssdprobe plot --en"
 offers "ssdprobe plot --" --grid --format --output
 # Subcommands, only before one is given.
-offers "ssdprobe " info audit restore plot compare sim:fresh-16k run.json results/
+offers "ssdprobe " info audit restore plot compare fio-jobs sim:fresh-16k run.json results/
+expect "ssdprobe fio-jobs --with" --with-writes
+offers "ssdprobe fio-jobs --" --output --runtime --with-writes --quiet
+expect "ssdprobe fio-jobs --bu"
+expect "ssdprobe --rep" --replay
 expect "ssdprobe info in"
 expect "ssdprobe in" info
 
@@ -92,4 +96,7 @@ expect "ssdprobe compare res" results/
 expect "ssdprobe ./re" ./results/
 expect "ssdprobe restore no" notes.txt
 expect "ssdprobe audit --units-from " journals/ results/ run.json
+expect "ssdprobe --replay " journals/ results/ run.json
+expect "ssdprobe fio-jobs " journals/ results/ run.json
+expect "ssdprobe fio-jobs run.json -o " journals/ notes.txt results/ run.json
 echo "PASS"

@@ -26,7 +26,7 @@ done
 section() { awk -v s="$1" '$0 == s {on = 1; next} /^[A-Z][A-Z ]*$/ {on = 0} on' <<<"$rendered"; }
 synopsis=$(section SYNOPSIS | tr -s ' \n' ' ')
 
-commands=$("$SSDPROBE" --help | sed -n 's/^       ssdprobe \([a-z|]*\) \.\.\..*/\1/p' | tr '|' ' ')
+commands=$("$SSDPROBE" --help | sed -n 's/^       ssdprobe \([a-z|-]*\) \.\.\..*/\1/p' | tr '|' ' ')
 for c in info audit restore plot compare; do
   [[ " $commands " == *" $c "* ]] || fail "--help names no $c command: $commands"
 done

@@ -9,7 +9,7 @@ SSDPROBE="${1:-}"
 [ -x "$SSDPROBE" ] || { echo "FAIL: usage: $0 SSDPROBE" >&2; exit 1; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-commands=$("$SSDPROBE" --help | sed -n 's/^       ssdprobe \([a-z|]*\) \.\.\..*/\1/p')
+commands=$("$SSDPROBE" --help | sed -n 's/^       ssdprobe \([a-z|-]*\) \.\.\..*/\1/p')
 [ -n "$commands" ] || fail "--help names no subcommands in its usage: $("$SSDPROBE" --help | grep -A1 Usage)"
 for c in info audit restore; do [[ "|$commands|" == *"|$c|"* ]] || fail "usage does not name $c: $commands"; done
 "$SSDPROBE" --help | grep -q '^Usage: ssdprobe \[OPTIONS\] \[TARGET\]$' || fail "usage line: $("$SSDPROBE" --help | grep Usage)"
