@@ -68,7 +68,7 @@ dpkg-deb -x "$deb" "$root"
 program="$root/usr/bin/ssdprobe"
 version=$("$program" --version) || fail "--version failed"
 grep -q "$(dpkg-deb -f "$deb" Version)" <<< "$version" || fail "--version ($version) is not the package's version"
-"$program" info sim:nvme-tlc-16k --json "$work/info.json" -q || fail "info on a sim failed"
+"$program" info sim:nvme-tlc-16k --json "$work/info.json" -q > /dev/null || fail "info on a sim failed"
 [ "$(jq -r .target.path "$work/info.json")" = sim:nvme-tlc-16k ] || fail "info's document names another target"
 "$program" sim:nvme-tlc-16k --budget 2 -q --json "$work/run.json" > /dev/null || fail "a sim run failed"
 if command -v gnuplot > /dev/null; then
