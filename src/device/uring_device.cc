@@ -54,7 +54,13 @@ UringDevice::UringDevice(UniqueFd fd, DeviceLimits limits, bool writable, uint32
   }
   limits_.max_queue_depth = ring_entries;
   const int file = fd_.get();
-  fixed_file_ = io_uring_register_files(&ring_->ring, &file, 1) == 0;
+  fixed_file_ = file >= 0 && io_uring_register_files(&ring_->ring, &file, 1) == 0;
+}
+
+std::unique_ptr<UringDevice> UringDevice::without_device(DeviceLimits limits, uint32_t ring_entries) {
+  auto device = std::make_unique<UringDevice>(UniqueFd(), limits, true, ring_entries);
+  device->nop_ = true;
+  return device;
 }
 
 UringDevice::~UringDevice() {
@@ -72,6 +78,8 @@ UringDevice::~UringDevice() {
 }
 
 std::string UringDevice::engine_description() const {
+  if (nop_) return fmt::format("io_uring NOPs (no device), {}{}", ring_setup_.empty() ? "plain ring" : ring_setup_,
+                               ", " + spin_description(requests_.spin()));
   return fmt::format("io_uring, O_DIRECT, {} file, {} buffers{}, {}", fixed_file_ ? "fixed" : "plain",
                      fixed_buffers_ ? "registered" : "unregistered",
                      ring_setup_.empty() ? "" : ", " + ring_setup_, spin_description(requests_.spin()));
@@ -93,6 +101,10 @@ void UringDevice::submit(const IoRequest& request) {
   requests_.check_usable("io_uring");
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
   if (sqe == nullptr) throw Error(ErrorCategory::internal, "io_uring submission queue full");
+  if (nop_) {
+    submit_nop(sqe, request);
+    return;
+  }
   void* buffer = buffers_[request.buffer_index].data();
   const int fd = fixed_file_ ? 0 : fd_.get();
   const int index = static_cast<int>(request.buffer_index);
@@ -108,6 +120,14 @@ void UringDevice::submit(const IoRequest& request) {
   // Not submitted yet: the runner queues every request it can start (one,
   // or a batch after it reaped several completions) and wait_one() submits
   // them together.
+  requests_.queued_one();
+}
+
+void UringDevice::submit_nop(io_uring_sqe* sqe, const IoRequest& request) {
+  io_uring_prep_nop(sqe);
+  io_uring_sqe_set_data64(sqe, request.tag);
+  if (request.tag >= nop_lengths_.size()) nop_lengths_.resize(request.tag + 1);
+  nop_lengths_[request.tag] = request.length;
   requests_.queued_one();
 }
 
@@ -131,7 +151,8 @@ std::optional<IoCompletion> UringDevice::poll_one() {
 }
 
 IoCompletion UringDevice::take(io_uring_cqe* cqe) {
-  const IoCompletion completion{io_uring_cqe_get_data64(cqe), cqe->res};
+  IoCompletion completion{io_uring_cqe_get_data64(cqe), cqe->res};
+  if (nop_ && completion.result == 0) completion.result = nop_lengths_[completion.tag];
   io_uring_cqe_seen(&ring_->ring, cqe);
   requests_.took_one();
   return completion;

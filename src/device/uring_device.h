@@ -9,12 +9,14 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "core/unique_fd.h"
 #include "device/device.h"
 #include "device/completion_spin.h"
 
 struct io_uring_cqe;
+struct io_uring_sqe;
 
 namespace ssdprobe {
 
@@ -24,6 +26,12 @@ class UringDevice : public Device {
   // io_uring disabled by sysctl or seccomp).
   UringDevice(UniqueFd fd, DeviceLimits limits, bool writable, uint32_t ring_entries = 256);
   ~UringDevice() override;
+
+  // The same engine with no device behind it: every request is an
+  // IORING_OP_NOP, which the kernel completes at once, reported as a whole
+  // transfer. What a runner measures on it is the engine's own cost per IO
+  // (its ceiling: bench/engine_ceiling); nothing is read or written.
+  static std::unique_ptr<UringDevice> without_device(DeviceLimits limits, uint32_t ring_entries = 256);
 
   const DeviceLimits& limits() const override { return limits_; }
   std::string engine_description() const override;
@@ -41,6 +49,7 @@ class UringDevice : public Device {
   struct Ring;
   // Decodes one completion queue entry and marks it seen.
   IoCompletion take(io_uring_cqe* cqe);
+  void submit_nop(io_uring_sqe* sqe, const IoRequest& request);
   UniqueFd fd_;
   DeviceLimits limits_;
   bool writable_;
@@ -49,6 +58,8 @@ class UringDevice : public Device {
   bool fixed_buffers_ = false;
   bool fixed_file_ = false;
   std::string ring_setup_;  // which task-work mode the kernel accepted ("" for the plain ring)
+  bool nop_ = false;        // without_device(): NOPs instead of reads and writes
+  std::vector<uint32_t> nop_lengths_;  // by tag (the runner's slot): the length a NOP stands for
   RingRequests requests_;   // queued, in the kernel, abandoned; how wait_one waits
 };
 

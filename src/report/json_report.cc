@@ -265,6 +265,13 @@ json other_io_json(const std::optional<OtherIo>& o) {
   return out;
 }
 
+// CPU per IO of a phase that did IO: what the engine and the probe cost
+// the host per request (polling shows as more CPU than sleeping).
+json cpu_ns_per_io_json(const PhaseRecord& p) {
+  if (!p.cpu_s || !p.ios || *p.ios == 0) return nullptr;
+  return std::round(*p.cpu_s * 1e9 / static_cast<double>(*p.ios));
+}
+
 json phases_json(const std::vector<PhaseRecord>& phases) {
   json out = json::array();
   for (const auto& p : phases) {
@@ -272,6 +279,8 @@ json phases_json(const std::vector<PhaseRecord>& phases) {
                    {"state", phase_state_name(p.state)},
                    {"reason", p.reason.empty() ? json(nullptr) : json(p.reason)},
                    {"device_time_s", rounded(p.device_time_s)},
+                   {"cpu_s", p.cpu_s ? json(rounded(*p.cpu_s)) : json(nullptr)},
+                   {"cpu_ns_per_io", cpu_ns_per_io_json(p)},
                    {"other_io", other_io_json(p.other_io)}});
   }
   return out;

@@ -166,6 +166,11 @@ struct PhaseRecord {
   PhaseState state = PhaseState::done;
   std::string reason;          // empty when done
   double device_time_s = 0.0;  // device time it spent (virtual on sims)
+  // What the phase cost the host: CPU time of the whole process while it
+  // ran, and the IOs it issued (absent for a phase that did not run, or
+  // where the run has no IO counter).
+  std::optional<double> cpu_s;
+  std::optional<uint64_t> ios;
   // IO others did on the disk during a timed phase (run/other_io.h); absent
   // where it cannot be told: phases that do no timing IO, sims, files.
   std::optional<OtherIo> other_io;

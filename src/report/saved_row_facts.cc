@@ -1,6 +1,7 @@
 #include "report/saved_row_facts.h"
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include <optional>
 #include <string>
@@ -149,6 +150,6 @@ class RowFactsReader {
 
 }  // namespace
 
-void read_row_facts(element doc, SavedRowFacts& out) { RowFactsReader(out).read(doc); }
+void read_row_facts(const element& doc, SavedRowFacts& out) { RowFactsReader(out).read(doc); }
 
 }  // namespace ssdprobe
