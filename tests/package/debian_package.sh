@@ -8,9 +8,13 @@
 #  - unpacked into a scratch root, the packaged program runs: --version,
 #    `info` on a sim, a run and its `plot`;
 #  - lintian reports no error.
-# The package build is made cheap (it is the slowest test there is: a whole
-# compile of the program): DEB_BUILD_OPTIONS=noopt and no -g, parallel on
-# every core. The flags do not change what is packaged, only how fast.
+# The package build is made cheap (a whole compile of the program would be
+# the slowest test there is): it compiles with the flags of the tree's own
+# build (scripts/build: -O2 -g -g1, FLAGS to change them) instead of
+# dpkg-buildflags' hardening set, in a copy of the tree inside it, so that
+# with ccache (scripts/test sets CCACHE_BASEDIR to the tree) every object
+# the suite's build already compiled is a cache hit. What is packaged is the
+# same program; only lintian's hardening notes can differ.
 # Skips (77) without dpkg-buildpackage, debhelper or lintian.
 #
 # Usage: debian_package.sh SOURCE_DIR
@@ -22,7 +26,9 @@ skip() { echo "SKIP: $*"; exit 77; }
 for tool in dpkg-buildpackage dh lintian dpkg-deb; do
   command -v "$tool" > /dev/null || skip "$tool is not installed (scripts/install-deps installs it)"
 done
-work=$(mktemp -d /var/tmp/ssdprobe-deb.XXXXXX)
+# Inside the tree (build*/ is ignored by git), so relative to
+# CCACHE_BASEDIR its sources are where the suite's build found them.
+work=$(mktemp -d "$SOURCE/build-package.XXXXXX" 2> /dev/null) || work=$(mktemp -d /var/tmp/ssdprobe-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 # The source as a checkout holds it: tracked and new files, not build
@@ -37,11 +43,19 @@ else
 fi
 
 start=$(date +%s)
+if command -v ccache > /dev/null; then
+  # debhelper gives the build a HOME of its own: name the real cache.
+  CCACHE_DIR=$(ccache --get-config cache_dir)
+  export CCACHE_DIR
+  ccache --zero-stats > /dev/null 2>&1
+fi
 (cd "$work/ssdprobe" &&
-  DEB_BUILD_OPTIONS="nocheck noopt parallel=$(nproc)" DEB_CXXFLAGS_STRIP=-g \
+  DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" DEB_CXXFLAGS_SET="${FLAGS:--O2 -g -g1}" DEB_CPPFLAGS_SET="" \
   dpkg-buildpackage -us -uc -b > "$work/build.log" 2>&1) ||
   fail "dpkg-buildpackage failed: $(tail -n 40 "$work/build.log")"
 echo "# dpkg-buildpackage: $(( $(date +%s) - start )) s"
+command -v ccache > /dev/null && echo "# ccache: $(ccache --print-stats 2> /dev/null |
+  awk -F'\t' '$1 ~ /^(direct_cache_hit|preprocessed_cache_hit|cache_miss)$/ { printf "%s %s ", $1, $2 }')"
 deb=$(ls "$work"/ssdprobe_*.deb 2> /dev/null | head -n 1)
 [ -n "$deb" ] || fail "no ssdprobe_*.deb: $(ls "$work")"
 
