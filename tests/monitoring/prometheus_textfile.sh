@@ -127,7 +127,7 @@ expect "minimum_io_size" ssdprobe_sysfs_bytes "$min_io" "${sim[@]}" attribute=mi
 expect "the mismatch count" ssdprobe_mismatches "$warnings" "${sim[@]}" severity=warning
 expect "the run's timestamp" ssdprobe_last_run_timestamp_seconds "*" "${sim[@]}"
 cost=$(jq '.audit.at[0].costs[] | select(.op == "read" and .request_bytes == 4096) | .ratio' "$work/run.json")
-[ -n "$cost" ] && [ "$cost" != null ] || fail "the run measured no 4 KiB read cost at 32256"
+{ [ -n "$cost" ] && [ "$cost" != null ]; } || fail "the run measured no 4 KiB read cost at 32256"
 expect "the cost at sector 63" ssdprobe_misalignment_cost_ratio "$cost" "${sim[@]}" offset_bytes=32256 op=read \
   request_bytes=4096
 

@@ -10,16 +10,10 @@
 #
 # Usage: cli_fio_jobs.sh SSDPROBE
 set -u
-SSDPROBE="${1:-}"
-[ -x "$SSDPROBE" ] || { echo "FAIL: usage: $0 SSDPROBE" >&2; exit 1; }
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || fail "cannot enter $T"
+# shellcheck source=tests/sim/saved_run_lib.sh
+. "$(dirname "$0")/saved_run_lib.sh" "$@"
 
-"$SSDPROBE" -q --seed 7 --budget 5 --qd 4 --region 1G:2G --json sim.json sim:nvme-tlc-16k > /dev/null ||
-  fail "the sim run exited $?"
+saved_run sim.json
 jq '.target.path = "/dev/nvme9n1" | .target.kind = "block"' sim.json > dev.json
 
 "$SSDPROBE" fio-jobs dev.json > out.fio 2> out.err || fail "fio-jobs exited $?: $(cat out.err)"

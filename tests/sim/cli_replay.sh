@@ -10,16 +10,10 @@
 #
 # Usage: cli_replay.sh SSDPROBE
 set -u
-SSDPROBE="${1:-}"
-[ -x "$SSDPROBE" ] || { echo "FAIL: usage: $0 SSDPROBE" >&2; exit 1; }
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || fail "cannot enter $T"
+# shellcheck source=tests/sim/saved_run_lib.sh
+. "$(dirname "$0")/saved_run_lib.sh" "$@"
 
-"$SSDPROBE" -q --seed 7 --budget 5 --qd 4 --region 1G:2G --json a.json sim:nvme-tlc-16k > /dev/null ||
-  fail "the first run exited $?"
+saved_run a.json
 "$SSDPROBE" --replay a.json --json b.json > /dev/null 2> b.err || fail "--replay exited $?: $(cat b.err)"
 
 # The options, except the outputs, -q and replay_of itself.
