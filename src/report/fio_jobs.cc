@@ -201,6 +201,26 @@ struct Context {
 
 // ---- The read page: aligned and straddling reads of one page.
 
+// The grid the read page was measured in, and the range it covers: the read
+// grid over run.read_region, or, for a page found by re-reading the written
+// window, that window's grid only.
+struct PageGrid {
+  const json* grid;
+  ByteRange region;
+  std::string where;
+};
+
+PageGrid page_grid(const Context& ctx, const json& page_unit) {
+  PageGrid found{grid_named(ctx.doc, "read"), *ctx.read_region, ctx.read_region_text};
+  if (!member(page_unit, "device_state").is_string()) return found;
+  const auto window = range_at(member(member(ctx.doc, "write_probe"), "region"), ctx.size_bytes);
+  const json* written = grid_named(ctx.doc, "read-written");
+  if (written == nullptr || !window) return found;
+  return {written, *window,
+          fmt::format("the write window {}..{} (write_probe.region), where the page was found by re-reading it",
+                      window->offset, window->end())};
+}
+
 void read_page_jobs(const Context& ctx, std::vector<Job>& jobs, std::vector<std::string>& left_out) {
   const json& page_unit = member(member(ctx.doc, "detected"), "read_page");
   const std::string state = text_at(page_unit, "state");
@@ -219,19 +239,12 @@ void read_page_jobs(const Context& ctx, std::vector<Job>& jobs, std::vector<std:
                        "skipped)");
     return;
   }
-  // A page found by re-reading the written window is measured there only.
-  const json* grid = grid_named(ctx.doc, "read");
-  ByteRange region = *ctx.read_region;
-  std::string where = ctx.read_region_text;
-  if (member(page_unit, "device_state").is_string()) {
-    const auto window = range_at(member(member(ctx.doc, "write_probe"), "region"), ctx.size_bytes);
-    if (const json* written = grid_named(ctx.doc, "read-written"); written != nullptr && window) {
-      grid = written;
-      region = *window;
-      where = fmt::format("the write window {}..{} (write_probe.region), where the page was found by re-reading it",
-                          region.offset, region.end());
-    }
-  }
+  // Named, not a structured binding: clang 14 cannot capture those in the
+  // lambda below.
+  const PageGrid measured = page_grid(ctx, page_unit);
+  const json* grid = measured.grid;
+  const ByteRange& region = measured.region;
+  const std::string& where = measured.where;
   const uint64_t p = *page;
   const auto aligned = grid ? grid_cells(*grid, p, p, 0) : std::nullopt;
   const auto straddle = grid ? grid_cells(*grid, p, p, p / 2) : std::nullopt;
