@@ -33,13 +33,6 @@ if command -v fio >/dev/null; then
   fio --parse-only run.fio > parse.out 2>&1 || fail "fio does not accept the job file: $(cat parse.out)"
 fi
 
-expect() {  # expect RC PATTERN ARGS...
-  local want="$1" pattern="$2"; shift 2
-  local err rc
-  err=$("$SSDPROBE" "$@" 2>&1 >/dev/null); rc=$?
-  [ "$rc" = "$want" ] || fail "ssdprobe $*: exit $rc, want $want ($err)"
-  grep -q -- "$pattern" <<<"$err" || fail "ssdprobe $*: message '$err' lacks '$pattern'"
-}
 echo 'not json' > bad.json
 jq '.schema = "ssdprobe/2"' dev.json > v2.json
 jq '.schema = "ssdprobe/0"' dev.json > v0.json

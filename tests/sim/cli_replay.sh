@@ -45,13 +45,6 @@ grep -q 'w.json was a --write run: writes were not replayed' r.err || fail "no n
 jq -e '.notes | any(contains("writes were not replayed"))' r.json > /dev/null || fail "the document has no note on the writes"
 
 # Bad input.
-expect() {  # expect RC PATTERN ARGS...
-  local want="$1" pattern="$2"; shift 2
-  local err rc
-  err=$("$SSDPROBE" "$@" 2>&1 >/dev/null); rc=$?
-  [ "$rc" = "$want" ] || fail "ssdprobe $*: exit $rc, want $want ($err)"
-  grep -q -- "$pattern" <<<"$err" || fail "ssdprobe $*: message '$err' lacks '$pattern'"
-}
 echo '{"not": "a result"}' > other.json
 expect 3 "missing.json" --replay missing.json
 expect 3 "other.json" --replay other.json
