@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/output.h"
 #include "report/json_report.h"
 
 namespace ssdprobe {
@@ -28,6 +29,13 @@ void refuse_output_over_input(const CompareOutput& output, const std::string& in
   if (!same_file(output.path, input)) return;
   throw Error(ErrorCategory::usage, fmt::format("{} {}: is {}, which the output would overwrite; nothing was written "
                                                 "(give another file name)", output.option, output.path, what));
+}
+
+void refuse_output_over_document(const CompareOutput& output, const char* what, const char* example) {
+  if (output.path.empty() || output.path == "-" || !holds_result_document(output.path)) return;
+  throw Error(ErrorCategory::usage, fmt::format("{} {}: holds a saved result document, which the {} would "
+                                                "overwrite; nothing was written (give a new file name, e.g. {} {})",
+                                                output.option, printable(output.path), what, output.option, example));
 }
 
 void refuse_outputs_over_inputs(const std::vector<CompareOutput>& outputs, const std::vector<std::string>& inputs) {

@@ -24,4 +24,10 @@ void refuse_outputs_over_inputs(const std::vector<CompareOutput>& outputs, const
 // target", "the --units-from document".
 void refuse_output_over_input(const CompareOutput& output, const std::string& input, const std::string& what);
 
+// Every single-file output's rule (--html, --prometheus, fio-jobs -o): a
+// saved result document at its path (a shell glob or a slip of the tab key)
+// is a run's record, never replaced. Throws Error(usage) naming the option,
+// the path, `what` the output is ("page") and `example`, a file name to use.
+void refuse_output_over_document(const CompareOutput& output, const char* what, const char* example);
+
 }  // namespace ssdprobe

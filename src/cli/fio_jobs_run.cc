@@ -39,14 +39,8 @@ CLI::App* add_fio_jobs_command(CLI::App& app, FioJobsArgs& args) {
 int run_fio_jobs(const Options& options, const FioJobsArgs& args) {
   const std::string output = args.output == "/dev/stdout" ? "-" : args.output;
   refuse_output_over_input({"-o", output}, args.document, "the document exported");
-  if (output != "-") {
-    check_json_destination(output, "-o");
-    if (holds_result_document(output)) {
-      throw Error(ErrorCategory::usage, fmt::format("-o {}: holds a saved result document, which the job file "
-                                                    "would overwrite; nothing was written (give a new file name, "
-                                                    "e.g. -o run.fio)", printable(output)));
-    }
-  }
+  if (output != "-") check_json_destination(output, "-o");
+  refuse_output_over_document({"-o", output}, "job file", "run.fio");
   const std::string text = read_result_document_text(args.document);
   FioJobsOptions jobs_options;
   jobs_options.source = args.document;

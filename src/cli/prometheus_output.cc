@@ -22,12 +22,8 @@ void check_prometheus_destination(const Options& options) {
   refuse_output_over_input({"--prometheus", path}, options.target, "the target");
   refuse_output_over_input({"--prometheus", path}, options.json_path, "the --json document");
   refuse_output_over_input({"--prometheus", path}, options.units_from, "the --units-from document");
-  if (path != "-" && holds_result_document(path)) {
-    throw Error(ErrorCategory::usage, fmt::format("--prometheus {}: holds a saved result document, which the metrics "
-                                                  "would overwrite; nothing was written", path));
-  }
-  const std::string suffix = ".prom";
-  if (path != "-" && (path.size() < suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)) {
+  refuse_output_over_document({"--prometheus", path}, "metrics", "ssdprobe.prom");
+  if (path != "-" && !path.ends_with(".prom")) {
     print_warning(fmt::format("--prometheus {}: node_exporter's textfile collector reads only files named *.prom",
                               printable(path)));
   }

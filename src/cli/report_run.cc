@@ -28,13 +28,8 @@ bool same_path(const std::string& a, const std::string& b) {
   return fs::equivalent(a, b, ec) && !ec;
 }
 
-// The page never replaces a run's record: a saved result document at the
-// --html path (a shell glob or a slip of the tab key) is refused.
 void refuse_html_over_document(const std::string& html) {
-  if (html.empty() || html == "-" || !holds_result_document(html)) return;
-  throw Error(ErrorCategory::usage, fmt::format("--html {}: holds a saved result document, which the page would "
-                                                "overwrite; nothing was written (give a new file name, e.g. --html "
-                                                "report.html)", html));
+  refuse_output_over_document({"--html", html}, "page", "report.html");
 }
 
 }  // namespace
