@@ -476,33 +476,11 @@ void write_json(const nlohmann::ordered_json& document, const std::string& path)
 }
 
 void write_text_output(std::string_view text, const std::string& path, const std::string& option) {
-  if (path == "-") {
-    print_quietly(stdout, text);
-    return;
-  }
-  if (destination_of(path, option) == Destination::stream) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) throw os_error(fmt::format("{} {}: cannot open", option, path), errno);
-    int err = write_all(fd, text);
-    if (::close(fd) != 0 && err == 0) err = errno;
-    if (err != 0) throw os_error(fmt::format("{} {}: writing failed", option, path), err);
-    return;
-  }
   // The document is renamed into place, so a reader never sees half of it.
   // Not fsynced: it is a report, not what a restore depends on.
-  const std::string temporary = path + ".partial";
-  const int fd = create_partial(temporary, path, option);
-  int err = write_all(fd, text);
-  if (::close(fd) != 0 && err == 0) err = errno;
-  if (err != 0) {
-    ::unlink(temporary.c_str());
-    throw os_error("writing " + temporary + " failed", err);
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    err = errno;
-    ::unlink(temporary.c_str());
-    throw os_error("cannot rename " + temporary + " to " + path, err);
-  }
+  TextOutputStream out(path, option);
+  out.write(text);
+  out.commit();
 }
 
 TextOutputStream::TextOutputStream(const std::string& path, const std::string& option) : path_(path), option_(option) {
