@@ -511,7 +511,6 @@ class DocumentReader {
   bool charts_ = false;
 };
 
-
 }  // namespace
 
 std::optional<std::pair<int, int>> parse_schema_version(const std::string& schema) {
