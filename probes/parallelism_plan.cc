@@ -91,6 +91,13 @@ uint64_t segment_ios_at(uint32_t depth) {
   return std::max<uint64_t>(kMinSegmentIos, uint64_t{kSegmentDepthMultiple} * depth);
 }
 
+bool sweep_levelled_off(std::span<const double> iops) {
+  if (iops.size() <= kLevelDoublings) return false;
+  const auto last = iops.end() - kLevelDoublings;
+  const double limit = *std::max_element(iops.begin(), last) * (1.0 + kLevelTolerance);
+  return std::all_of(last, iops.end(), [limit](double x) { return x < limit; });
+}
+
 std::vector<uint32_t> knee_refinement(const ParallelismPlan& plan, uint32_t knee) {
   std::vector<uint32_t> out;
   const auto at = std::find(plan.depths.begin(), plan.depths.end(), knee);

@@ -15,6 +15,9 @@
 #include <string>
 #include <vector>
 
+#include <span>
+
+#include "analysis/parallelism.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -66,6 +69,21 @@ constexpr uint32_t kMostMultiples = 64;
 // Throws Error(usage) when the region lies outside the target and
 // Error(target) when it cannot hold a few hundred random reads.
 ParallelismPlan plan_parallelism(const ParallelismPlanInput& input);
+
+// The first round climbs the depths in ascending order and stops where IOPS
+// have levelled off: when none of the last kLevelDoublings depths beats the
+// best depth below them by more than kLevelTolerance. That depth then
+// reaches 95 % of every depth timed, so the knee (90 %) lies at or below
+// it, and deeper queues would only cost time: on a drive that serves one
+// request at a time, depths 16 to 256 were 90 % of the probe's IOs. Three
+// single segments must agree, so a noisy drive's one slow segment cannot
+// stop a climb that is still rising (the sims' noisy-16k did, with two).
+// `iops` holds the first round's segments, one per power-of-two depth from
+// 1, ascending. Assumes IOPS do not rise again deeper, as a drive's do not
+// (a deeper queue cannot slow the units a shallower one kept busy).
+constexpr size_t kLevelDoublings = 3;
+constexpr double kLevelTolerance = 0.05;
+bool sweep_levelled_off(std::span<const double> iops);
 
 // IOs of one replicate segment at `depth`.
 uint64_t segment_ios_at(uint32_t depth);

@@ -177,6 +177,7 @@ struct ProbeRun {
   Prober& prober;
   uint64_t start_ns = 0;
   double first_phase_s = 0.0;
+  size_t swept_depths = 0;  // plan.depths the first round reached (all of them until it has run)
 
   double elapsed_s() const { return static_cast<double>(device.now_ns() - start_ns) / 1e9; }
 
@@ -187,29 +188,51 @@ struct ProbeRun {
   }
 };
 
-// IOs of one round of the sweep: a segment at every depth and the stride pairs.
-uint64_t sweep_round_ios(const ParallelismPlan& plan, const ParallelismProbeOptions& options) {
+// IOs of one round of the sweep: a segment at each of the first `depths`
+// depths and the stride pairs.
+uint64_t sweep_round_ios(const ParallelismPlan& plan, const ParallelismProbeOptions& options, size_t depths) {
   uint64_t round_ios = 0;
-  for (uint64_t ios : plan.segment_ios) round_ios += ios;
+  for (size_t i = 0; i < depths; ++i) round_ios += plan.segment_ios[i];
   if (plan.strides_possible()) round_ios += options.pairs_per_round * (2 * plan.strides.size() + 1);
   return round_ios;
 }
 
-// One round of the sweep: a segment at every depth in shuffled order, then
-// the stride pairs. False when --budget ran out inside the first round.
-bool sweep_round(ProbeRun& run, ParallelismData& data, int round) {
-  std::vector<size_t> order(run.plan.depths.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  shuffle(order, run.prober.random());
-  // Between segments too: the first round always starts, but on a drive
-  // slow enough to spend the whole budget inside it (slow writes), it
-  // stops there rather than run past --budget.
-  for (size_t i : order) {
-    if (round == 1 && run.elapsed_s() > run.options.budget_s) {
+// The first round: a segment at each depth in ascending order, until IOPS
+// level off (sweep_levelled_off) or the depths run out; the later rounds
+// time only the depths it reached. False when --budget ran out inside it:
+// the first round always starts, but on a drive slow enough to spend the
+// whole budget inside it (slow writes), it stops there rather than run
+// past --budget.
+bool climb_depths(ProbeRun& run, ParallelismData& data) {
+  std::vector<double> iops;
+  for (size_t i = 0; i < run.plan.depths.size(); ++i) {
+    if (run.elapsed_s() > run.options.budget_s) {
       data.first_round_cut = true;
       return false;
     }
     data.segments.push_back(run.prober.segment(run.plan.depths[i], run.plan.segment_ios[i]));
+    iops.push_back(data.segments.back().iops);
+    run.swept_depths = i + 1;
+    if (i + 1 < run.plan.depths.size() && sweep_levelled_off(iops)) {
+      data.levelled_off_at = run.plan.depths[i];
+      break;
+    }
+  }
+  return true;
+}
+
+// One round of the sweep: the first climbs the depths; the later ones time
+// a segment at every depth it reached, in shuffled order (drift cannot
+// favour a depth), until the knee has settled. Then the stride pairs.
+// False when --budget ran out inside the first round.
+bool sweep_round(ProbeRun& run, ParallelismData& data, int round, bool time_depths) {
+  if (round == 1) {
+    if (!climb_depths(run, data)) return false;
+  } else if (time_depths) {
+    std::vector<size_t> order(run.swept_depths);
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    shuffle(order, run.prober.random());
+    for (size_t i : order) data.segments.push_back(run.prober.segment(run.plan.depths[i], run.plan.segment_ios[i]));
   }
   if (run.plan.strides_possible()) {
     run.prober.strides(run.prober.stride_items(data.strides, run.options.pairs_per_round), data.single_us,
@@ -220,23 +243,30 @@ bool sweep_round(ProbeRun& run, ParallelismData& data, int round) {
 
 // Rounds of the sweep until options.rounds are done or the first phase's
 // share of the budget (less the refinement's room) or the byte cap is spent.
+// Once the knee has settled (after at least kMinDepthSegments rounds), the
+// rounds left time only the stride pairs: their verdicts need every pair.
 void sweep(ProbeRun& run, ParallelismProbeResult& result) {
   ParallelismData& data = result.data;
-  const uint64_t round_ios = sweep_round_ios(run.plan, run.options);
   double round_s = 0.0;
+  bool settled = false;
   for (int round = 1; round <= run.options.rounds; ++round) {
+    const uint64_t round_ios = sweep_round_ios(run.plan, run.options, settled ? 0 : run.swept_depths);
     // Stop before a round that would not fit (the first always runs); past
     // the rounds the knee needs, also keep room to refine around it with as
-    // many segments per refined depth as this round would give the others.
-    const double reserve = round > static_cast<int>(kMinDepthSegments)
-                               ? refinement_s(data.segments, refined_around_knee(run.plan, data.segments), round)
-                               : 0.0;
+    // many segments per refined depth as the swept depths will have had.
+    const int depth_rounds = result.rounds + (settled ? 0 : 1);
+    const double reserve =
+        round > static_cast<int>(kMinDepthSegments)
+            ? refinement_s(data.segments, refined_around_knee(run.plan, data.segments), depth_rounds)
+            : 0.0;
     if (round > 1 && run.elapsed_s() + round_s + reserve > run.first_phase_s) break;
     if (!run.within_cap(round_ios)) break;
     const double round_start = run.elapsed_s();
-    if (!sweep_round(run, data, round)) break;  // rounds stays 0: no whole round ran
+    if (!sweep_round(run, data, round, !settled)) break;  // rounds stays 0: no whole round ran
     round_s = run.elapsed_s() - round_start;
+    if (settled) continue;  // a round of stride pairs alone
     result.rounds = round;
+    settled = round >= static_cast<int>(kMinDepthSegments) && knee_settled(data.segments, run.options.seed);
   }
 }
 
@@ -305,7 +335,7 @@ ParallelismProbeResult run_parallelism_probe(Device& device, const ParallelismPl
   const uint64_t start_ns = device.now_ns();
   Prober prober(device, plan, options);
   ProbeRun run{device, plan, options, prober, start_ns,
-               options.budget_s * (plan.strides_possible() ? kFirstPhaseShare : 1.0)};
+               options.budget_s * (plan.strides_possible() ? kFirstPhaseShare : 1.0), plan.depths.size()};
   try {
     prober.warm_up();
     if (plan.strides_possible()) {

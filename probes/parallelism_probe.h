@@ -4,11 +4,15 @@
 // Reads by default; with op = write the same experiments with writes
 // (cli/write_run.cc runs them inside the saved write window).
 //
-// Rounds: each round runs one replicate segment at every depth (in shuffled
-// order, so drift cannot favour a depth) and, interleaved in shuffled order,
-// a few lone reads and pairs at every power-of-two stride. Rounds continue
-// until kRounds are done or the first-phase share of the budget is spent
-// (keeping room for the refinement). Then the sweep is refined around the
+// Rounds: the first climbs the depths in ascending order until IOPS level
+// off (parallelism_plan.h, sweep_levelled_off); each later round runs one
+// replicate segment at every depth the first reached (in shuffled order, so
+// drift cannot favour a depth). Every round also times, in shuffled order, a
+// few lone reads and pairs at every power-of-two stride. Rounds continue
+// until options.rounds are done or the first-phase share of the budget is
+// spent (keeping room for the refinement); once the knee and plateau have
+// settled (analysis/parallelism.h, knee_settled) the rounds left time the
+// stride pairs alone. Then the sweep is refined around the
 // knee those rounds show (probes/parallelism_plan.h, knee_refinement): as
 // many rounds again of one segment at each refined depth, in what is left of
 // the first-phase share. Then, when the strides show an interleave, pairs at

@@ -249,6 +249,23 @@ void judge_knee(ParallelismVerdict& v, bool first_round_cut, uint64_t seed, int 
   }
   judge_knee_depth(knee, sweep, point, resamples, replicates);
   judge_plateau(plateau, sweep.depths, point, resamples.plateau_support);
+  if (knee.state == UnitState::found && plateau.state != UnitState::found) {
+    // The knee is a share of the plateau: one whose level the resamples
+    // cannot pin within 5 % does not settle it (a noisy drive, or a host
+    // that was busy), however often the same depth came out.
+    knee.evidence = fmt::format("not determined: depth {:.0f} with support {:.3f}, but the plateau it is a share "
+                                "of is not determined; ", *knee.value, knee.confidence) + knee.evidence;
+    knee.state = UnitState::undetermined;
+    knee.value.reset();
+    knee.confidence = 0.0;
+  }
+  if (v.levelled_off_at) {
+    const std::string why = fmt::format("; the sweep stopped climbing at depth {}: in its first round the last "
+                                        "three doublings raised IOPS by less than 5 % over the depths below",
+                                        *v.levelled_off_at);
+    knee.evidence += why;
+    plateau.evidence += why;
+  }
 }
 
 // ---------------------------------------------------------------- strides
@@ -590,10 +607,21 @@ std::optional<uint64_t> point_interleave(const std::vector<double>& single_us, c
   return read_strides(single_us, strides, {}, smallest_known_interleave, std::nullopt, IoOp::read).interleave;
 }
 
+bool knee_settled(const std::vector<DepthSegment>& segments, uint64_t seed) {
+  ParallelismVerdict v;
+  v.depths = summarize_depths(segments);
+  judge_knee(v, false, seed, kSettleReplicates);
+  const auto settled = [](const ParallelismValue& value) {
+    return value.state == UnitState::found && value.confidence >= kSettledSupport;
+  };
+  return settled(v.queue_depth_knee) && settled(v.plateau_iops);
+}
+
 ParallelismVerdict analyse_parallelism(const ParallelismData& data, uint64_t seed, int replicates) {
   ParallelismVerdict v;
   v.op = data.op;
   v.depths = summarize_depths(data.segments);
+  v.levelled_off_at = data.levelled_off_at;
   judge_knee(v, data.first_round_cut, seed, replicates);
   judge_strides(v, data, seed, replicates);
   return v;

@@ -57,6 +57,14 @@ constexpr double kPairQuantile = 0.25;
 // bootstrap has nothing to redraw.
 constexpr size_t kMinDepthSegments = 3;
 
+// The sweep has settled, and its rounds stop timing depths, once the knee
+// and the plateau each reach this bootstrap support (stricter than
+// kParallelismSupport: deciding to stop on a lucky round would otherwise
+// report a weaker value than the rounds' count promises), judged on
+// kSettleReplicates resamples.
+constexpr double kSettledSupport = 0.95;
+constexpr int kSettleReplicates = 200;
+
 struct DepthSegment {
   uint32_t queue_depth = 1;
   double iops = 0.0;               // steady-state completions per second of this segment
@@ -94,6 +102,10 @@ struct ParallelismData {
   uint32_t largest_depth_allowed = 1;        // the engine's limit
   bool first_round_cut = false;               // --budget ran out inside the first round (some depths, and the
                                               // stride pairs, never ran)
+  // The depth where the first round stopped climbing because IOPS had
+  // levelled off (probes/parallelism_plan.h, sweep_levelled_off); none when
+  // it reached the deepest depth the engine allows.
+  std::optional<uint32_t> levelled_off_at;
   std::vector<DepthSegment> segments;         // in the order run
   std::vector<double> single_us;              // lone reads, the stride reference
   std::vector<StrideSample> strides;          // powers of two, ascending
@@ -116,6 +128,7 @@ struct ParallelismVerdict {
   ParallelismValue parallel_units;    // count
   ParallelismValue interleave_bytes;  // bytes
   std::vector<DepthSummary> depths;   // ascending
+  std::optional<uint32_t> levelled_off_at;  // as ParallelismData's
   double single_p50_us = 0.0;
   double single_p25_us = 0.0;         // the reference of excess_p25
   std::vector<StrideSummary> strides, multiples;
@@ -128,6 +141,11 @@ std::vector<DepthSummary> summarize_depths(const std::vector<DepthSegment>& segm
 // choose where to refine the sweep: nothing when IOPS still rise at the
 // deepest depth, or fewer than two depths were run.
 std::optional<uint32_t> point_knee(const std::vector<DepthSegment>& segments);
+
+// Whether the segments so far settle the knee and the plateau (found, each
+// with support >= kSettledSupport): the probe then stops timing depths and
+// spends its remaining rounds on stride pairs.
+bool knee_settled(const std::vector<DepthSegment>& segments, uint64_t seed);
 
 // The stride classification alone (used between the two stride phases to
 // choose the multiples): the interleave, when the powers-of-two strides

@@ -11,8 +11,14 @@
 namespace ssdprobe {
 
 io_uring_cqe* CompletionSpin::wait(io_uring& ring, unsigned in_kernel, const char* what) {
-  if (io_uring_cqe* cqe = ready_completion(ring)) return cqe;
-  if (limit_ns_ == 0) return wait_for_completion(ring, what);  // --spin-us 0: no polling, nothing to average
+  if (io_uring_cqe* cqe = ready_completion(ring)) {
+    ++counts_.ready;
+    return cqe;
+  }
+  if (limit_ns_ == 0) {  // --spin-us 0: no polling, nothing to average
+    ++counts_.slept;
+    return wait_for_completion(ring, what);
+  }
   const bool poll = in_kernel <= kMaxInFlight && typical_wait_ns_ <= limit_ns_;
   const uint64_t start = monotonic_raw_ns();
   io_uring_cqe* found = nullptr;
@@ -25,7 +31,12 @@ io_uring_cqe* CompletionSpin::wait(io_uring& ring, unsigned in_kernel, const cha
       found = ready_completion(ring);
     } while (found == nullptr && monotonic_raw_ns() < deadline);
   }
-  if (found == nullptr) found = wait_for_completion(ring, what);
+  if (found != nullptr) {
+    ++counts_.polled;
+  } else {
+    ++counts_.slept;
+    found = wait_for_completion(ring, what);
+  }
   // Moving average over ~16 waits: slow drives stop polling, and a drive
   // that speeds up is polled again. A wait counts as at most twice the
   // limit, so one stall (garbage collection: tens of ms) cannot switch

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "device/io_counts.h"
+
 struct io_uring;
 struct io_uring_cqe;
 
@@ -31,8 +33,10 @@ class CompletionSpin {
   // Waits for the next completion: polls (flushing deferred completions
   // into the ring as it goes) while that pays, then sleeps.
   io_uring_cqe* wait(io_uring& ring, unsigned in_kernel, const char* what);
+  const WaitCounts& counts() const { return counts_; }
 
  private:
+  WaitCounts counts_;
   uint64_t limit_ns_ = 0;
   uint64_t typical_wait_ns_ = 0;  // moving average of the time waits took
 };

@@ -28,6 +28,7 @@ class CountingDevice final : public Device {
   void abandon_in_flight() override { engine_->abandon_in_flight(); }
   unsigned abandoned_requests() const override { return engine_->abandoned_requests(); }
   void set_completion_spin(uint32_t max_us) override { engine_->set_completion_spin(max_us); }
+  std::optional<WaitCounts> wait_counts() const override { return engine_->wait_counts(); }
   uint64_t now_ns() override { return engine_->now_ns(); }
   void idle(uint64_t ns) override { engine_->idle(ns); }
   std::string describe_failure(int64_t result) const override { return engine_->describe_failure(result); }

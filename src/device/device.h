@@ -26,6 +26,7 @@
 #include <string>
 
 #include "core/aligned_buffer.h"
+#include "device/io_counts.h"
 
 namespace ssdprobe {
 
@@ -92,6 +93,9 @@ class Device {
   // How long wait_one may poll for a completion before it sleeps, in
   // microseconds (0: always sleep). Engines that cannot poll ignore it.
   virtual void set_completion_spin(uint32_t max_us) { (void)max_us; }
+  // How the engine's waits for completions ended so far (io_uring engines);
+  // none for engines that do not poll (psync, simulated drives).
+  virtual std::optional<WaitCounts> wait_counts() const { return std::nullopt; }
 
   // Nothing to do for `ns` nanoseconds, with nothing in flight: the SLC cache
   // probe lets a drive empty its cache. Real engines sleep, in slices, and

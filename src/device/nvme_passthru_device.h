@@ -53,6 +53,7 @@ class NvmePassthruDevice : public Device {
   void abandon_in_flight() override;
   unsigned abandoned_requests() const override { return requests_.abandoned_requests(); }
   void set_completion_spin(uint32_t max_us) override { requests_.spin().set_limit_us(max_us); }
+  std::optional<WaitCounts> wait_counts() const override { return requests_.spin().counts(); }
   uint64_t now_ns() override;
   std::string describe_failure(int64_t result) const override;
 

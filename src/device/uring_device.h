@@ -43,6 +43,7 @@ class UringDevice : public Device {
   void abandon_in_flight() override;
   unsigned abandoned_requests() const override { return requests_.abandoned_requests(); }
   void set_completion_spin(uint32_t max_us) override { requests_.spin().set_limit_us(max_us); }
+  std::optional<WaitCounts> wait_counts() const override { return requests_.spin().counts(); }
   uint64_t now_ns() override;
 
  private:

@@ -267,9 +267,33 @@ json other_io_json(const std::optional<OtherIo>& o) {
 
 // CPU per IO of a phase that did IO: what the engine and the probe cost
 // the host per request (polling shows as more CPU than sleeping).
-json cpu_ns_per_io_json(const PhaseRecord& p) {
-  if (!p.cpu_s || !p.ios || *p.ios == 0) return nullptr;
-  return std::round(*p.cpu_s * 1e9 / static_cast<double>(*p.ios));
+json cpu_ns_per_io_json(const std::optional<PhaseHostCost>& host) {
+  if (!host || !host->ios || *host->ios == 0) return nullptr;
+  return std::round(host->cpu_s * 1e9 / static_cast<double>(*host->ios));
+}
+
+// How the engine waited for the phase's completions: the counts and their
+// one-word summary (polled, asleep, mixed).
+json waits_json(const std::optional<PhaseHostCost>& host) {
+  if (!host || !host->waits) return nullptr;
+  const WaitCounts& w = *host->waits;
+  const char* waited = waited_name(w);
+  return {{"waited", waited ? json(waited) : json(nullptr)}, {"ready", w.ready}, {"polled", w.polled},
+          {"asleep", w.slept}};
+}
+
+// How the engine waited over the whole run: every phase's waits together.
+json engine_waited_json(const std::vector<PhaseRecord>& phases) {
+  std::optional<WaitCounts> all;
+  for (const auto& p : phases) {
+    if (!p.host || !p.host->waits) continue;
+    if (!all) all = WaitCounts{};
+    all->ready += p.host->waits->ready;
+    all->polled += p.host->waits->polled;
+    all->slept += p.host->waits->slept;
+  }
+  const char* waited = all ? waited_name(*all) : nullptr;
+  return waited ? json(waited) : json(nullptr);
 }
 
 json phases_json(const std::vector<PhaseRecord>& phases) {
@@ -279,8 +303,10 @@ json phases_json(const std::vector<PhaseRecord>& phases) {
                    {"state", phase_state_name(p.state)},
                    {"reason", p.reason.empty() ? json(nullptr) : json(p.reason)},
                    {"device_time_s", rounded(p.device_time_s)},
-                   {"cpu_s", p.cpu_s ? json(rounded(*p.cpu_s)) : json(nullptr)},
-                   {"cpu_ns_per_io", cpu_ns_per_io_json(p)},
+                   {"wall_s", p.host ? json(rounded(p.host->wall_s)) : json(nullptr)},
+                   {"cpu_s", p.host ? json(rounded(p.host->cpu_s)) : json(nullptr)},
+                   {"cpu_ns_per_io", cpu_ns_per_io_json(p.host)},
+                   {"waits", waits_json(p.host)},
                    {"other_io", other_io_json(p.other_io)}});
   }
   return out;
@@ -324,7 +350,9 @@ json to_json(const ResultDocument& d) {
   doc["zoned_write"] = zoned_write_json(d.zoned_write);
   doc["audit"] = audit_json(d.audit);
   if (d.run) {
-    doc["run"] = {{"engine", d.run->engine}, {"ios", d.run->ios}, {"rounds", d.run->rounds},
+    doc["run"] = {{"engine", d.run->engine},
+                  {"engine_waited", engine_waited_json(d.phases)},
+                  {"ios", d.run->ios}, {"rounds", d.run->rounds},
                   {"device_time_s", rounded(d.run->device_time_s)},
                   {"stop_reason", stop_reason_name(d.run->stop_reason)},
                   {"read_region", d.run->read_region ? json{{"offset", d.run->read_region->offset},

@@ -61,6 +61,7 @@ json probe_json(const ParallelismSection& p) {
   json out = {{p.verdict.op == IoOp::write ? "write_bytes" : "read_bytes", p.read_bytes}};
   if (p.window) out["region"] = {{"offset", p.window->offset}, {"length", p.window->length}};
   json rest = {{"rounds", p.rounds},
+          {"levelled_off_at_depth", json_or_null(p.verdict.levelled_off_at)},
           {"refined_depths", p.refined_depths},
           {"refinement_rounds", p.refinement_rounds},
           {"ios", p.ios},

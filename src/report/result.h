@@ -161,16 +161,23 @@ struct OtherIo {
   IoCounts other;    // the rest: what others did on the disk meanwhile
 };
 
+// What a phase that ran cost the host (run/pipeline.cc): its wall time,
+// the CPU time of the whole process meanwhile, the IOs it issued and how
+// the engine waited for their completions (those two absent where the run
+// has no such counter).
+struct PhaseHostCost {
+  double wall_s = 0.0;
+  double cpu_s = 0.0;
+  std::optional<uint64_t> ios;
+  std::optional<WaitCounts> waits;
+};
+
 struct PhaseRecord {
   std::string name;            // "read_grid", "write_grid", ... (docs/result-json.md lists them)
   PhaseState state = PhaseState::done;
   std::string reason;          // empty when done
   double device_time_s = 0.0;  // device time it spent (virtual on sims)
-  // What the phase cost the host: CPU time of the whole process while it
-  // ran, and the IOs it issued (absent for a phase that did not run, or
-  // where the run has no IO counter).
-  std::optional<double> cpu_s;
-  std::optional<uint64_t> ios;
+  std::optional<PhaseHostCost> host;  // absent for a phase that did not run
   // IO others did on the disk during a timed phase (run/other_io.h); absent
   // where it cannot be told: phases that do no timing IO, sims, files.
   std::optional<OtherIo> other_io;

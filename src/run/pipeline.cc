@@ -7,6 +7,7 @@
 
 #include "core/cpu_time.h"
 #include "device/counting_device.h"
+#include "device/psync_device.h"  // monotonic_raw_ns
 #include "run/io_sample.h"
 
 namespace ssdprobe {
@@ -50,22 +51,26 @@ std::string stop_text(const Error& stop, const char* phase) {
                      phase);
 }
 
-// CPU time and IOs issued so far, to charge each phase what it cost the
+// The clocks and counters so far, to charge each phase what it cost the
 // host (the engine's CPU per IO: polling or sleeping shows there).
-struct HostCost {
-  double cpu_s = 0.0;
-  std::optional<uint64_t> ios;
-};
-
-HostCost host_cost(const RunContext& run) {
-  HostCost cost{process_cpu_seconds(), std::nullopt};
-  if (run.own_io != nullptr) cost.ios = run.own_io->counts().reads + run.own_io->counts().writes;
+PhaseHostCost host_cost(const RunContext& run) {
+  PhaseHostCost cost;
+  cost.wall_s = static_cast<double>(monotonic_raw_ns()) / 1e9;
+  cost.cpu_s = process_cpu_seconds();
+  if (run.own_io != nullptr) {
+    cost.ios = run.own_io->counts().reads + run.own_io->counts().writes;
+    cost.waits = run.own_io->wait_counts();
+  }
   return cost;
 }
 
-void record_host_cost(PhaseRecord& record, const HostCost& before, const HostCost& after) {
-  record.cpu_s = std::max(0.0, after.cpu_s - before.cpu_s);
-  if (before.ios && after.ios) record.ios = *after.ios - *before.ios;
+PhaseHostCost host_cost_between(const PhaseHostCost& before, const PhaseHostCost& after) {
+  PhaseHostCost cost;
+  cost.wall_s = std::max(0.0, after.wall_s - before.wall_s);
+  cost.cpu_s = std::max(0.0, after.cpu_s - before.cpu_s);
+  if (before.ios && after.ios) cost.ios = *after.ios - *before.ios;
+  if (before.waits && after.waits) cost.waits = wait_counts_between(*before.waits, *after.waits);
+  return cost;
 }
 
 void mark_unmeasured(RunContext& run, const Phase& phase, const std::string& why) {
@@ -83,7 +88,7 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
   std::optional<Error> stop;
   std::string stopped_where;  // "interrupted by signal 2 during the write_grid phase"
   for (const Phase& phase : phases) {
-    PhaseRecord record{phase.name, PhaseState::done, "", 0.0, std::nullopt, std::nullopt, std::nullopt};
+    PhaseRecord record{phase.name, PhaseState::done, "", 0.0, std::nullopt, std::nullopt};
     std::optional<std::string> skip = missing_need(phase, run);
     if (!skip && stop && !phase.runs_after_stop) {
       record.state = PhaseState::not_run;
@@ -94,9 +99,9 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
       record.reason = *skip;
     } else {
       std::optional<Error> thrown;
-      const HostCost before = host_cost(run);
+      const PhaseHostCost before = host_cost(run);
       const PhaseOutcome outcome = run_sampled(phase, run, thrown, record.other_io);
-      record_host_cost(record, before, host_cost(run));
+      record.host = host_cost_between(before, host_cost(run));
       record.state = outcome.state;
       record.reason = outcome.reason;
       record.device_time_s = outcome.device_time_s;

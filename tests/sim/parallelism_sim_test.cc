@@ -114,10 +114,19 @@ KneeTruth knee_truth(const SimProfile& p, const std::vector<uint32_t>& depths, I
 
 }  // namespace
 
-// The depths the sweep ran, refinement included.
+// The depths the verdict was judged on (a refined depth with too few
+// segments is left out), and every power of two the plan held: the truth
+// is judged over all of them, so a sweep that stopped climbing before the
+// plateau (sweep_levelled_off) shows here as a wrong knee or a plateau too
+// low.
 std::vector<uint32_t> depths_run(const ParallelismVerdict& v) {
   std::vector<uint32_t> depths;
-  for (const auto& d : v.depths) depths.push_back(d.queue_depth);
+  for (const auto& d : v.depths) {
+    if (d.segment_iops.size() >= kMinDepthSegments) depths.push_back(d.queue_depth);
+  }
+  for (uint32_t d = 1; d <= kLargestDepth; d *= 2) depths.push_back(d);
+  std::sort(depths.begin(), depths.end());
+  depths.erase(std::unique(depths.begin(), depths.end()), depths.end());
   return depths;
 }
 
@@ -154,7 +163,7 @@ TEST_CASE("parallelism verdicts over every profile and many seeds: found values 
       if (v.queue_depth_knee.state == UnitState::found) {
         ++knee_found;
         ++profile_knees;
-        // The truth over the depths this run tried, refinement included.
+        // The truth over every depth, refinement included.
         const KneeTruth truth = knee_truth(profile, depths_run(v));
         const auto knee = static_cast<uint32_t>(*v.queue_depth_knee.value);
         INFO("model share of the plateau per depth:" << truth.curve);

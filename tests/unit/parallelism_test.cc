@@ -145,6 +145,19 @@ TEST_CASE("the sweep is refined half an octave either side of the knee, within t
   CHECK(knee_refinement(sata, 32).empty());
 }
 
+TEST_CASE("the first round stops climbing only where three doublings gained less than 5 %") {
+  using V = std::vector<double>;
+  CHECK_FALSE(sweep_levelled_off(V{3000, 3000, 3000}));       // three depths say nothing yet
+  CHECK(sweep_levelled_off(V{3120, 3060, 3200, 3100}));       // a drive serving one read at a time
+  CHECK(sweep_levelled_off(V{5316, 4547, 3488, 3500}));       // deeper is slower: nothing to gain either
+  CHECK_FALSE(sweep_levelled_off(V{10e3, 19e3, 36e3, 60e3})); // still rising
+  CHECK_FALSE(sweep_levelled_off(V{100, 101, 102, 106}));     // 6 % over depth 1: on
+  CHECK_FALSE(sweep_levelled_off(V{100, 106, 101, 102}));     // any of the three above the line: on
+  // The best depth below may be any of them, not only the one just before.
+  CHECK(sweep_levelled_off(V{1e3, 2e3, 8e3, 4e3, 8.3e3, 8.2e3, 8.1e3}));
+  CHECK_FALSE(sweep_levelled_off(V{1e3, 2e3, 4e3, 8e3, 8.3e3, 8.2e3, 8.5e3}));
+}
+
 TEST_CASE("a depth on the 90 % line leaves the knee undetermined between powers of two, found once refined") {
   // Between powers of two the knee flips between 32 and 64 from resample to
   // resample (found only where the sample happens to put 32 clearly on one

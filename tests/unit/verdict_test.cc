@@ -17,7 +17,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 ResultDocument timed_doc() {
   ResultDocument doc;
   doc.path = "/dev/sdz";
-  doc.phases.push_back({"read_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
+  doc.phases.push_back({"read_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
   doc.read_page = {16384, UnitState::found, 0.998, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
   return doc;
 }
@@ -124,8 +124,8 @@ TEST_CASE("a unit not determined says what would tell; a ruled-out one how far i
 
 TEST_CASE("a stopped run says so first") {
   ResultDocument doc = timed_doc();
-  doc.phases.push_back({"write_grid", PhaseState::interrupted, "interrupted by signal 2", 0.5, std::nullopt, std::nullopt, std::nullopt});
-  doc.phases.push_back({"erase_stream", PhaseState::not_run, "the run stopped", 0.0, std::nullopt, std::nullopt, std::nullopt});
+  doc.phases.push_back({"write_grid", PhaseState::interrupted, "interrupted by signal 2", 0.5, std::nullopt, std::nullopt});
+  doc.phases.push_back({"erase_stream", PhaseState::not_run, "the run stopped", 0.0, std::nullopt, std::nullopt});
   doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0});
   CHECK(doc.verdict.summary.rfind("Verdict: run stopped in the write_grid phase (interrupted by signal 2)", 0) == 0);
 }
