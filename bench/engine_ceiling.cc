@@ -8,16 +8,13 @@
 // usage: ssdprobe-engine-ceiling IOS QUEUE_DEPTH [SPIN_US=200]
 // Prints one JSON line: IOPS, and CPU time (user + system, this process)
 // per IO in nanoseconds.
-#include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "core/cpu_time.h"
 #include "core/error.h"
 #include "core/units.h"
-#include "device/uring_device.h"
-#include "runner/runner.h"
+#include "runner/engine_ceiling.h"
 
 using namespace ssdprobe;
 
@@ -30,28 +27,18 @@ int main(int argc, char** argv) {
     const uint64_t ios = parse_size(argv[1], "IO count");
     const uint64_t queue_depth = parse_size(argv[2], "queue depth");
     const uint64_t spin_us = parse_size(argc > 3 ? argv[3] : "200", "spin");
-    constexpr uint32_t kRequestBytes = 4096;
-    constexpr uint64_t kSizeBytes = 1ull << 30;  // the offsets the plan names; nothing is read
-    DeviceLimits limits;
-    limits.size_bytes = kSizeBytes;
-    const auto device = UringDevice::without_device(limits);
-    device->set_completion_spin(static_cast<uint32_t>(spin_us));
-    ProbeRunner runner(*device, static_cast<uint32_t>(queue_depth), kRequestBytes);
-    std::vector<PlannedIo> plan(ios);
-    for (uint64_t i = 0; i < ios; ++i) plan[i] = {IoOp::read, (i * kRequestBytes) % kSizeBytes, kRequestBytes};
-    runner.run(std::span(plan).first(std::min<size_t>(1024, plan.size())));  // warm-up
-    const double cpu_start = process_cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
-    const std::vector<double> latency = runner.run(plan);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double cpu = process_cpu_seconds() - cpu_start;
+    const auto ceiling =
+        measure_engine_ceiling(static_cast<uint32_t>(queue_depth), ios, static_cast<uint32_t>(spin_us));
+    if (!ceiling) {
+      fmt::print(stderr, "ssdprobe-engine-ceiling: io_uring is not available\n");
+      return 5;
+    }
     nlohmann::ordered_json out = {{"tool", "ssdprobe"},
-                                  {"engine", device->engine_description()},
                                   {"ios", ios},
                                   {"queue_depth", queue_depth},
-                                  {"iops", static_cast<double>(ios) / seconds},
-                                  {"cpu_ns_per_io", cpu * 1e9 / static_cast<double>(ios)},
-                                  {"cpu_share", cpu / seconds}};
+                                  {"iops", ceiling->iops},
+                                  {"cpu_ns_per_io", ceiling->cpu_ns_per_io},
+                                  {"cpu_share", ceiling->cpu_share}};
     fmt::print("{}\n", out.dump());
     return 0;
   } catch (const Error& e) {

@@ -28,6 +28,7 @@
 
 #include "analysis/verdicts.h"
 #include "device/device.h"
+#include "runner/engine_ceiling.h"
 
 namespace ssdprobe {
 
@@ -121,6 +122,14 @@ struct ParallelismValue {
   std::optional<double> low, high;  // 95 % bootstrap interval (plateau IOPS, knee depth)
 };
 
+// The engine's ceiling the sweep's busiest depth was judged against
+// (analysis/host_bound.h).
+struct HostBoundCheck {
+  EngineCeiling ceiling;
+  double plateau_share = 0.0;  // the busiest depth's mean IOPS over the ceiling's
+  bool host_bound = false;     // plateau_share >= kHostBoundShare: knee and plateau withdrawn
+};
+
 struct ParallelismVerdict {
   IoOp op = IoOp::read;               // as ParallelismData::op
   ParallelismValue queue_depth_knee;  // IOs in flight
@@ -129,6 +138,7 @@ struct ParallelismVerdict {
   ParallelismValue interleave_bytes;  // bytes
   std::vector<DepthSummary> depths;   // ascending
   std::optional<uint32_t> levelled_off_at;  // as ParallelismData's
+  std::optional<HostBoundCheck> host_check;  // none where no ceiling was measured (sims, psync)
   double single_p50_us = 0.0;
   double single_p25_us = 0.0;         // the reference of excess_p25
   std::vector<StrideSummary> strides, multiples;

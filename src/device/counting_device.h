@@ -29,6 +29,7 @@ class CountingDevice final : public Device {
   unsigned abandoned_requests() const override { return engine_->abandoned_requests(); }
   void set_completion_spin(uint32_t max_us) override { engine_->set_completion_spin(max_us); }
   std::optional<WaitCounts> wait_counts() const override { return engine_->wait_counts(); }
+  bool uses_io_uring() const override { return engine_->uses_io_uring(); }
   uint64_t now_ns() override { return engine_->now_ns(); }
   void idle(uint64_t ns) override { engine_->idle(ns); }
   std::string describe_failure(int64_t result) const override { return engine_->describe_failure(result); }

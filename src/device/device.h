@@ -96,6 +96,9 @@ class Device {
   // How the engine's waits for completions ended so far (io_uring engines);
   // none for engines that do not poll (psync, simulated drives).
   virtual std::optional<WaitCounts> wait_counts() const { return std::nullopt; }
+  // An io_uring engine (block or NVMe passthrough): its ceiling on this host
+  // can be measured with NOPs (runner/engine_ceiling.h).
+  virtual bool uses_io_uring() const { return false; }
 
   // Nothing to do for `ns` nanoseconds, with nothing in flight: the SLC cache
   // probe lets a drive empty its cache. Real engines sleep, in slices, and

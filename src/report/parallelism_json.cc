@@ -29,6 +29,18 @@ json verdict_json(const ParallelismVerdict& v) {
           {"interleave_bytes", value_json(v.interleave_bytes, true)}};
 }
 
+// The engine's ceiling the busiest depth was judged against (null where
+// none was measured).
+json engine_ceiling_json(const std::optional<HostBoundCheck>& check) {
+  if (!check) return nullptr;
+  return {{"queue_depth", check->ceiling.queue_depth},
+          {"ios", check->ceiling.ios},
+          {"iops", rounded(check->ceiling.iops)},
+          {"cpu_ns_per_io", rounded(check->ceiling.cpu_ns_per_io)},
+          {"plateau_share", rounded(check->plateau_share)},
+          {"host_bound", check->host_bound}};
+}
+
 json strides_json(const std::vector<StrideSummary>& strides) {
   json list = json::array();
   for (const auto& s : strides) {
@@ -62,6 +74,7 @@ json probe_json(const ParallelismSection& p) {
   if (p.window) out["region"] = {{"offset", p.window->offset}, {"length", p.window->length}};
   json rest = {{"rounds", p.rounds},
           {"levelled_off_at_depth", json_or_null(p.verdict.levelled_off_at)},
+          {"engine_ceiling", engine_ceiling_json(p.verdict.host_check)},
           {"refined_depths", p.refined_depths},
           {"refinement_rounds", p.refinement_rounds},
           {"ios", p.ios},

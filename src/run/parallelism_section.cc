@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <string>
 
+#include "analysis/host_bound.h"
 #include "core/error.h"
 #include "probes/parallelism_plan.h"
 #include "probes/parallelism_probe.h"
@@ -30,6 +31,22 @@ class SleepingWaits {
   Device& device_;
   uint32_t spin_us_;
 };
+
+// NOPs timed for the engine's ceiling: 7-25 ms on this project's VM.
+constexpr uint64_t kCeilingIos = 50'000;
+
+// On an io_uring engine, the engine's own ceiling at the sweep's busiest
+// depth, waited for asleep as the sweep waits (SleepingWaits), judges
+// whether the plateau is the drive's or the host's. Measured right after
+// the sweep, so the host's load then weighs on both alike.
+void check_engine_ceiling(ParallelismVerdict& verdict, const Device& device, uint32_t request_bytes) {
+  if (!device.uses_io_uring()) return;
+  const std::optional<DepthSummary> busiest = busiest_depth(verdict);
+  if (!busiest) return;
+  const std::optional<EngineCeiling> ceiling =
+      measure_engine_ceiling(busiest->queue_depth, kCeilingIos, 0, request_bytes);
+  if (ceiling) judge_host_bound(verdict, *ceiling);
+}
 
 // The probe over `region` with `op`: reads over --region, or writes over the
 // write window the write session saved.
@@ -84,6 +101,7 @@ ParallelismSection run_probe(Target& target, const Options& options, const Regio
     return section;
   }
   section.verdict = result.verdict;
+  check_engine_ceiling(section.verdict, *target.device, plan.read_bytes);
   section.read_bytes = plan.read_bytes;
   section.rounds = result.rounds;
   section.refined_depths = result.refined_depths;

@@ -1,8 +1,12 @@
 #!/bin/bash
 # Tests how the io_uring engine waits for completions (--spin-us): by default
-# it polls at shallow queues and says so in the engine line; --spin-us 0
-# makes it sleep for every completion; both time the same grid with every
-# latency a real, positive number; an out-of-range value is refused by name.
+# it polls at shallow queues and says so in the engine line and in the
+# read grid's phases[].waits; --spin-us 0 makes it sleep for every
+# completion (waits: asleep, none polled); both time the same grid with
+# every latency a real, positive number; an out-of-range value is refused
+# by name. Then a run with the parallelism probe records the engine's
+# ceiling at its busiest depth, and a loop device's plateau is far below it
+# (the drive's, not the host's).
 #
 # Usage: engine_waits.sh SSDPROBE
 set -u
@@ -31,12 +35,32 @@ run_waiting polled
 engine=$(jget "$SCRATCH/polled.json" '.run.engine')
 grep -q "completions polled up to 200 us" <<< "$engine" || fail "default engine line: $engine"
 [ "$(jget "$SCRATCH/polled.json" '.options.spin_us')" = 200 ] || fail "options.spin_us is not 200 by default"
-note "ok   default: $engine"
+read -r waited polled slept < <(jq -r '.phases[] | select(.name == "read_grid") | .waits |
+  "\(.waited) \(.polled) \(.asleep)"' "$SCRATCH/polled.json")
+[ "$polled" -gt "$slept" ] || fail "default: the read grid polled $polled and slept $slept completions (waited: $waited)"
+[ "$(jget "$SCRATCH/polled.json" '.run.engine_waited')" != null ] || fail "default: run.engine_waited is null"
+note "ok   default: $engine; read grid waits: $waited ($polled polled, $slept asleep)"
 
 run_waiting asleep --spin-us 0
 engine=$(jget "$SCRATCH/asleep.json" '.run.engine')
 grep -q "completions waited for asleep" <<< "$engine" || fail "--spin-us 0 engine line: $engine"
-note "ok   --spin-us 0: $engine"
+read -r waited polled < <(jq -r '.phases[] | select(.name == "read_grid") | .waits | "\(.waited) \(.polled)"' \
+  "$SCRATCH/asleep.json")
+[ "$waited" = asleep ] && [ "$polled" = 0 ] || fail "--spin-us 0: read grid waits $waited, $polled polled"
+[ "$(jget "$SCRATCH/asleep.json" '.run.engine_waited')" = asleep ] || fail "--spin-us 0: run.engine_waited is not asleep"
+note "ok   --spin-us 0: $engine; waits asleep"
+
+run_logged "$SCRATCH/ceiling.log" "$SSDPROBE" -q --budget 3 --engine uring --json "$SCRATCH/ceiling.json" "$dev" ||
+  fail "ssdprobe with the parallelism probe exited with $?"
+read -r share bound ceiling depth < <(jq -r '.parallelism_probe.engine_ceiling |
+  "\(.plateau_share) \(.host_bound) \(.iops) \(.queue_depth)"' "$SCRATCH/ceiling.json")
+best=$(jq '[.parallelism_probe.queue_depths[].iops] | max' "$SCRATCH/ceiling.json")
+awk -v s="$share" -v b="$best" -v c="$ceiling" 'BEGIN { exit !(s < 0.7 && c > b && (b / c - s) ^ 2 < 1e-4) }' ||
+  fail "engine ceiling $ceiling IOPS at depth $depth, busiest depth $best IOPS, share $share"
+[ "$bound" = false ] || fail "a loop device's plateau was called host-bound (share $share)"
+[ "$(jget "$SCRATCH/ceiling.json" '.detected.parallelism.plateau_iops.evidence' | grep -c host-bound)" = 0 ] ||
+  fail "the plateau's evidence says host-bound"
+note "ok   engine ceiling at depth $depth: $ceiling IOPS; the busiest depth reached $best ($share of it): the drive's"
 
 "$SSDPROBE" -q --spin-us 10001 "$dev" > /dev/null 2> "$SCRATCH/range.err"
 rc=$?
