@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/latency_grid.h"
+#include "core/cpu_time.h"
 #include "core/error.h"
 #include "core/random.h"
 #include "core/units.h"
@@ -44,9 +45,11 @@ int main(int argc, char** argv) {
     std::vector<PlannedIo> plan(ios);
     for (auto& io : plan) io = {IoOp::read, random.below(slots) * slot + offset, static_cast<uint32_t>(size)};
     runner.run(std::span(plan).first(std::min<size_t>(64, plan.size())));  // warm-up, as the probe does
+    const double cpu_start = process_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
     const std::vector<double> latency = runner.run(plan);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double cpu_ns_per_io = (process_cpu_seconds() - cpu_start) * 1e9 / static_cast<double>(ios);
     const CellSummary s = summarize_cell(latency);
     double sum_us = 0.0;
     for (double l : latency) sum_us += l;
@@ -54,7 +57,8 @@ int main(int argc, char** argv) {
                           {"ios", ios},                {"queue_depth", queue_depth},
                           {"median_us", s.median_us},
                           {"mean_us", latency.empty() ? 0.0 : sum_us / static_cast<double>(latency.size())},
-                          {"p99_us", s.p99_us},        {"iops", static_cast<double>(ios) / seconds}};
+                          {"p99_us", s.p99_us},        {"iops", static_cast<double>(ios) / seconds},
+                          {"cpu_ns_per_io", cpu_ns_per_io}};
     fmt::print("{}\n", out.dump());
     return 0;
   } catch (const Error& e) {

@@ -19,8 +19,9 @@ io_uring_cqe* CompletionSpin::wait(io_uring& ring, unsigned in_kernel, const cha
     ++counts_.slept;
     return wait_for_completion(ring, what);
   }
-  const bool poll = in_kernel <= kMaxInFlight && typical_wait_ns_ <= limit_ns_;
   const uint64_t start = monotonic_raw_ns();
+  const bool poll =
+      in_kernel <= kMaxInFlight && typical_wait_ns_ <= limit_ns_ && !contention_.others_fill_cpus(start);
   io_uring_cqe* found = nullptr;
   if (poll) {
     const uint64_t deadline = start + limit_ns_;
@@ -65,8 +66,8 @@ void RingRequests::abandon(io_uring& ring) {
 
 std::string spin_description(const CompletionSpin& spin) {
   return spin.limit_us() == 0 ? "completions waited for asleep"
-                              : fmt::format("completions polled up to {} us at queue depths up to {}", spin.limit_us(),
-                                            CompletionSpin::kMaxInFlight);
+                              : fmt::format("completions polled up to {} us at queue depths up to {} while a CPU is free",
+                                            spin.limit_us(), CompletionSpin::kMaxInFlight);
 }
 
 }  // namespace ssdprobe

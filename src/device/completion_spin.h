@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "device/cpu_contention.h"
 #include "device/io_counts.h"
 
 struct io_uring;
@@ -23,8 +24,10 @@ namespace ssdprobe {
 // out and each comes back soon; with a deep queue a completion is nearly
 // always there already, and returning on the first one only shrinks the
 // batches the runner resubmits (QD128 polled: 340-355k IOPS against 445-455k
-// asleep). So it polls only while at most kMaxInFlight requests are out and
-// the recent waits (an average over the last ~16) were shorter than the limit.
+// asleep). So it polls only while at most kMaxInFlight requests are out,
+// the recent waits (an average over the last ~16) were shorter than the
+// limit, and the host has a CPU to spare: a poller on a host whose cores
+// other work fills takes one from it (device/cpu_contention.h).
 class CompletionSpin {
  public:
   static constexpr unsigned kMaxInFlight = 8;
@@ -37,6 +40,7 @@ class CompletionSpin {
 
  private:
   WaitCounts counts_;
+  CpuContention contention_;
   uint64_t limit_ns_ = 0;
   uint64_t typical_wait_ns_ = 0;  // moving average of the time waits took
 };
