@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
       return 5;
     }
     nlohmann::ordered_json out = {{"tool", "ssdprobe"},
+                                  {"engine", ceiling->engine},
                                   {"ios", ios},
                                   {"queue_depth", queue_depth},
                                   {"iops", ceiling->iops},

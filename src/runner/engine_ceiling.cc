@@ -39,6 +39,7 @@ std::optional<EngineCeiling> measure_engine_ceiling(uint32_t queue_depth, uint64
   ceiling.iops = seconds > 0 ? static_cast<double>(ios) / seconds : 0.0;
   ceiling.cpu_ns_per_io = ios > 0 ? cpu * 1e9 / static_cast<double>(ios) : 0.0;
   ceiling.cpu_share = seconds > 0 ? cpu / seconds : 0.0;
+  ceiling.engine = device->engine_description();
   return ceiling;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace ssdprobe {
 
@@ -18,6 +19,7 @@ struct EngineCeiling {
   double iops = 0.0;
   double cpu_ns_per_io = 0.0;  // user + system CPU of the whole process per request
   double cpu_share = 0.0;      // CPU time over wall time: 1.0 is one core kept busy
+  std::string engine;          // the engine line of the NOP ring, as a report prints it
 };
 
 // Times `ios` NOPs at `queue_depth` (after a warm-up of up to 1,024), each
