@@ -284,14 +284,7 @@ json waits_json(const std::optional<PhaseHostCost>& host) {
 
 // How the engine waited over the whole run: every phase's waits together.
 json engine_waited_json(const std::vector<PhaseRecord>& phases) {
-  std::optional<WaitCounts> all;
-  for (const auto& p : phases) {
-    if (!p.host || !p.host->waits) continue;
-    if (!all) all = WaitCounts{};
-    all->ready += p.host->waits->ready;
-    all->polled += p.host->waits->polled;
-    all->slept += p.host->waits->slept;
-  }
+  const std::optional<WaitCounts> all = total_waits(phases);
   const char* waited = all ? waited_name(*all) : nullptr;
   return waited ? json(waited) : json(nullptr);
 }

@@ -183,6 +183,20 @@ struct PhaseRecord {
   std::optional<OtherIo> other_io;
 };
 
+// Every phase's waits together: how the engine waited over the whole run
+// (none where no phase counted any: engines that do not poll, sims).
+inline std::optional<WaitCounts> total_waits(const std::vector<PhaseRecord>& phases) {
+  std::optional<WaitCounts> all;
+  for (const auto& p : phases) {
+    if (!p.host || !p.host->waits) continue;
+    if (!all) all = WaitCounts{};
+    all->ready += p.host->waits->ready;
+    all->polled += p.host->waits->polled;
+    all->slept += p.host->waits->slept;
+  }
+  return all;
+}
+
 // The SLC cache probe's measurements beside detected.slc_cache (a
 // DetectedUnit: found = the bytes written before the drop).
 struct CacheCurvePoint {

@@ -393,6 +393,19 @@ void write_amplification_lines(std::string& out, const WriteAmplification& a, si
   }
 }
 
+// "; completions polled (24824 polled, 30 asleep, 12 already there)": how
+// the engine waited, so its latencies are read knowing whether the
+// process's own wake-up was in them; empty for engines that do not poll.
+std::string waits_text(const std::vector<PhaseRecord>& phases) {
+  const std::optional<WaitCounts> all = total_waits(phases);
+  const char* waited = all ? waited_name(*all) : nullptr;
+  if (!waited) return "";
+  const std::string how = std::string_view(waited) == "mixed" ? "completions partly polled, partly waited for asleep"
+                          : std::string_view(waited) == "polled" ? "completions polled"
+                                                                  : "completions waited for asleep";
+  return fmt::format("; {} ({} polled, {} asleep, {} already there)", how, all->polled, all->slept, all->ready);
+}
+
 void run_summary(std::string& out, const ResultDocument& d, size_t width) {
   if (!d.notes.empty()) out += "\n";
   for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);
@@ -403,7 +416,7 @@ void run_summary(std::string& out, const ResultDocument& d, size_t width) {
   out += "\n" + wrapped("Run: ", fmt::format("{}, {:.2f} s of device time, {:.2f} s wall; read grid: {} ({}); engine {}",
                                              counted(d.run->ios, "timed IO"), d.run->device_time_s, d.duration_s,
                                              counted(d.run->rounds, "round"), stop_reason_name(d.run->stop_reason),
-                                             d.run->engine),
+                                             d.run->engine) + waits_text(d.phases),
                           width, 5);
   if (d.write_probe) {
     const WriteProbeSummary& w = *d.write_probe;

@@ -49,6 +49,12 @@ read -r waited polled < <(jq -r '.phases[] | select(.name == "read_grid") | .wai
 [ "$waited" = asleep ] && [ "$polled" = 0 ] || fail "--spin-us 0: read grid waits $waited, $polled polled"
 [ "$(jget "$SCRATCH/asleep.json" '.run.engine_waited')" = asleep ] || fail "--spin-us 0: run.engine_waited is not asleep"
 note "ok   --spin-us 0: $engine; waits asleep"
+# The report a person reads says it too, with the counts.
+"$SSDPROBE" --budget 1 --max-qd 1 --engine uring --spin-us 0 "$dev" > "$SCRATCH/asleep.txt" 2> /dev/null ||
+  fail "the text run exited with $?"
+tr '\n' ' ' < "$SCRATCH/asleep.txt" | tr -s ' ' | grep -q "completions waited for asleep (0 polled, [0-9]* asleep" ||
+  fail "the report's Run line does not say the completions were waited for asleep: $(grep -A3 '^Run:' "$SCRATCH/asleep.txt")"
+note "ok   the report says: completions waited for asleep"
 
 run_logged "$SCRATCH/ceiling.log" "$SSDPROBE" -q --budget 3 --engine uring --json "$SCRATCH/ceiling.json" "$dev" ||
   fail "ssdprobe with the parallelism probe exited with $?"
