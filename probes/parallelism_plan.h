@@ -80,9 +80,8 @@ ParallelismPlan plan_parallelism(const ParallelismPlanInput& input);
 // stop a climb that is still rising (the sims' noisy-16k did, with two).
 // `iops` holds the first round's segments, one per power-of-two depth from
 // 1, ascending. Assumes IOPS do not rise again deeper, as a drive's do not
-// (a deeper queue cannot slow the units a shallower one kept busy).
-constexpr size_t kLevelDoublings = 3;
-constexpr double kLevelTolerance = 0.05;
+// (a deeper queue cannot slow the units a shallower one kept busy). The
+// constants sit in analysis/parallelism.h, whose evidence names them.
 bool sweep_levelled_off(std::span<const double> iops);
 
 // IOs of one replicate segment at `depth`.

@@ -260,9 +260,9 @@ void judge_knee(ParallelismVerdict& v, bool first_round_cut, uint64_t seed, int 
     knee.confidence = 0.0;
   }
   if (v.levelled_off_at) {
-    const std::string why = fmt::format("; the sweep stopped climbing at depth {}: in its first round the last "
-                                        "three doublings raised IOPS by less than 5 % over the depths below",
-                                        *v.levelled_off_at);
+    const std::string why = fmt::format("; the sweep stopped climbing at depth {}: in its first round the last {} "
+                                        "doublings raised IOPS by less than {:.0f} % over the depths below",
+                                        *v.levelled_off_at, kLevelDoublings, 100.0 * kLevelTolerance);
     knee.evidence += why;
     plateau.evidence += why;
   }

@@ -58,6 +58,12 @@ constexpr double kPairQuantile = 0.25;
 // bootstrap has nothing to redraw.
 constexpr size_t kMinDepthSegments = 3;
 
+// The first round of the sweep stops climbing once none of the last
+// kLevelDoublings depths beat the best depth below them by more than
+// kLevelTolerance (probes/parallelism_plan.h, sweep_levelled_off).
+constexpr size_t kLevelDoublings = 3;
+constexpr double kLevelTolerance = 0.05;
+
 // The sweep has settled, and its rounds stop timing depths, once the knee
 // and the plateau each reach this bootstrap support (stricter than
 // kParallelismSupport: deciding to stop on a lucky round would otherwise

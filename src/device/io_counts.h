@@ -15,12 +15,14 @@ struct IoCounts {
   uint64_t bytes() const { return read_bytes + write_bytes; }
 };
 
-// `after - before`, each field at least 0 (a counter that went back, as when
-// a loop device is detached and attached again, counts as nothing).
+// `after - before` of one counter, at least 0 (a counter that went back, as
+// when a loop device is detached and attached again, counts as nothing).
+inline uint64_t counter_delta(uint64_t before, uint64_t after) { return after > before ? after - before : 0; }
+
+// `after - before`, field by field (counter_delta).
 inline IoCounts io_counts_between(const IoCounts& before, const IoCounts& after) {
-  const auto minus = [](uint64_t a, uint64_t b) { return a > b ? a - b : 0; };
-  return {minus(after.reads, before.reads), minus(after.read_bytes, before.read_bytes),
-          minus(after.writes, before.writes), minus(after.write_bytes, before.write_bytes)};
+  return {counter_delta(before.reads, after.reads), counter_delta(before.read_bytes, after.read_bytes),
+          counter_delta(before.writes, after.writes), counter_delta(before.write_bytes, after.write_bytes)};
 }
 
 // How an io_uring engine's waits for a completion ended
@@ -32,8 +34,8 @@ struct WaitCounts {
 };
 
 inline WaitCounts wait_counts_between(const WaitCounts& before, const WaitCounts& after) {
-  const auto minus = [](uint64_t a, uint64_t b) { return a > b ? a - b : 0; };
-  return {minus(after.ready, before.ready), minus(after.polled, before.polled), minus(after.slept, before.slept)};
+  return {counter_delta(before.ready, after.ready), counter_delta(before.polled, after.polled),
+          counter_delta(before.slept, after.slept)};
 }
 
 // "polled" or "asleep" when at most 5 % of the waits that had to wait went
