@@ -118,4 +118,17 @@ std::vector<uint64_t> interleave_multiples(const ParallelismPlan& plan, uint64_t
   return strides;
 }
 
+double steady_iops(std::vector<uint64_t> finished_ns, uint32_t depth) {
+  if (finished_ns.size() < 2) return 0.0;
+  std::sort(finished_ns.begin(), finished_ns.end());
+  const size_t n = finished_ns.size();
+  const size_t head = std::max<size_t>(depth, n / 4);
+  if (n <= head + depth + 1) {
+    const double span = static_cast<double>(finished_ns.back() - finished_ns.front());
+    return span > 0 ? static_cast<double>(n - 1) / span * 1e9 : 0.0;
+  }
+  const double span = static_cast<double>(finished_ns[n - depth - 1] - finished_ns[head - 1]);
+  return span > 0 ? static_cast<double>(n - depth - head) / span * 1e9 : 0.0;
+}
+
 }  // namespace ssdprobe

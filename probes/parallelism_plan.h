@@ -87,6 +87,12 @@ bool sweep_levelled_off(std::span<const double> iops);
 // IOs of one replicate segment at `depth`.
 uint64_t segment_ios_at(uint32_t depth);
 
+// Completions per second of a segment in the queue's steady state, from its
+// IOs' completion stamps (any order): the first quarter of the completions
+// (at least `depth`: the queue filling and settling) and the last `depth`
+// (the queue draining) are left out.
+double steady_iops(std::vector<uint64_t> finished_ns, uint32_t depth);
+
 // The refinement of the sweep around the knee the powers of two showed
 // (`knee`, one of plan.depths, not the deepest): 1.5 x the depth below it
 // and 1.5 x the knee itself (24 and 48 around 32), where those are whole

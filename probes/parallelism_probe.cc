@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "core/cpu_time.h"
 #include "core/error.h"
 #include "core/random.h"
 #include "runner/runner.h"
@@ -20,21 +21,6 @@ constexpr uint64_t kWarmUpIos = 64;
 template <typename T>
 void shuffle(std::vector<T>& items, Random& random) {
   for (size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[random.below(i)]);
-}
-
-// Completions per second in the queue's steady state: the first quarter of
-// the completions (at least `depth`: the queue filling and settling) and
-// the last `depth` (the queue draining) are left out (parallelism_plan.h).
-double steady_iops(std::vector<uint64_t> finished_ns, uint32_t depth) {
-  std::sort(finished_ns.begin(), finished_ns.end());
-  const size_t n = finished_ns.size();
-  const size_t head = std::max<size_t>(depth, n / 4);
-  if (n <= head + depth + 1) {
-    const double span = static_cast<double>(finished_ns.back() - finished_ns.front());
-    return span > 0 ? static_cast<double>(n - 1) / span * 1e9 : 0.0;
-  }
-  const double span = static_cast<double>(finished_ns[n - depth - 1] - finished_ns[head - 1]);
-  return span > 0 ? static_cast<double>(n - depth - head) / span * 1e9 : 0.0;
 }
 
 // The refined depths around the knee the segments so far show (none while
@@ -88,7 +74,12 @@ class Prober {
     std::vector<uint64_t> finished;
     DepthSegment s;
     s.queue_depth = depth;
+    // How busy the host was (analysis/host_bound.h): on a real engine only,
+    // whose clock is the host's.
+    std::optional<BusyShare> busy;
+    if (device_.uses_io_uring()) busy.emplace();
     s.latency_us = runner.run(plan, &finished);
+    if (busy) s.host_busy = busy->share();
     s.iops = steady_iops(finished, depth);
     ios_ += ios;
     return s;

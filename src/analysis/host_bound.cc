@@ -4,6 +4,43 @@
 
 namespace ssdprobe {
 
+namespace {
+
+// What made the plateau suspect, in words.
+std::string suspicion(const HostBoundCheck& check, const DepthSummary& busiest) {
+  std::string why;
+  if (check.plateau_share >= kHostBoundShare) {
+    why = fmt::format("{:.0f} IOPS at depth {} are {:.0f} % of what the engine itself reaches on this host at that "
+                      "depth with no device ({:.0f} IOPS of io_uring NOPs, {:.0f} ns of CPU per IO)",
+                      busiest.iops, busiest.queue_depth, 100.0 * check.plateau_share, check.ceiling.iops,
+                      check.ceiling.cpu_ns_per_io);
+  }
+  if (check.host_busy && *check.host_busy >= kHostBusyShare) {
+    if (!why.empty()) why += ", and ";
+    why += fmt::format("the process kept a CPU busy {:.0f} % of the time at depth {} ({:.0f} IOPS)",
+                       100.0 * *check.host_busy, busiest.queue_depth, busiest.iops);
+  }
+  return why;
+}
+
+std::string rings_words(const MoreRingsCheck& rings) {
+  return fmt::format("with {} rings on {} cores the same {} IOs in flight gave {:.0f} IOPS against {:.0f} with one ring "
+                     "({:+.0f} %, medians of {} rounds each)",
+                     rings.rings, rings.rings, rings.queue_depth, rings.iops, rings.one_ring_iops, 100.0 * rings.gain,
+                     rings.rounds);
+}
+
+void withdraw(ParallelismVerdict& v, const std::string& why) {
+  for (ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops}) {
+    value->state = UnitState::undetermined;
+    value->value.reset();
+    value->confidence = 0.0;
+    value->evidence = "not determined: " + why + "; what was measured: " + value->evidence;
+  }
+}
+
+}  // namespace
+
 std::optional<DepthSummary> busiest_depth(const ParallelismVerdict& v) {
   std::optional<DepthSummary> best;
   for (const auto& d : v.depths) {
@@ -12,25 +49,40 @@ std::optional<DepthSummary> busiest_depth(const ParallelismVerdict& v) {
   return best;
 }
 
-void judge_host_bound(ParallelismVerdict& v, const EngineCeiling& ceiling) {
+void check_host_bound(ParallelismVerdict& v, const EngineCeiling& ceiling) {
   const std::optional<DepthSummary> busiest = busiest_depth(v);
   if (!busiest || ceiling.iops <= 0.0) return;
   HostBoundCheck check;
   check.ceiling = ceiling;
   check.plateau_share = busiest->iops / ceiling.iops;
-  check.host_bound = check.plateau_share >= kHostBoundShare;
+  check.host_busy = busiest->host_busy;
+  check.suspected = check.plateau_share >= kHostBoundShare || (check.host_busy && *check.host_busy >= kHostBusyShare);
   v.host_check = check;
-  if (!check.host_bound) return;
-  const std::string why = fmt::format(
-      "host-bound: {:.0f} IOPS at depth {} are {:.0f} % of what the engine itself reaches on this host at that depth "
-      "with no device ({:.0f} IOPS of io_uring NOPs, {:.0f} ns of CPU per IO); the drive may serve more, and a knee "
-      "or plateau measured here would be the host's",
-      busiest->iops, busiest->queue_depth, 100.0 * check.plateau_share, ceiling.iops, ceiling.cpu_ns_per_io);
+}
+
+void judge_host_bound(ParallelismVerdict& v, const MoreRingsCheck& rings) {
+  const std::optional<DepthSummary> busiest = busiest_depth(v);
+  if (!v.host_check || !v.host_check->suspected || !busiest) return;
+  HostBoundCheck& check = *v.host_check;
+  check.more_rings = rings;
+  const std::string suspect = suspicion(check, *busiest);
+  if (!rings.timed) {
+    check.host_bound = true;
+    withdraw(v, fmt::format("host-bound: {}; more rings could not be tried ({}), so the drive may serve more, and a "
+                            "knee or plateau measured here would be the host's",
+                            suspect, rings.not_timed_because));
+    return;
+  }
+  if (rings.gain >= kMoreRingsGain) {
+    check.host_bound = true;
+    withdraw(v, fmt::format("host-bound: {}; {}: one submitting core was the limit, and the drive may serve more",
+                            suspect, rings_words(rings)));
+    return;
+  }
   for (ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops}) {
-    value->state = UnitState::undetermined;
-    value->value.reset();
-    value->confidence = 0.0;
-    value->evidence = "not determined: " + why + "; what was measured: " + value->evidence;
+    value->evidence += fmt::format("; the host looked busy ({}), but {}: under {:.0f} %, so the plateau is not one "
+                                   "core's limit",
+                                   suspect, rings_words(rings), 100.0 * kMoreRingsGain);
   }
 }
 

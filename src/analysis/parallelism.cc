@@ -573,8 +573,9 @@ void judge_strides(ParallelismVerdict& v, const ParallelismData& data, uint64_t 
 
 std::vector<DepthSummary> summarize_depths(const std::vector<DepthSegment>& segments) {
   std::map<uint32_t, DepthSummary> by_depth;
-  std::map<uint32_t, std::vector<double>> latencies;
+  std::map<uint32_t, std::vector<double>> latencies, busy;
   for (const auto& s : segments) {
+    if (s.host_busy) busy[s.queue_depth].push_back(*s.host_busy);
     DepthSummary& d = by_depth[s.queue_depth];
     d.queue_depth = s.queue_depth;
     d.segment_iops.push_back(s.iops);
@@ -587,6 +588,7 @@ std::vector<DepthSummary> summarize_depths(const std::vector<DepthSegment>& segm
     d.iops = mean_of(d.segment_iops);
     d.p50_us = quantile(latencies[depth], 0.5);
     d.p99_us = quantile(latencies[depth], 0.99);
+    if (!busy[depth].empty()) d.host_busy = quantile(busy[depth], 0.5);
     out.push_back(d);
   }
   return out;

@@ -76,6 +76,10 @@ struct DepthSegment {
   uint32_t queue_depth = 1;
   double iops = 0.0;               // steady-state completions per second of this segment
   std::vector<double> latency_us;  // its IOs' latencies
+  // The process's CPU time over the host's wall time while the segment ran
+  // (1.0: one CPU kept busy); none where the clock is not the host's (a
+  // simulated drive's is virtual).
+  std::optional<double> host_busy;
 };
 
 struct DepthSummary {
@@ -84,6 +88,7 @@ struct DepthSummary {
   double iops = 0.0;                 // their mean
   double p50_us = 0.0, p99_us = 0.0; // over every IO of the depth
   uint64_t ios = 0;
+  std::optional<double> host_busy;   // median over the segments that measured it
 };
 
 // Pairs at one stride: each entry the pair's time (the later completion's
@@ -128,12 +133,30 @@ struct ParallelismValue {
   std::optional<double> low, high;  // 95 % bootstrap interval (plateau IOPS, knee depth)
 };
 
-// The engine's ceiling the sweep's busiest depth was judged against
-// (analysis/host_bound.h).
+// The busiest depth timed again with its requests spread over one ring per
+// core (probes/more_rings_probe.h), against one ring timed alternately with
+// it: when more of the host serves more IOPS, one core was the limit.
+struct MoreRingsCheck {
+  bool timed = false;
+  std::string not_timed_because;  // when not timed: why
+  uint32_t rings = 0;             // submitting threads, each on a core of its own
+  uint32_t queue_depth = 0;       // in flight over all the rings together
+  int rounds = 0;                 // one-ring and many-ring segments each
+  double one_ring_iops = 0.0;     // medians over the rounds
+  double iops = 0.0;
+  double gain = 0.0;              // iops / one_ring_iops - 1
+};
+
+// Whose plateau the sweep's busiest depth is (analysis/host_bound.h): the
+// engine's ceiling and the process's busy share there make it suspect, and
+// more rings decide.
 struct HostBoundCheck {
   EngineCeiling ceiling;
-  double plateau_share = 0.0;  // the busiest depth's mean IOPS over the ceiling's
-  bool host_bound = false;     // plateau_share >= kHostBoundShare: knee and plateau withdrawn
+  double plateau_share = 0.0;      // the busiest depth's mean IOPS over the ceiling's
+  std::optional<double> host_busy; // the busiest depth's (DepthSummary::host_busy)
+  bool suspected = false;          // plateau_share or host_busy reached its line
+  MoreRingsCheck more_rings;       // timed only when suspected
+  bool host_bound = false;         // the knee and plateau were withdrawn as the host's
 };
 
 struct ParallelismVerdict {

@@ -13,6 +13,13 @@ namespace ssdprobe {
 class CountingDevice final : public Device {
  public:
   explicit CountingDevice(std::unique_ptr<Device> engine) : engine_(std::move(engine)) {}
+  // Another ring's IO is the run's too: when it goes, it adds what it
+  // counted to the device it came from (another_ring).
+  CountingDevice(std::unique_ptr<Device> engine, CountingDevice* counted_into)
+      : engine_(std::move(engine)), counted_into_(counted_into) {}
+  ~CountingDevice() override;
+  CountingDevice(const CountingDevice&) = delete;
+  CountingDevice& operator=(const CountingDevice&) = delete;
 
   // Requests submitted so far (the kernel counts them as they complete;
   // between phases nothing is in flight, so the two agree there).
@@ -30,6 +37,7 @@ class CountingDevice final : public Device {
   void set_completion_spin(uint32_t max_us) override { engine_->set_completion_spin(max_us); }
   std::optional<WaitCounts> wait_counts() const override { return engine_->wait_counts(); }
   bool uses_io_uring() const override { return engine_->uses_io_uring(); }
+  std::unique_ptr<Device> another_ring() override;
   uint64_t now_ns() override { return engine_->now_ns(); }
   void idle(uint64_t ns) override { engine_->idle(ns); }
   std::string describe_failure(int64_t result) const override { return engine_->describe_failure(result); }
@@ -37,6 +45,7 @@ class CountingDevice final : public Device {
  private:
   std::unique_ptr<Device> engine_;
   IoCounts counts_;
+  CountingDevice* counted_into_ = nullptr;
 };
 
 }  // namespace ssdprobe

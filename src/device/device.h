@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -99,6 +100,11 @@ class Device {
   // An io_uring engine (block or NVMe passthrough): its ceiling on this host
   // can be measured with NOPs (runner/engine_ceiling.h).
   virtual bool uses_io_uring() const { return false; }
+  // The same target through an engine of its own (its own ring, its own
+  // descriptor for the same open file), read-only, for a submitter on
+  // another core (probes/more_rings_probe.h). None where the engine cannot
+  // (psync, NVMe passthrough, simulated drives).
+  virtual std::unique_ptr<Device> another_ring() { return nullptr; }
 
   // Nothing to do for `ns` nanoseconds, with nothing in flight: the SLC cache
   // probe lets a drive empty its cache. Real engines sleep, in slices, and

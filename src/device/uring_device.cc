@@ -1,5 +1,6 @@
 #include "device/uring_device.h"
 
+#include <fcntl.h>
 #include <liburing.h>
 #include <sys/uio.h>
 
@@ -61,6 +62,21 @@ std::unique_ptr<UringDevice> UringDevice::without_device(DeviceLimits limits, ui
   auto device = std::make_unique<UringDevice>(UniqueFd(), limits, true, ring_entries);
   device->nop_ = true;
   return device;
+}
+
+std::unique_ptr<Device> UringDevice::another_ring() {
+  std::unique_ptr<UringDevice> ring;
+  if (nop_) {
+    ring = without_device(limits_, limits_.max_queue_depth);
+  } else {
+    // A second descriptor for the same open file: the same O_DIRECT file
+    // description (and whatever claim it holds), a ring of its own.
+    const int copy = fcntl(fd_.get(), F_DUPFD_CLOEXEC, 0);
+    if (copy < 0) throw os_error("duplicating the device's descriptor for another ring", errno);
+    ring = std::make_unique<UringDevice>(UniqueFd(copy), limits_, false, limits_.max_queue_depth);
+  }
+  ring->set_completion_spin(requests_.spin().limit_us());
+  return ring;
 }
 
 UringDevice::~UringDevice() {

@@ -45,6 +45,7 @@ class UringDevice : public Device {
   void set_completion_spin(uint32_t max_us) override { requests_.spin().set_limit_us(max_us); }
   std::optional<WaitCounts> wait_counts() const override { return requests_.spin().counts(); }
   bool uses_io_uring() const override { return true; }
+  std::unique_ptr<Device> another_ring() override;
   uint64_t now_ns() override;
 
  private:

@@ -29,8 +29,23 @@ json verdict_json(const ParallelismVerdict& v) {
           {"interleave_bytes", value_json(v.interleave_bytes, true)}};
 }
 
-// The engine's ceiling the busiest depth was judged against (null where
-// none was measured).
+// The busiest depth over one ring per core (null when the plateau was not
+// suspect, so none was tried).
+json more_rings_json(const HostBoundCheck& check) {
+  if (!check.suspected) return nullptr;
+  const MoreRingsCheck& r = check.more_rings;
+  if (!r.timed) return {{"timed", false}, {"not_timed_because", r.not_timed_because}};
+  return {{"timed", true},
+          {"rings", r.rings},
+          {"queue_depth", r.queue_depth},
+          {"rounds", r.rounds},
+          {"one_ring_iops", rounded(r.one_ring_iops)},
+          {"iops", rounded(r.iops)},
+          {"gain", rounded(r.gain)}};
+}
+
+// The engine's ceiling the busiest depth was judged against, its busy
+// share and what more rings showed (null where no ceiling was measured).
 json engine_ceiling_json(const std::optional<HostBoundCheck>& check) {
   if (!check) return nullptr;
   return {{"queue_depth", check->ceiling.queue_depth},
@@ -38,6 +53,9 @@ json engine_ceiling_json(const std::optional<HostBoundCheck>& check) {
           {"iops", rounded(check->ceiling.iops)},
           {"cpu_ns_per_io", rounded(check->ceiling.cpu_ns_per_io)},
           {"plateau_share", rounded(check->plateau_share)},
+          {"host_busy", check->host_busy ? json(rounded(*check->host_busy)) : json(nullptr)},
+          {"suspected", check->suspected},
+          {"more_rings", more_rings_json(*check)},
           {"host_bound", check->host_bound}};
 }
 
@@ -68,7 +86,8 @@ json probe_json(const ParallelismSection& p) {
                       {"iops", rounded(d.iops)},
                       {"segment_iops", segments},
                       {"p50_us", rounded(d.p50_us)},
-                      {"p99_us", rounded(d.p99_us)}});
+                      {"p99_us", rounded(d.p99_us)},
+                      {"host_busy", d.host_busy ? json(rounded(*d.host_busy)) : json(nullptr)}});
   }
   json out = {{p.verdict.op == IoOp::write ? "write_bytes" : "read_bytes", p.read_bytes}};
   if (p.window) out["region"] = {{"offset", p.window->offset}, {"length", p.window->length}};

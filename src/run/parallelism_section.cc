@@ -6,6 +6,7 @@
 
 #include "analysis/host_bound.h"
 #include "core/error.h"
+#include "probes/more_rings_probe.h"
 #include "probes/parallelism_plan.h"
 #include "probes/parallelism_probe.h"
 
@@ -35,17 +36,31 @@ class SleepingWaits {
 // NOPs timed for the engine's ceiling: 7-25 ms on this project's VM.
 constexpr uint64_t kCeilingIos = 50'000;
 
-// On an io_uring engine, the engine's own ceiling at the sweep's busiest
-// depth, waited for asleep as the sweep waits (SleepingWaits), judges
-// whether the plateau is the drive's or the host's. Measured right after
-// the sweep, so the host's load then weighs on both alike.
-void check_engine_ceiling(ParallelismVerdict& verdict, const Device& device, uint32_t request_bytes) {
-  if (!device.uses_io_uring()) return;
+// On an io_uring engine, whose plateau the sweep found (analysis/host_bound.h):
+// the engine's own ceiling at the busiest depth, waited for asleep as the
+// sweep waits (SleepingWaits), measured right after the sweep so the
+// host's load then weighs on both alike; and, when that or the process's
+// busy share makes the plateau suspect, the same depth over one ring per
+// core (reads only). Returns what the rings read, for the section's totals.
+MoreRingsResult judge_whose_plateau(ParallelismVerdict& verdict, Device& device, const ParallelismPlan& plan, IoOp op,
+                                 uint64_t seed) {
+  MoreRingsResult rings;
+  if (!device.uses_io_uring()) return rings;
   const std::optional<DepthSummary> busiest = busiest_depth(verdict);
-  if (!busiest) return;
+  if (!busiest) return rings;
   const std::optional<EngineCeiling> ceiling =
-      measure_engine_ceiling(busiest->queue_depth, kCeilingIos, 0, request_bytes);
-  if (ceiling) judge_host_bound(verdict, *ceiling);
+      measure_engine_ceiling(busiest->queue_depth, kCeilingIos, 0, plan.read_bytes);
+  if (!ceiling) return rings;
+  check_host_bound(verdict, *ceiling);
+  if (!verdict.host_check->suspected) return rings;
+  if (op == IoOp::read) {
+    rings = time_more_rings(device, plan, busiest->queue_depth, seed);
+  } else {
+    rings.check.queue_depth = busiest->queue_depth;
+    rings.check.not_timed_because = "writes stay on one ring, inside the one window the write session saved";
+  }
+  judge_host_bound(verdict, rings.check);
+  return rings;
 }
 
 // The probe over `region` with `op`: reads over --region, or writes over the
@@ -101,7 +116,6 @@ ParallelismSection run_probe(Target& target, const Options& options, const Regio
     return section;
   }
   section.verdict = result.verdict;
-  check_engine_ceiling(section.verdict, *target.device, plan.read_bytes);
   section.read_bytes = plan.read_bytes;
   section.rounds = result.rounds;
   section.refined_depths = result.refined_depths;
@@ -109,6 +123,19 @@ ParallelismSection run_probe(Target& target, const Options& options, const Regio
   section.ios = result.ios;
   section.bytes_issued = result.bytes_issued;
   section.device_time_s = result.elapsed_s;
+  try {
+    const SleepingWaits waits(*target.device, options.spin_us);
+    const MoreRingsResult rings = judge_whose_plateau(section.verdict, *target.device, plan, op, options.seed);
+    section.ios += rings.ios;
+    section.bytes_issued += rings.bytes;
+    section.device_time_s += rings.elapsed_s;
+  } catch (const IoFailed& e) {
+    // A read that failed on another ring: the sweep's verdict stands, but
+    // whose plateau it is was not settled, so the plateau is withdrawn.
+    MoreRingsCheck failed;
+    failed.not_timed_because = fmt::format("a read failed on another ring: {}", e.what());
+    judge_host_bound(section.verdict, failed);
+  }
   return section;
 }
 

@@ -1,5 +1,6 @@
 // Whose plateau: a sweep's busiest depth judged against the engine's own
-// ceiling (analysis/host_bound.h).
+// ceiling and the process's busy share, and decided by more rings
+// (analysis/host_bound.h).
 #include <catch2/catch.hpp>
 
 #include "analysis/host_bound.h"
@@ -25,6 +26,25 @@ ParallelismVerdict found_sweep(double plateau) {
   return v;
 }
 
+// What more rings showed: `gain` over one ring at depth 32 on 2 cores.
+MoreRingsCheck rings_gaining(double gain) {
+  MoreRingsCheck r;
+  r.timed = true;
+  r.rings = 2;
+  r.queue_depth = 32;
+  r.rounds = 3;
+  r.one_ring_iops = 400e3;
+  r.iops = 400e3 * (1.0 + gain);
+  r.gain = gain;
+  return r;
+}
+
+MoreRingsCheck rings_not_timed() {
+  MoreRingsCheck r;
+  r.not_timed_because = "this process may run on one CPU only";
+  return r;
+}
+
 EngineCeiling ceiling_of(double iops, uint32_t depth = 32) {
   EngineCeiling c;
   c.queue_depth = depth;
@@ -45,9 +65,12 @@ TEST_CASE("the busiest depth is the one with the highest mean IOPS") {
 
 TEST_CASE("a plateau far below the engine's ceiling stays the drive's, with the ceiling recorded") {
   ParallelismVerdict v = found_sweep(400e3);
-  judge_host_bound(v, ceiling_of(6e6));
+  check_host_bound(v, ceiling_of(6e6));
+  judge_host_bound(v, rings_gaining(0.9));  // not suspect: what rings would show is not asked
   REQUIRE(v.host_check);
   CHECK(v.host_check->plateau_share == Approx(400e3 / 6e6));
+  CHECK_FALSE(v.host_check->suspected);
+  CHECK_FALSE(v.host_check->more_rings.timed);
   CHECK_FALSE(v.host_check->host_bound);
   CHECK(v.queue_depth_knee.state == UnitState::found);
   CHECK(v.plateau_iops.state == UnitState::found);
@@ -56,7 +79,8 @@ TEST_CASE("a plateau far below the engine's ceiling stays the drive's, with the 
 
 TEST_CASE("a plateau near the engine's ceiling is the host's: knee and plateau are withdrawn, and say why") {
   ParallelismVerdict v = found_sweep(1.8e6);
-  judge_host_bound(v, ceiling_of(2.2e6));
+  check_host_bound(v, ceiling_of(2.2e6));
+  judge_host_bound(v, rings_not_timed());
   REQUIRE(v.host_check);
   CHECK(v.host_check->host_bound);
   for (const ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops}) {
@@ -65,6 +89,7 @@ TEST_CASE("a plateau near the engine's ceiling is the host's: knee and plateau a
     CHECK(value->confidence == 0.0);
     CHECK(value->evidence.find("host-bound") != std::string::npos);
     CHECK(value->evidence.find("82 %") != std::string::npos);  // 1.8 of 2.2 M
+    CHECK(value->evidence.find("one CPU only") != std::string::npos);
   }
   // Nothing to advise from a host's limit.
   CHECK(parallelism_advice(v).empty());
@@ -72,8 +97,64 @@ TEST_CASE("a plateau near the engine's ceiling is the host's: knee and plateau a
 
 TEST_CASE("the line sits at 70 % of the ceiling") {
   ParallelismVerdict below = found_sweep(0.69e6), at = found_sweep(0.70e6);
-  judge_host_bound(below, ceiling_of(1e6));
-  judge_host_bound(at, ceiling_of(1e6));
+  check_host_bound(below, ceiling_of(1e6));
+  check_host_bound(at, ceiling_of(1e6));
+  CHECK_FALSE(below.host_check->suspected);
+  CHECK(at.host_check->suspected);
+}
+
+// The busiest depth (32) of found_sweep, with the process `busy` there.
+ParallelismVerdict sweep_busy(double busy) {
+  ParallelismVerdict v = found_sweep(400e3);
+  v.depths.back().host_busy = busy;
+  check_host_bound(v, ceiling_of(6e6));
+  return v;
+}
+
+TEST_CASE("a process that kept a CPU busy at the plateau makes it suspect, far below the engine's ceiling") {
+  CHECK_FALSE(sweep_busy(0.89).host_check->suspected);
+  ParallelismVerdict v = sweep_busy(0.97);
+  CHECK(v.host_check->suspected);
+  CHECK(*v.host_check->host_busy == Approx(0.97));
+  CHECK(v.host_check->plateau_share < kHostBoundShare);
+}
+
+TEST_CASE("more rings that serve more make a suspect plateau the host's") {
+  ParallelismVerdict v = sweep_busy(0.97);
+  judge_host_bound(v, rings_gaining(0.85));
+  CHECK(v.host_check->host_bound);
+  CHECK(v.host_check->more_rings.rings == 2);
+  for (const ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops}) {
+    CHECK(value->state == UnitState::undetermined);
+    CHECK_FALSE(value->value);
+    CHECK(value->evidence.find("busy 97 %") != std::string::npos);
+    CHECK(value->evidence.find("740000 IOPS against 400000 with one ring (+85 %") != std::string::npos);
+  }
+}
+
+TEST_CASE("more rings that serve no more leave a suspect plateau the drive's, and say so") {
+  ParallelismVerdict v = sweep_busy(0.97);
+  judge_host_bound(v, rings_gaining(0.04));
+  CHECK_FALSE(v.host_check->host_bound);
+  CHECK(v.queue_depth_knee.state == UnitState::found);
+  CHECK(v.plateau_iops.state == UnitState::found);
+  CHECK(*v.plateau_iops.value == 400e3);
+  CHECK(v.plateau_iops.evidence.find("(+4 %") != std::string::npos);
+  CHECK(v.plateau_iops.evidence.find("not one core's limit") != std::string::npos);
+}
+
+TEST_CASE("the gain line sits at 10 %") {
+  ParallelismVerdict below = sweep_busy(0.97), at = sweep_busy(0.97);
+  judge_host_bound(below, rings_gaining(0.099));
+  judge_host_bound(at, rings_gaining(0.10));
   CHECK_FALSE(below.host_check->host_bound);
   CHECK(at.host_check->host_bound);
+}
+
+TEST_CASE("a suspect plateau whose rings could not be timed is withdrawn, cautiously") {
+  ParallelismVerdict v = sweep_busy(0.97);
+  judge_host_bound(v, rings_not_timed());
+  CHECK(v.host_check->host_bound);
+  CHECK(v.plateau_iops.state == UnitState::undetermined);
+  CHECK(v.plateau_iops.evidence.find("could not be tried (this process may run on one CPU only)") != std::string::npos);
 }
