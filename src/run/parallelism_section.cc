@@ -42,8 +42,8 @@ constexpr uint64_t kCeilingIos = 50'000;
 // host's load then weighs on both alike; and, when that or the process's
 // busy share makes the plateau suspect, the same depth over one ring per
 // core (reads only). Returns what the rings read, for the section's totals.
-MoreRingsResult judge_whose_plateau(ParallelismVerdict& verdict, Device& device, const ParallelismPlan& plan, IoOp op,
-                                 uint64_t seed) {
+MoreRingsResult judge_whose_plateau(ParallelismVerdict& verdict, Device& device, const ParallelismPlan& plan,
+                                    IoOp op, uint64_t seed) {
   MoreRingsResult rings;
   if (!device.uses_io_uring()) return rings;
   const std::optional<DepthSummary> busiest = busiest_depth(verdict);
