@@ -1,14 +1,17 @@
 // The Prometheus metrics of result documents (report/prometheus_metrics.h):
 // the values a real run measured come out as the series docs/monitoring.md
 // lists, every family once however many drives, label values escaped as the
-// exposition format wants, and a failed target as ssdprobe_up 0.
+// exposition format wants, a failed target as ssdprobe_up 0, and the untimed
+// commands' wall time as their duration (the daily audit's, once always 0).
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "report/prometheus_metrics.h"
 #include "report/saved_result.h"
@@ -38,6 +41,15 @@ size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
+}
+
+// The value of the one sample of `family` in `metrics` (the files these
+// tests make hold one drive); NaN when there is none.
+double sample_value(const std::string& metrics, const std::string& family) {
+  const size_t at = metrics.find("\n" + family + "{");
+  if (at == std::string::npos) return std::nan("");
+  const size_t value = metrics.find("} ", at) + 2;
+  return std::stod(metrics.substr(value, metrics.find('\n', value) - value));
 }
 
 }  // namespace
@@ -117,4 +129,30 @@ TEST_CASE("RFC 3339 times read as Unix seconds") {
   CHECK_FALSE(ssdprobe::unix_seconds("2026-11-27 07:25:10"));
   CHECK_FALSE(ssdprobe::unix_seconds("2026-11-27T07:25:10+01:00"));
   CHECK_FALSE(ssdprobe::unix_seconds(""));
+}
+
+TEST_CASE("audit and info record their wall time, and the metrics export it as is") {
+  const test_support::TempTree dir("ssdprobe-prom");
+  // A file with no partition table: the audit reads sysfs and looks for a
+  // layout, times no IO, and still takes a measurable time doing so.
+  const fs::path image = dir.root() / "disk.img";
+  std::ofstream{image}.close();
+  fs::resize_file(image, 64u << 20);
+  const std::vector<std::vector<std::string>> commands{
+      {"audit", image.string(), "--fail-on", "never"},
+      {"info", image.string()},
+      {"info", "sim:nvme-tlc-16k"},
+  };
+  for (std::vector<std::string> args : commands) {
+    INFO(args[0] << " " << args[1]);
+    const fs::path json = dir.root() / "d.json", prom = dir.root() / "d.prom";
+    args.insert(args.end(), {"-q", "--json", json.string(), "--prometheus", prom.string()});
+    REQUIRE(test_support::run_ssdprobe(args) == 0);
+    const double duration = nlohmann::json::parse(file_text(json))["duration_s"].get<double>();
+    CHECK(duration > 0.0);
+    CHECK(duration < 60.0);  // a generous bound: it takes milliseconds
+    const std::string m = file_text(prom);
+    INFO(m);
+    CHECK(sample_value(m, "ssdprobe_last_run_duration_seconds") == duration);
+  }
 }
