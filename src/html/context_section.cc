@@ -20,10 +20,14 @@ std::string command_line(const Json& doc) {
   return command_code(shell_command_text(words));
 }
 
+// info and audit take a millisecond or less: their time in full
+// ("0.000812 s"), which three decimals would show as 0.001 s or 0.000 s (0
+// is what documents from before they recorded it hold).
 std::string duration(const Json& doc) {
   const auto seconds = number_of(doc, "duration_s");
   if (!seconds) return "-";
-  return *seconds == 0.0 && field(doc, "run").is_null() ? "0 s (no timing IO)" : fmt::format("{:.3f} s", *seconds);
+  if (field(doc, "run").is_null()) return fmt::format("{} s (no timing IO)", *seconds);
+  return fmt::format("{:.3f} s", *seconds);
 }
 
 std::string size_with_bytes(const Json& j, const char* key) {

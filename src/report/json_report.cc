@@ -305,6 +305,11 @@ json phases_json(const std::vector<PhaseRecord>& phases) {
   return out;
 }
 
+// duration_s to the microsecond, not to rounded()'s millisecond: `info` and
+// `audit` of a file take about a millisecond or less, which three decimals
+// would write as 0, the value older documents gave them for "not recorded".
+double to_microsecond(double seconds) { return std::round(seconds * 1e6) / 1e6; }
+
 }  // namespace
 
 json to_json(const ResultDocument& d) {
@@ -322,7 +327,7 @@ json to_json(const ResultDocument& d) {
               {"tool", {{"name", "ssdprobe"}, {"version", SSDPROBE_VERSION}}},
               {"started_at", d.started_at},
               {"ended_at", text_or_null(d.ended_at)},
-              {"duration_s", rounded(d.duration_s)},
+              {"duration_s", to_microsecond(d.duration_s)},
               {"hostname", text_or_null(d.hostname)},
               {"command_line", d.command_line},
               {"options", options_json(d.options)},

@@ -54,10 +54,19 @@ void refuse_empty_target(const Target& target) {
                           target.topology.transport == "loop" ? " (a loop device with nothing attached?)" : ""));
 }
 
+// Wall time since `started`, for duration_s.
+double seconds_since(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
 // The runs that do no timing IO (info, audit): the target classified but
-// not opened for IO, every unit "not measured" for the reason given.
+// not opened for IO, every unit "not measured" for the reason given. They
+// time no IO but still take time: duration_s is their wall time as it is a
+// run's (ssdprobe_last_run_duration_seconds of the daily audit), not the 0
+// that documents written before gave them.
 ResultDocument untimed_run(const Options& options, const std::string& why_not_measured,
                            const std::vector<Phase>& phases) {
+  const auto started = std::chrono::steady_clock::now();
   Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
   SilentObserver observer;
   RunContext run(options, target, observer, {options.budget_s, false}, base_document(options, target));
@@ -66,6 +75,7 @@ ResultDocument untimed_run(const Options& options, const std::string& why_not_me
   run.doc.write_stripe.evidence = run.doc.read_page.evidence;
   run.doc.erase_block.evidence = run.doc.read_page.evidence;
   if (auto stop = run_phases(run, phases)) throw *stop;
+  run.doc.duration_s = seconds_since(started);
   run.doc.ended_at = utc_now_text(kIso8601Utc);
   return std::move(run.doc);
 }
@@ -186,7 +196,7 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   run.doc.run = RunSummary{target.device->engine_description(), run.tally.ios, run.read_rounds,
                            run.tally.device_time_s, run.read_stop_reason, read_region(target, used, zoned_reads),
                            read_region_source(options, zoned_reads)};
-  run.doc.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  run.doc.duration_s = seconds_since(started);
   run.doc.ended_at = utc_now_text(kIso8601Utc);
   return {std::move(run.doc), std::move(stop)};
 }

@@ -7,7 +7,8 @@
 #    as 512 B) with --at 32256: read page, mismatches, unit states, the
 #    measured cost of a start at sector 63;
 #  - `audit` of a disk image with a partition at sector 63 (an error), whose
-#    file name holds a double quote and a newline (label escaping);
+#    file name holds a double quote and a newline (label escaping), and its
+#    wall time as the duration (the daily audit's, once always 0);
 #  - `report --prometheus` of a saved document with no serial, and of one
 #    from an older writer (ssdprobe/1.0 without verdict.findings_by_severity,
 #    without detected.slc_cache): the series it has fields for;
@@ -44,7 +45,8 @@ image="$work/odd \"disk\"
 name.img"
 truncate -s 64M "$image"
 printf 'start=63,size=20000\nstart=22528\n' | sfdisk -q "$image" > /dev/null 2>&1 || fail "sfdisk failed"
-"$SSDPROBE" audit "$image" -q --fail-on never --prometheus "$textfiles/audit.prom" > /dev/null ||
+"$SSDPROBE" audit "$image" -q --fail-on never --json "$work/audit.json" --prometheus "$textfiles/audit.prom" \
+  > /dev/null ||
   fail "the audit failed"
 
 jq '.target.serial = null' "$work/run.json" > "$work/no-serial.json"
@@ -134,6 +136,10 @@ expect "the cost at sector 63" ssdprobe_misalignment_cost_ratio "$cost" "${sim[@
 # The audit: its odd path (a quote and a newline) comes back whole; one error.
 expect "the audit of the oddly named image" ssdprobe_up 1 "device=$image" command=audit
 expect "the audit's error (sector 63)" ssdprobe_audit_findings 1 "device=$image" command=audit severity=error
+audit_s=$(jq '.duration_s' "$work/audit.json")
+jq -e '.duration_s > 0 and .duration_s < 60' "$work/audit.json" > /dev/null ||
+  fail "the audit's duration_s is $audit_s, not its wall time"
+expect "the audit's wall time" ssdprobe_last_run_duration_seconds "$audit_s" "device=$image" command=audit
 
 expect "the document with no serial" ssdprobe_up 1 device=sim:nvme-tlc-16k serial= command=run
 expect "the older document" ssdprobe_up 1 device=/dev/older

@@ -1,14 +1,18 @@
 // The Prometheus metrics of result documents (report/prometheus_metrics.h):
 // the values a real run measured come out as the series docs/monitoring.md
-// lists, every family once however many drives, label values escaped as the
-// exposition format wants, and a failed target as ssdprobe_up 0.
+// lists (the SLC cache's too: found, not measured, not found), every family
+// once however many drives, label values escaped as the exposition format
+// wants, a failed target as ssdprobe_up 0, and the untimed commands' wall
+// time as their duration (the daily audit's, once always 0).
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "report/prometheus_metrics.h"
 #include "report/saved_result.h"
@@ -38,6 +42,37 @@ size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
+}
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// The labels of a sim's samples for `command`.
+std::string sim_drive(const std::string& name, const std::string& command) {
+  return "device=\"sim:" + name + "\",model=\"ssdprobe simulated drive " + name + "\",serial=\"SIM-" + name +
+         "\",firmware=\"sim\",command=\"" + command + "\"";
+}
+
+// The value of the one sample of `family` in `metrics` (the files these
+// tests make hold one drive); NaN when there is none.
+double sample_value(const std::string& metrics, const std::string& family) {
+  const size_t at = metrics.find("\n" + family + "{");
+  if (at == std::string::npos) return std::nan("");
+  const size_t value = metrics.find("} ", at) + 2;
+  return std::stod(metrics.substr(value, metrics.find('\n', value) - value));
+}
+
+// A run's document (ARGS then --json), parsed once as JSON and once as the
+// metrics read it.
+struct SimRun {
+  nlohmann::json doc;
+  std::string metrics;
+};
+SimRun sim_run(const test_support::TempTree& dir, std::vector<std::string> args) {
+  const fs::path out = dir.root() / "r.json";
+  args.insert(args.end(), {"--json", out.string()});
+  REQUIRE(test_support::run_ssdprobe(args) == 0);
+  const std::string json_text = file_text(out);
+  return {nlohmann::json::parse(json_text), render_prometheus({monitoring_read(json_text)}, {})};
 }
 
 }  // namespace
@@ -117,4 +152,92 @@ TEST_CASE("RFC 3339 times read as Unix seconds") {
   CHECK_FALSE(ssdprobe::unix_seconds("2026-11-27 07:25:10"));
   CHECK_FALSE(ssdprobe::unix_seconds("2026-11-27T07:25:10+01:00"));
   CHECK_FALSE(ssdprobe::unix_seconds(""));
+}
+
+TEST_CASE("a measured SLC cache: its size and state, and the write unit inside it") {
+  const test_support::TempTree dir("ssdprobe-prom");
+  // A 128 MiB cache, refilled while idle: the cache probe finds it and the
+  // write grid runs again inside it.
+  const SimRun r = sim_run(dir, {"-q", "--write", "--yes", "sim:tlc-slc-128m"});
+  const std::string m = r.metrics;
+  INFO(m);
+  const auto& cache = r.doc["detected"]["slc_cache"];
+  REQUIRE(cache["state"] == "found");
+  REQUIRE(cache["write_unit"]["state"] == "found");
+  const std::string slc = sim_drive("tlc-slc-128m", "run") + ",unit=\"slc_cache\"";
+  CHECK(has(m, "ssdprobe_unit_bytes{" + slc + "} " + std::to_string(cache["bytes"].get<uint64_t>()) + "\n"));
+  CHECK(cache["bytes"].get<uint64_t>() == 128u << 20);  // what the sim has, so the series is the cache's size
+  CHECK(has(m, "ssdprobe_unit_state{" + slc + ",state=\"found\"} 1\n"));
+  for (const char* other : {"absent", "undetermined", "not_measured"}) {
+    CHECK(has(m, "ssdprobe_unit_state{" + slc + ",state=\"" + other + "\"} 0\n"));
+  }
+  CHECK(has(m, "ssdprobe_unit_confidence{" + slc + "} "));
+  const std::string in_cache = sim_drive("tlc-slc-128m", "run") + ",unit=\"write_unit_in_slc_cache\"";
+  CHECK(has(m, "ssdprobe_unit_bytes{" + in_cache + "} " +
+                   std::to_string(cache["write_unit"]["bytes"].get<uint64_t>()) + "\n"));
+  CHECK(has(m, "ssdprobe_unit_state{" + in_cache + ",state=\"found\"} 1\n"));
+  // The native write unit is its own series, not the one inside the cache.
+  CHECK(has(m, "ssdprobe_unit_bytes{" + sim_drive("tlc-slc-128m", "run") + ",unit=\"write_unit\"} " +
+                   std::to_string(r.doc["detected"]["write_unit"]["bytes"].get<uint64_t>()) + "\n"));
+}
+
+TEST_CASE("an SLC cache not measured, or not found, has a state and no size") {
+  const test_support::TempTree dir("ssdprobe-prom");
+  SECTION("a run without --write: not_measured, and no write unit inside the cache at all") {
+    const SimRun r = sim_run(dir, {"-q", "--budget", "5", "sim:tlc-slc-128m"});
+    INFO(r.metrics);
+    REQUIRE(r.doc["detected"]["slc_cache"]["state"] == "not_measured");
+    const std::string slc = sim_drive("tlc-slc-128m", "run") + ",unit=\"slc_cache\"";
+    CHECK(has(r.metrics, "ssdprobe_unit_state{" + slc + ",state=\"not_measured\"} 1\n"));
+    CHECK(has(r.metrics, "ssdprobe_unit_state{" + slc + ",state=\"found\"} 0\n"));
+    CHECK_FALSE(has(r.metrics, "ssdprobe_unit_bytes{" + slc + "}"));
+    CHECK_FALSE(has(r.metrics, "unit=\"write_unit_in_slc_cache\""));
+  }
+  SECTION("a cache searched for and not found: its state, no size, no write unit inside it") {
+    // No SLC cache on this sim: the fill shows no drop before --budget ends it.
+    const SimRun r = sim_run(dir, {"-q", "--write", "--yes", "--budget", "5", "sim:nvme-tlc-16k"});
+    INFO(r.metrics);
+    const std::string state = r.doc["detected"]["slc_cache"]["state"];
+    REQUIRE(state != "found");
+    REQUIRE(state != "not_measured");
+    REQUIRE(r.doc["detected"]["slc_cache"]["write_unit"].is_null());
+    const std::string slc = sim_drive("nvme-tlc-16k", "run") + ",unit=\"slc_cache\"";
+    CHECK(has(r.metrics, "ssdprobe_unit_state{" + slc + ",state=\"" + state + "\"} 1\n"));
+    CHECK_FALSE(has(r.metrics, "ssdprobe_unit_bytes{" + slc + "}"));
+    CHECK_FALSE(has(r.metrics, "unit=\"write_unit_in_slc_cache\""));
+  }
+  SECTION("a document from before detected.slc_cache: no SLC series") {
+    SimRun r = sim_run(dir, {"-q", "info", "sim:tlc-slc-128m"});
+    r.doc["detected"].erase("slc_cache");
+    const std::string m = render_prometheus({monitoring_read(r.doc.dump())}, {});
+    INFO(m);
+    CHECK(has(m, "unit=\"read_page\""));
+    CHECK_FALSE(has(m, "slc_cache"));
+  }
+}
+
+TEST_CASE("audit and info record their wall time, and the metrics export it as is") {
+  const test_support::TempTree dir("ssdprobe-prom");
+  // A file with no partition table: the audit reads sysfs and looks for a
+  // layout, times no IO, and still takes a measurable time doing so.
+  const fs::path image = dir.root() / "disk.img";
+  std::ofstream{image}.close();
+  fs::resize_file(image, 64u << 20);
+  const std::vector<std::vector<std::string>> commands{
+      {"audit", image.string(), "--fail-on", "never"},
+      {"info", image.string()},
+      {"info", "sim:nvme-tlc-16k"},
+  };
+  for (std::vector<std::string> args : commands) {
+    INFO(args[0] << " " << args[1]);
+    const fs::path json = dir.root() / "d.json", prom = dir.root() / "d.prom";
+    args.insert(args.end(), {"-q", "--json", json.string(), "--prometheus", prom.string()});
+    REQUIRE(test_support::run_ssdprobe(args) == 0);
+    const double duration = nlohmann::json::parse(file_text(json))["duration_s"].get<double>();
+    CHECK(duration > 0.0);
+    CHECK(duration < 60.0);  // a generous bound: it takes milliseconds
+    const std::string m = file_text(prom);
+    INFO(m);
+    CHECK(sample_value(m, "ssdprobe_last_run_duration_seconds") == duration);
+  }
 }
