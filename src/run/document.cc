@@ -87,13 +87,18 @@ void add_notes(ResultDocument& doc, const std::vector<std::string>& notes) {
   }
 }
 
-void record_read(ResultDocument& doc, const GridProbeResult& read, const char* grid_name, uint32_t queue_depth,
+void record_read(ResultDocument& doc, GridProbeResult read, const char* grid_name, uint32_t queue_depth,
                  const std::string& device_state) {
   doc.read_page = {read.verdict.bytes, read.verdict.state, read.verdict.confidence, read.verdict.evidence,
                    read.verdict.levels, device_state, read.verdict.searched_up_to_bytes, read.verdict.fit_dispersion, {}, {},
                    best_candidate(read.verdict), best_candidate_support(read.verdict)};
   add_notes(doc, read.plan.notes);
-  doc.grids.push_back(GridReport{grid_name, "read", queue_depth, read.grid, read.round_shifts_us, read.corrected});
+  record_read_grid(doc, std::move(read), grid_name, queue_depth);
+}
+
+void record_read_grid(ResultDocument& doc, GridProbeResult read, const char* grid_name, uint32_t queue_depth) {
+  doc.grids.push_back(GridReport{grid_name, "read", queue_depth, std::move(read.grid), std::move(read.round_shifts_us),
+                                 std::move(read.corrected)});
 }
 
 void use_saved_units(ResultDocument& doc, const MeasuredUnits& saved, const std::string& file) {

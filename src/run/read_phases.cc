@@ -29,14 +29,15 @@ GridProbeResult read_grid(RunContext& run, const GridPlan& plan, double budget_s
 }  // namespace
 
 PhaseOutcome run_read_grid(RunContext& run) {
-  const GridProbeResult read = read_grid(run, run.read_plan, run.budget.read_grid_s());
-  record_read(run.doc, read, "read", run.options.queue_depth, "");
+  GridProbeResult read = read_grid(run, run.read_plan, run.budget.read_grid_s());
   run.tally.ios += read.ios;
   run.tally.device_time_s += read.elapsed_s;
   run.read_rounds = read.rounds;
   run.read_stop_reason = read.stop_reason;
   run.read_verdict = read.verdict;
-  return PhaseOutcome::of_grid(read);
+  const PhaseOutcome outcome = PhaseOutcome::of_grid(read);
+  record_read(run.doc, std::move(read), "read", run.options.queue_depth, "");
+  return outcome;
 }
 
 std::optional<std::string> skip_reread_if_page_found(const RunContext& run) {
@@ -56,15 +57,15 @@ PhaseOutcome reread_written_window(RunContext& run) {
   run.tally.ios += again.ios;
   run.tally.device_time_s += again.elapsed_s;
   run.reread_verdict = again.verdict;
+  const PhaseOutcome outcome = PhaseOutcome::of_grid(again);
   if (again.verdict.bytes) {
-    record_read(run.doc, again, "read-written", run.options.queue_depth,
+    record_read(run.doc, std::move(again), "read-written", run.options.queue_depth,
                 "read inside the write window after the write probes wrote it: the first read grid, over "
                 "space that may never have been written, found no page");
   } else {
-    run.doc.grids.push_back(GridReport{"read-written", "read", run.options.queue_depth, again.grid,
-                                       again.round_shifts_us, again.corrected});
+    record_read_grid(run.doc, std::move(again), "read-written", run.options.queue_depth);
   }
-  return PhaseOutcome::of_grid(again);
+  return outcome;
 }
 
 PhaseOutcome check_kernel_values(RunContext& run) {
