@@ -6,7 +6,6 @@
 // usage: ssdprobe-cell-bench TARGET SIZE OFFSET IOS [ENGINE] [SLOT_BYTES] [QUEUE_DEPTH] [SPIN_US]
 // (SPIN_US: how long the engine polls for a completion before it sleeps,
 // ssdprobe's --spin-us; default the same 200.)
-#include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -45,11 +44,10 @@ int main(int argc, char** argv) {
     std::vector<PlannedIo> plan(ios);
     for (auto& io : plan) io = {IoOp::read, random.below(slots) * slot + offset, static_cast<uint32_t>(size)};
     runner.run(std::span(plan).first(std::min<size_t>(64, plan.size())));  // warm-up, as the probe does
-    const double cpu_start = process_cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
+    const CpuStopwatch host;
     const std::vector<double> latency = runner.run(plan);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double cpu_ns_per_io = (process_cpu_seconds() - cpu_start) * 1e9 / static_cast<double>(ios);
+    const double seconds = host.wall_s();
+    const double cpu_ns_per_io = host.cpu_s() * 1e9 / static_cast<double>(ios);
     const CellSummary s = summarize_cell(latency);
     double sum_us = 0.0;
     for (double l : latency) sum_us += l;

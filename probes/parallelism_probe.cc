@@ -76,10 +76,10 @@ class Prober {
     s.queue_depth = depth;
     // How busy the host was (analysis/host_bound.h): on a real engine only,
     // whose clock is the host's.
-    std::optional<BusyShare> busy;
-    if (device_.uses_io_uring()) busy.emplace();
+    std::optional<CpuStopwatch> host;
+    if (device_.uses_io_uring()) host.emplace();
     s.latency_us = runner.run(plan, &finished);
-    if (busy) s.host_busy = busy->share();
+    if (host) s.host_busy = host->busy_share();
     s.iops = steady_iops(finished, depth);
     ios_ += ios;
     return s;

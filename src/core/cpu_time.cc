@@ -11,9 +11,13 @@ double process_cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-double BusyShare::share() const {
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
-  return wall > 0.0 ? (process_cpu_seconds() - cpu_start_) / wall : 0.0;
+double CpuStopwatch::wall_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
+}
+
+double CpuStopwatch::busy_share() const {
+  const double wall = wall_s();
+  return wall > 0.0 ? cpu_s() / wall : 0.0;
 }
 
 }  // namespace ssdprobe

@@ -10,12 +10,15 @@ namespace ssdprobe {
 // kernel accounts in ticks or better, microseconds in the result).
 double process_cpu_seconds();
 
-// How busy the process kept the host since it was made: its CPU time over
-// the wall time (1.0 is one CPU busy throughout; more with several threads).
-class BusyShare {
+// What the process cost the host since the stopwatch was made: the wall
+// time, its CPU time (every thread), and how busy that kept the host (CPU
+// over wall: 1.0 is one CPU busy throughout; more with several threads).
+class CpuStopwatch {
  public:
-  BusyShare() : cpu_start_(process_cpu_seconds()), wall_start_(std::chrono::steady_clock::now()) {}
-  double share() const;
+  CpuStopwatch() : cpu_start_(process_cpu_seconds()), wall_start_(std::chrono::steady_clock::now()) {}
+  double wall_s() const;
+  double cpu_s() const { return process_cpu_seconds() - cpu_start_; }
+  double busy_share() const;
 
  private:
   double cpu_start_;

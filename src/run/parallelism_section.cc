@@ -52,7 +52,7 @@ MoreRingsResult judge_whose_plateau(ParallelismVerdict& verdict, Device& device,
       measure_engine_ceiling(busiest->queue_depth, kCeilingIos, 0, plan.read_bytes);
   if (!ceiling) return rings;
   check_host_bound(verdict, *ceiling);
-  if (!verdict.host_check->suspected) return rings;
+  if (!verdict.host_check || !verdict.host_check->suspected) return rings;  // none: a ceiling of 0 IOPS
   if (op == IoOp::read) {
     rings = time_more_rings(device, plan, busiest->queue_depth, seed);
   } else {

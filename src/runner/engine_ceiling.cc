@@ -1,7 +1,6 @@
 #include "runner/engine_ceiling.h"
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include "core/cpu_time.h"
@@ -28,11 +27,10 @@ std::optional<EngineCeiling> measure_engine_ceiling(uint32_t queue_depth, uint64
   std::vector<PlannedIo> plan(ios);
   for (uint64_t i = 0; i < ios; ++i) plan[i] = {IoOp::read, (i * request_bytes) % kSizeBytes, request_bytes};
   runner.run(std::span(plan).first(std::min<size_t>(1024, plan.size())));  // warm-up
-  const double cpu_start = process_cpu_seconds();
-  const auto start = std::chrono::steady_clock::now();
+  const CpuStopwatch host;
   runner.run(plan);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double cpu = process_cpu_seconds() - cpu_start;
+  const double seconds = host.wall_s();
+  const double cpu = host.cpu_s();
   EngineCeiling ceiling;
   ceiling.queue_depth = queue_depth;
   ceiling.ios = ios;
