@@ -79,6 +79,16 @@ void judge_host_bound(ParallelismVerdict& v, const MoreRingsCheck& rings) {
                             suspect, rings_words(rings)));
     return;
   }
+  if (check.host_busy && *check.host_busy >= kHostBusyShare * rings.rings) {
+    // With its kernel workers the one ring already kept as many CPUs busy
+    // as the rings had: more rings found no CPU to add, and every core was
+    // the limit, not the drive.
+    check.host_bound = true;
+    withdraw(v, fmt::format("host-bound: {}; {}, but one ring already kept {:.1f} CPUs busy: every CPU the rings "
+                            "could use was taken, and the drive may serve more",
+                            suspect, rings_words(rings), *check.host_busy));
+    return;
+  }
   for (ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops}) {
     value->evidence += fmt::format("; the host looked busy ({}), but {}: under {:.0f} %, so the plateau is not one "
                                    "core's limit",

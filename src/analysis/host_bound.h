@@ -46,8 +46,9 @@ void check_host_bound(ParallelismVerdict& v, const EngineCeiling& ceiling);
 
 // After check_host_bound, with what more rings showed (timed only when the
 // plateau was suspect): a suspect plateau is the host's when more rings
-// gained at least kMoreRingsGain, or when they could not be timed (the
-// cautious answer). The knee and the plateau then become undetermined (a
+// gained at least kMoreRingsGain, when one ring already kept as many CPUs
+// busy as the rings had (host_busy >= kHostBusyShare x rings: no CPU was
+// left to add), or when they could not be timed (the cautious answer). The knee and the plateau then become undetermined (a
 // found value is withdrawn) and their evidence says why, with the numbers;
 // a suspect plateau that more rings did not raise stands, and its evidence
 // says so.

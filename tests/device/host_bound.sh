@@ -6,7 +6,9 @@
 # plateau is suspect (engine_ceiling.host_busy >= 0.9) and the busiest depth
 # is timed again over one ring per usable CPU. When those serve 10 % more,
 # the knee and the plateau are withdrawn as the host's, with the numbers in
-# their evidence and the report; when not, the plateau stands and says so.
+# their evidence and the report, and so they are when one ring's kernel
+# workers already kept that many CPUs busy; otherwise the plateau stands
+# and says so.
 # Pinned to one CPU the rings cannot be tried, and the plateau is withdrawn.
 #
 # Usage: host_bound.sh SSDPROBE
@@ -65,6 +67,11 @@ if [ "$cpus" -ge 2 ]; then
     [ "$bound" = true ] || fail "$rings rings gained $gain, yet not host-bound"
     check_withdrawn spread "with $rings rings on $rings cores"
     note "ok   $rings rings: $many IOPS against $one on one ring (gain $gain): host-bound, knee and plateau withdrawn"
+  elif awk -v b="$busy" -v r="$rings" 'BEGIN { exit !(b >= 0.9 * r) }'; then
+    # The ring's kernel workers already kept every CPU the rings had busy.
+    [ "$bound" = true ] || fail "one ring kept $busy CPUs busy and $rings rings gained $gain, yet not host-bound"
+    check_withdrawn spread "one ring already kept [0-9.]* CPUs busy"
+    note "ok   one ring kept $busy CPUs busy, $rings rings gained $gain: host-bound, knee and plateau withdrawn"
   else
     [ "$bound" = false ] || fail "$rings rings gained only $gain, yet host-bound"
     jget "$SCRATCH/spread.json" ".detected.parallelism.plateau_iops.evidence" | grep -q "not one core's limit" ||

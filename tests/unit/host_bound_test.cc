@@ -143,6 +143,17 @@ TEST_CASE("more rings that serve no more leave a suspect plateau the drive's, an
   CHECK(v.plateau_iops.evidence.find("not one core's limit") != std::string::npos);
 }
 
+TEST_CASE("more rings that gain nothing because one ring already kept every CPU busy leave it the host's") {
+  ParallelismVerdict v = sweep_busy(1.9);  // the ring's kernel workers on both CPUs
+  judge_host_bound(v, rings_gaining(-0.05));
+  CHECK(v.host_check->host_bound);
+  CHECK(v.plateau_iops.state == UnitState::undetermined);
+  CHECK(v.plateau_iops.evidence.find("one ring already kept 1.9 CPUs busy") != std::string::npos);
+  ParallelismVerdict below = sweep_busy(1.79);  // under 0.9 x 2 rings: a CPU was left
+  judge_host_bound(below, rings_gaining(-0.05));
+  CHECK_FALSE(below.host_check->host_bound);
+}
+
 TEST_CASE("the gain line sits at 10 %") {
   ParallelismVerdict below = sweep_busy(0.97), at = sweep_busy(0.97);
   judge_host_bound(below, rings_gaining(0.099));
