@@ -7,6 +7,8 @@
 #include <exception>
 #include <latch>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -44,8 +46,25 @@ struct RingJob {
   uint32_t read_bytes = 0;
   std::vector<PlannedIo> ios;
   std::vector<uint64_t> finished_ns;
-  std::exception_ptr failure;
+  bool ran = false;              // its ring was set up and its reads issued
+  std::string setup_failure;     // why its ring could not be set up
+  std::exception_ptr failure;    // an error while its reads were out
 };
+
+// Why `job`'s ring could not be made on its thread. A ring that cannot be
+// set up (no other ring on this engine, io_uring or locked-memory limits
+// reached with several rings) leaves the check untimed; it is not the
+// run's failure.
+std::string setup_failure_of(const RingJob& job, const std::exception_ptr& failure) {
+  const std::string where = "a ring could not be set up on CPU " + std::to_string(job.cpu) + ": ";
+  try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception& e) {
+    return where + e.what();
+  } catch (...) {
+    return where + "an unknown error";
+  }
+}
 
 // A ring's thread: pinned to its CPU, it makes its ring, waits until every
 // ring is ready, then runs its share. The ring is made, used and closed in
@@ -54,32 +73,46 @@ struct RingJob {
 // (CountingDevice), one thread at a time (`teardown`).
 void run_ring(Device& target, RingJob& job, std::latch& ready, std::mutex& teardown) {
   std::unique_ptr<Device> ring;
-  bool arrived = false;
+  std::optional<ProbeRunner> runner;
   try {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(job.cpu, &set);
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);  // best effort: unpinned still adds a submitter
     ring = target.another_ring();
-    if (!ring) throw Error(ErrorCategory::unsupported, "the engine opened no other ring");
+    if (!ring) throw Error(ErrorCategory::unsupported, "the engine cannot open another ring on this target");
     ring->set_completion_spin(0);  // asleep, as the sweep waits
-    ProbeRunner runner(*ring, job.depth, job.read_bytes);
-    ready.arrive_and_wait();
-    arrived = true;
-    runner.run(job.ios, &job.finished_ns);
+    runner.emplace(*ring, job.depth, job.read_bytes);
   } catch (...) {
-    job.failure = std::current_exception();
-    if (!arrived) ready.count_down();
+    job.setup_failure = setup_failure_of(job, std::current_exception());
   }
+  ready.arrive_and_wait();
+  if (runner) {
+    job.ran = true;
+    try {
+      runner->run(job.ios, &job.finished_ns);
+    } catch (...) {
+      job.failure = std::current_exception();
+    }
+  }
+  runner.reset();
   const std::lock_guard lock(teardown);
   ring.reset();
 }
 
+// The IOPS of one many-ring segment, or why its rings could not be set up.
+struct ManyRingsTiming {
+  double iops = 0.0;
+  std::string not_timed_because;
+};
+
 // `ios` reads spread over one ring per CPU in `cpus`, `queue_depth` in
 // flight over all of them: their steady IOPS together. Adds the reads it
-// issued to `issued`.
-double many_rings_segment(Device& device, const ParallelismPlan& plan, const std::vector<int>& cpus,
-                          uint32_t queue_depth, uint64_t ios, Random& random, uint64_t& issued) {
+// issued to `issued`. A ring that could not be set up leaves the segment
+// untimed (the others still run their share, which is counted); an error
+// while reads were out is the run's.
+ManyRingsTiming many_rings_segment(Device& device, const ParallelismPlan& plan, const std::vector<int>& cpus,
+                                   uint32_t queue_depth, uint64_t ios, Random& random, uint64_t& issued) {
   const auto rings = static_cast<uint32_t>(cpus.size());
   std::vector<RingJob> jobs(rings);
   for (uint32_t i = 0; i < rings; ++i) {
@@ -87,19 +120,22 @@ double many_rings_segment(Device& device, const ParallelismPlan& plan, const std
     jobs[i].depth = queue_depth / rings + (i < queue_depth % rings ? 1 : 0);
     jobs[i].read_bytes = plan.read_bytes;
     jobs[i].ios = random_reads(plan, random, std::max<uint64_t>(ios / rings, jobs[i].depth));
-    issued += jobs[i].ios.size();
   }
   std::latch ready(rings);
   std::mutex teardown;
   std::vector<std::thread> threads;
   for (auto& job : jobs) threads.emplace_back(run_ring, std::ref(device), std::ref(job), std::ref(ready), std::ref(teardown));
   for (auto& thread : threads) thread.join();
+  ManyRingsTiming timing;
   std::vector<uint64_t> finished;
   for (auto& job : jobs) {
     if (job.failure) std::rethrow_exception(job.failure);
+    if (job.ran) issued += job.ios.size();
+    if (!job.setup_failure.empty() && timing.not_timed_because.empty()) timing.not_timed_because = job.setup_failure;
     finished.insert(finished.end(), job.finished_ns.begin(), job.finished_ns.end());
   }
-  return steady_iops(std::move(finished), queue_depth);
+  if (timing.not_timed_because.empty()) timing.iops = steady_iops(std::move(finished), queue_depth);
+  return timing;
 }
 
 double one_ring_segment(Device& device, const ParallelismPlan& plan, uint32_t queue_depth, uint64_t ios,
@@ -124,23 +160,27 @@ MoreRingsResult time_more_rings(Device& device, const ParallelismPlan& plan, uin
                                               : "this process may run on one CPU only";
     return result;
   }
-  if (!device.another_ring()) {
-    check.not_timed_because = "the engine cannot open another ring on this target";
-    return result;
-  }
-  check.rings = static_cast<uint32_t>(cpus.size());
   Random random(seed ^ 0x72696e67ull);
   const uint64_t ios = segment_ios_at(queue_depth);
   std::vector<double> one, many;
   const uint64_t start_ns = device.now_ns();
+  // The rings go first in the first round: rings that cannot be set up
+  // then cost no one-ring segment.
   for (int round = 0; round < kMoreRingsRounds; ++round) {
-    const bool one_first = round % 2 == 0;
-    if (one_first) one.push_back(one_ring_segment(device, plan, queue_depth, ios, random, result.ios));
-    many.push_back(many_rings_segment(device, plan, cpus, queue_depth, ios, random, result.ios));
-    if (!one_first) one.push_back(one_ring_segment(device, plan, queue_depth, ios, random, result.ios));
+    const bool many_first = round % 2 == 0;
+    if (!many_first) one.push_back(one_ring_segment(device, plan, queue_depth, ios, random, result.ios));
+    ManyRingsTiming timing = many_rings_segment(device, plan, cpus, queue_depth, ios, random, result.ios);
+    if (!timing.not_timed_because.empty()) {
+      check.not_timed_because = std::move(timing.not_timed_because);
+      break;
+    }
+    many.push_back(timing.iops);
+    if (many_first) one.push_back(one_ring_segment(device, plan, queue_depth, ios, random, result.ios));
   }
   result.elapsed_s = static_cast<double>(device.now_ns() - start_ns) / 1e9;
   result.bytes = result.ios * plan.read_bytes;
+  if (!check.not_timed_because.empty()) return result;
+  check.rings = static_cast<uint32_t>(cpus.size());
   check.timed = true;
   check.rounds = kMoreRingsRounds;
   check.one_ring_iops = median(one);

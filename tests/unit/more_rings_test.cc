@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <sched.h>
 
+#include <atomic>
+
 #include "core/error.h"
 #include "device/counting_device.h"
 #include "device/uring_device.h"
@@ -67,9 +69,11 @@ class OneCpu {
   cpu_set_t saved_;
 };
 
-// Every Device call a probe needs, and no other ring.
+// Every Device call a probe needs, and no other ring (or, below, rings
+// that cannot all be set up).
 class OneRingOnly : public Device {
  public:
+  explicit OneRingOnly(uint64_t size = 0) { limits_.size_bytes = size; }
   const DeviceLimits& limits() const override { return limits_; }
   std::string engine_description() const override { return "one ring only"; }
   bool writable() const override { return false; }
@@ -80,6 +84,22 @@ class OneRingOnly : public Device {
 
  private:
   DeviceLimits limits_{};
+};
+
+// Opens one other ring (on NOPs), then fails as io_uring_queue_init does
+// when the locked-memory limit is reached.
+class SecondRingFails : public OneRingOnly {
+ public:
+  SecondRingFails() : OneRingOnly(kSize) {}
+  std::unique_ptr<Device> another_ring() override {
+    if (opened_.fetch_add(1) > 0) throw Error(ErrorCategory::unsupported, "io_uring_queue_init: Cannot allocate memory");
+    DeviceLimits limits;
+    limits.size_bytes = kSize;
+    return UringDevice::without_device(limits);
+  }
+
+ private:
+  std::atomic<int> opened_{0};
 };
 
 }  // namespace
@@ -134,7 +154,30 @@ TEST_CASE("more rings are not tried on one CPU, at depth 1, or where the engine 
     OneRingOnly device;
     const MoreRingsResult result = time_more_rings(device, plan, 32, 7);
     CHECK_FALSE(result.check.timed);
-    CHECK(result.check.not_timed_because == "the engine cannot open another ring on this target");
+    CHECK_THAT(result.check.not_timed_because, Catch::Contains("the engine cannot open another ring on this target"));
     CHECK(result.ios == 0);
   }
+}
+
+TEST_CASE("a ring that cannot be set up leaves more rings untried, not the run failed") {
+  if (usable_cpu_count() < 2) return;
+  try {
+    DeviceLimits limits;
+    limits.size_bytes = kSize;
+    UringDevice::without_device(limits);
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::unsupported) throw;
+    WARN("io_uring is not available here: " << e.what());
+    return;
+  }
+  SecondRingFails device;
+  MoreRingsResult result;
+  REQUIRE_NOTHROW(result = time_more_rings(device, nop_plan(), 32, 7));
+  CHECK_FALSE(result.check.timed);
+  CHECK_THAT(result.check.not_timed_because, Catch::StartsWith("a ring could not be set up on CPU "));
+  CHECK_THAT(result.check.not_timed_because, Catch::EndsWith(": io_uring_queue_init: Cannot allocate memory"));
+  // The ring that was set up ran its share, and those reads are the run's;
+  // no one-ring segment was spent before the rings failed.
+  CHECK(result.ios > 0);
+  CHECK(result.ios <= segment_ios_at(32));
 }
