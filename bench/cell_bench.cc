@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/latency_grid.h"
+#include "analysis/stats.h"
 #include "core/cpu_time.h"
 #include "core/error.h"
 #include "core/random.h"
@@ -57,6 +58,9 @@ int main(int argc, char** argv) {
                           {"mean_us", latency.empty() ? 0.0 : sum_us / static_cast<double>(latency.size())},
                           {"p99_us", s.p99_us},        {"iops", static_cast<double>(ios) / seconds},
                           {"cpu_ns_per_io", cpu_ns_per_io}};
+    // The shape, not only the middle: two engines' medians can differ
+    // while their distributions cross (docs/engine.md, next to fio).
+    for (const int p : {10, 25, 75, 90}) out[fmt::format("p{}_us", p)] = quantile(latency, p / 100.0);
     fmt::print("{}\n", out.dump());
     return 0;
   } catch (const Error& e) {

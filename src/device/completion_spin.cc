@@ -59,6 +59,12 @@ io_uring_cqe* RingRequests::submit_then_wait(io_uring& ring, const char* submit_
   return spin_.wait(ring, in_kernel_, wait_what);
 }
 
+void RingRequests::submit_now(io_uring& ring, const char* submit_what) {
+  if (queued_ == 0) return;
+  queued_ = 0;
+  submit_queued(ring, in_kernel_, submit_what, true);
+}
+
 void RingRequests::abandon(io_uring& ring) {
   abandoned_ = true;
   reap_abandoned(ring, in_kernel_);

@@ -59,6 +59,9 @@ class RingRequests {
   // waits for a completion as spin() decides. `submit_what` and `wait_what`
   // name the calls in errors.
   io_uring_cqe* submit_then_wait(io_uring& ring, const char* submit_what, const char* wait_what);
+  // Device::submit_queued: submits what is queued and posts completions
+  // that finished meanwhile, without waiting.
+  void submit_now(io_uring& ring, const char* submit_what);
   // A completion was marked seen: call before anything that can throw.
   void took_one() {
     if (in_kernel_ > 0) --in_kernel_;

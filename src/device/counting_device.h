@@ -30,6 +30,7 @@ class CountingDevice final : public Device {
   bool writable() const override { return engine_->writable(); }
   void attach_buffers(std::span<AlignedBuffer> buffers) override { engine_->attach_buffers(buffers); }
   void submit(const IoRequest& request) override;
+  void submit_queued() override { engine_->submit_queued(); }
   IoCompletion wait_one() override { return engine_->wait_one(); }
   std::optional<IoCompletion> poll_one() override { return engine_->poll_one(); }
   void abandon_in_flight() override { engine_->abandon_in_flight(); }

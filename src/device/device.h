@@ -63,17 +63,21 @@ class Device {
   virtual bool writable() const = 0;
 
   virtual void attach_buffers(std::span<AlignedBuffer> buffers) = 0;
-  // Starts one request, at the latest when wait_one() is next called (the
-  // io_uring engine queues, and submits everything queued, in one system
-  // call, when the runner next waits); it may complete before submit()
-  // returns (psync).
+  // Starts one request, at the latest when submit_queued() or wait_one() is
+  // next called (the io_uring engines queue, and submit everything queued
+  // in one system call); it may complete before submit() returns (psync).
   virtual void submit(const IoRequest& request) = 0;
+  // Hands every queued request to the kernel now, without waiting, and
+  // moves completions that finished meanwhile to where poll_one() finds
+  // them. The runner calls it while it reaps a long batch (runner.h), so
+  // the device is not left short of requests until the batch is done.
+  // Engines that start each request in submit() keep the default.
+  virtual void submit_queued() {}
   // Blocks until one submitted request completes and returns it.
   virtual IoCompletion wait_one() = 0;
   // A completion that is already available, without blocking or a system
   // call, or nothing. After each wait_one() the runner reaps every ready
-  // completion this way before it submits again, so the requests that
-  // replace them go in together, as fio's reap-then-submit loop does.
+  // completion this way, queueing each one's replacement as it goes.
   // Engines that cannot tell without blocking (psync, simulated drives,
   // whose clocks advance per wait) keep the default: nothing.
   virtual std::optional<IoCompletion> poll_one() { return std::nullopt; }

@@ -99,6 +99,10 @@ void NvmePassthruDevice::submit_command(const IoRequest& request, void* buffer) 
   requests_.queued_one();
 }
 
+void NvmePassthruDevice::submit_queued() {
+  requests_.submit_now(ring_->ring, "io_uring_submit_and_get_events (NVMe passthrough)");
+}
+
 IoCompletion NvmePassthruDevice::wait_one() {
   // Submit, then wait: two system calls, as the block engine does (see
   // UringDevice::wait_one for what one combined call cost on a loop device).

@@ -48,6 +48,7 @@ class NvmePassthruDevice : public Device {
   bool writable() const override { return writable_; }
   void attach_buffers(std::span<AlignedBuffer> buffers) override;
   void submit(const IoRequest& request) override;
+  void submit_queued() override;
   IoCompletion wait_one() override;
   std::optional<IoCompletion> poll_one() override;
   void abandon_in_flight() override;

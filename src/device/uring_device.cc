@@ -147,6 +147,10 @@ void UringDevice::submit_nop(io_uring_sqe* sqe, const IoRequest& request) {
   requests_.queued_one();
 }
 
+void UringDevice::submit_queued() {
+  requests_.submit_now(ring_->ring, "io_uring_submit_and_get_events");
+}
+
 IoCompletion UringDevice::wait_one() {
   // Submit, return to user space, then wait: two system calls, not one
   // io_uring_enter that submits and sleeps at once. Measured on a loop

@@ -18,11 +18,11 @@ io_uring_cqe* wait_for_completion(io_uring& ring, const char* what) {
   return cqe;
 }
 
-void submit_queued(io_uring& ring, unsigned& in_kernel, const char* what) {
+void submit_queued(io_uring& ring, unsigned& in_kernel, const char* what, bool post_finished) {
   // io_uring_sq_ready: prepared SQEs the kernel has not consumed yet.
   unsigned waiting = io_uring_sq_ready(&ring);
   for (int stalled = 0; waiting > 0;) {
-    const int rc = io_uring_submit(&ring);
+    const int rc = post_finished ? io_uring_submit_and_get_events(&ring) : io_uring_submit(&ring);
     const unsigned left = io_uring_sq_ready(&ring);
     in_kernel += waiting - left;
     if (rc < 0 && rc != -EINTR) throw os_error(what, -rc);

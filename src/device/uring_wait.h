@@ -18,8 +18,11 @@ io_uring_cqe* wait_for_completion(io_uring& ring, const char* what);
 // took to `in_kernel` as it goes, also before it throws os_error naming
 // `what` on a failed call, so the caller always knows how many completions
 // it is owed. The engines submit, return to user space, then wait
-// (UringDevice::wait_one says what one combined call cost).
-void submit_queued(io_uring& ring, unsigned& in_kernel, const char* what);
+// (UringDevice::wait_one says what one combined call cost). With
+// `post_finished`, the same call also moves completions that finished
+// meanwhile into the ring (with deferred task work they reach it only when
+// asked), without waiting for any.
+void submit_queued(io_uring& ring, unsigned& in_kernel, const char* what, bool post_finished = false);
 
 // Waits for `in_kernel` completions and drops them, counting down, for at
 // most `patience_s` in all (a failing wait is retried until then: the call

@@ -85,25 +85,37 @@ void ProbeRunner::issue(std::span<const PlannedIo> ios, std::vector<double>& lat
     if (stopping && next == completed) {
       throw Error(ErrorCategory::interrupted, fmt::format("interrupted by signal {}", interrupt_signal()));
     }
-    while (!stopping && next < ios.size() && !free_slots_.empty()) {
-      const uint32_t slot = free_slots_.back();
-      free_slots_.pop_back();
-      slot_io_[slot] = next;
-      slot_started_ns_[slot] = device_.now_ns();
-      device_.submit(IoRequest{ios[next].op, ios[next].offset, ios[next].length, slot, slot});
-      ++next;
-      ++ios_issued_;
-      bytes_issued_ += ios[next - 1].length;
-    }
-    // One blocking wait, then every completion that is already there: the
-    // requests that replace them are queued together and go in with one
-    // submission.
+    while (!stopping && next < ios.size() && !free_slots_.empty()) start(ios, next++);
+    // One blocking wait (it submits what is queued), then every completion
+    // that is already there, each one's replacement queued as soon as its
+    // slot is free. Every kSubmitEvery replacements go to the kernel
+    // together, and that call also posts what finished meanwhile: a long
+    // batch neither leaves the device short of requests while it is reaped
+    // nor costs a system call per IO, and completions that arrive during it
+    // are reaped without another sleep.
     std::optional<IoCompletion> done = device_.wait_one();
+    uint32_t queued = 0;
     do {
       finish(*done, ios, latency_us, finished_at, next - completed - 1);
       ++completed;
+      if (stopping || next == ios.size()) continue;
+      start(ios, next++);
+      if (++queued == kSubmitEvery) {
+        device_.submit_queued();
+        queued = 0;
+      }
     } while (completed < next && (done = device_.poll_one()));
   }
+}
+
+void ProbeRunner::start(std::span<const PlannedIo> ios, size_t index) {
+  const uint32_t slot = free_slots_.back();
+  free_slots_.pop_back();
+  slot_io_[slot] = index;
+  slot_started_ns_[slot] = device_.now_ns();
+  device_.submit(IoRequest{ios[index].op, ios[index].offset, ios[index].length, slot, slot});
+  ++ios_issued_;
+  bytes_issued_ += ios[index].length;
 }
 
 }  // namespace ssdprobe

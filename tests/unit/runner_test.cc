@@ -116,7 +116,8 @@ class ScriptedDevice : public Device {
   uint64_t now_ns() override { return now_; }
   // With `pollable`, a request whose time has come (due by the clock as it
   // stands) is handed out without a wait, as io_uring's completion queue
-  // does; `events` records S(ubmit), W(ait) and P(oll hit) in order.
+  // does; `events` records S(ubmit), W(ait), P(oll hit) and Q
+  // (submit_queued) in order.
   bool pollable = false;
   std::string events;
   std::optional<IoCompletion> poll_one() override {
@@ -131,6 +132,9 @@ class ScriptedDevice : public Device {
     }
     return std::nullopt;
   }
+  // Q: the runner handed what it queued to the kernel mid-batch (the
+  // scripted device starts every request at submit already).
+  void submit_queued() override { events += 'Q'; }
 
  private:
   struct Pending {
@@ -366,17 +370,37 @@ TEST_CASE("a failed IO at queue depth 4 leaves nothing in flight", "[runner]") {
   CHECK(device.in_flight() == 0u);
 }
 
-TEST_CASE("completions already there are reaped before the runner submits again, and their replacements go in "
-          "together", "[runner]") {
+TEST_CASE("completions already there are reaped before the runner waits again, each replaced as its slot frees",
+          "[runner]") {
   ScriptedDevice device(4);
   device.pollable = true;
   // Four IOs finish at the same moment, then four more: one wait and three
-  // polls reap a batch, then four submissions refill the queue.
+  // polls reap a batch, each reaped IO's replacement queued at once.
   device.latency_ns = std::vector<uint64_t>(12, 40'000);
   ProbeRunner runner(device, 4, 4096);
   const std::vector<PlannedIo> plan(12, PlannedIo{IoOp::read, 8192, 4096});
   CHECK(runner.run(plan) == expected_us(device.latency_ns));
-  CHECK(device.events == "SSSSWPPPSSSSWPPPSSSSWPPP");
+  CHECK(device.events == "SSSSWSPSPSPSWSPSPSPSWPPP");
+  for (const auto& v : device.violations) FAIL_CHECK(v);
+  CHECK(device.in_flight() == 0u);
+}
+
+TEST_CASE("a long batch hands its replacements to the kernel every kSubmitEvery, not only at the next wait",
+          "[runner]") {
+  static_assert(ProbeRunner::kSubmitEvery == 8, "the script below counts in eights");
+  ScriptedDevice device(16);
+  device.pollable = true;
+  // Sixteen IOs finish at the same moment; the plan has eight more. The
+  // batch queues their eight replacements and submits them after the
+  // eighth; the rest of the batch and the replacements are reaped without
+  // a submission of their own.
+  device.latency_ns = std::vector<uint64_t>(24, 40'000);
+  ProbeRunner runner(device, 16, 4096);
+  const std::vector<PlannedIo> plan(24, PlannedIo{IoOp::read, 8192, 4096});
+  CHECK(runner.run(plan) == expected_us(device.latency_ns));
+  CHECK(device.events == std::string(16, 'S') + "WS" + std::string("PSPSPSPSPSPSPS") + "Q" + std::string(8, 'P') + "W" +
+                             std::string(7, 'P'));
+  CHECK(device.max_in_flight == 16u);
   for (const auto& v : device.violations) FAIL_CHECK(v);
   CHECK(device.in_flight() == 0u);
 }
@@ -396,7 +420,9 @@ TEST_CASE("a failed IO found by polling ends the run with the rest reaped", "[ru
     CHECK(std::string(e.what()).find("Input/output error") != std::string::npos);
   }
   CHECK(device.in_flight() == 0u);
-  CHECK(device.submitted.size() == 4u);  // nothing new after the failure
+  // IOs #0 and #1 were reaped before it, and their replacements queued;
+  // nothing is started after the failure.
+  CHECK(device.submitted.size() == 6u);
 }
 
 // A failed engine call (not a failed IO) leaves requests the runner cannot
