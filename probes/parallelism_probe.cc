@@ -79,7 +79,10 @@ class Prober {
     std::optional<CpuStopwatch> host;
     if (device_.uses_io_uring()) host.emplace();
     s.latency_us = runner.run(plan, &finished);
-    if (host) s.host_busy = host->busy_share();
+    if (host) {
+      s.host_busy = host->busy_share();
+      s.host_waited = host->waited_share();
+    }
     s.iops = steady_iops(finished, depth);
     ios_ += ios;
     return s;

@@ -6,6 +6,10 @@ namespace ssdprobe {
 
 namespace {
 
+bool waited_for_cpus(const HostBoundCheck& check) {
+  return check.host_waited && *check.host_waited >= kHostWaitedShare;
+}
+
 // What made the plateau suspect, in words.
 std::string suspicion(const HostBoundCheck& check, const DepthSummary& busiest) {
   std::string why;
@@ -19,6 +23,11 @@ std::string suspicion(const HostBoundCheck& check, const DepthSummary& busiest) 
     if (!why.empty()) why += ", and ";
     why += fmt::format("the process kept a CPU busy {:.0f} % of the time at depth {} ({:.0f} IOPS)",
                        100.0 * *check.host_busy, busiest.queue_depth, busiest.iops);
+  }
+  if (waited_for_cpus(check)) {
+    if (!why.empty()) why += ", and ";
+    why += fmt::format("the submitting thread waited for a CPU {:.0f} % of the time at depth {} ({:.0f} IOPS)",
+                       100.0 * *check.host_waited, busiest.queue_depth, busiest.iops);
   }
   return why;
 }
@@ -56,7 +65,9 @@ void check_host_bound(ParallelismVerdict& v, const EngineCeiling& ceiling) {
   check.ceiling = ceiling;
   check.plateau_share = busiest->iops / ceiling.iops;
   check.host_busy = busiest->host_busy;
-  check.suspected = check.plateau_share >= kHostBoundShare || (check.host_busy && *check.host_busy >= kHostBusyShare);
+  check.host_waited = busiest->host_waited;
+  check.suspected = check.plateau_share >= kHostBoundShare ||
+                    (check.host_busy && *check.host_busy >= kHostBusyShare) || waited_for_cpus(check);
   v.host_check = check;
 }
 
@@ -89,6 +100,7 @@ void judge_host_bound(ParallelismVerdict& v, const MoreRingsCheck& rings) {
                             suspect, rings_words(rings), *check.host_busy));
     return;
   }
+
   for (ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops}) {
     value->evidence += fmt::format("; the host looked busy ({}), but {}: under {:.0f} %, so the plateau is not one "
                                    "core's limit",

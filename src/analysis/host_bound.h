@@ -30,6 +30,11 @@ constexpr double kHostBoundShare = 0.70;
 // submitter (with the kernel work it does for its requests) had no time
 // left to issue more.
 constexpr double kHostBusyShare = 0.90;
+// So is one where the submitting thread waited for a CPU, with work to do,
+// this share of the time (DepthSummary::host_waited; 0.2 % on this VM when
+// quiet, 12-33 % beside two busy loops per CPU): other work held the cores,
+// and completions sat unreaped while it waited.
+constexpr double kHostWaitedShare = 0.10;
 // More rings must raise the IOPS by this share to call the one core the
 // limit (a smaller change is within a shared host's noise).
 constexpr double kMoreRingsGain = 0.10;
@@ -48,7 +53,8 @@ void check_host_bound(ParallelismVerdict& v, const EngineCeiling& ceiling);
 // plateau was suspect): a suspect plateau is the host's when more rings
 // gained at least kMoreRingsGain, when one ring already kept as many CPUs
 // busy as the rings had (host_busy >= kHostBusyShare x rings: no CPU was
-// left to add), or when they could not be timed (the cautious answer). The knee and the plateau then become undetermined (a
+// left to add), or when they could not be timed (the cautious answer). The
+// knee and the plateau then become undetermined (a
 // found value is withdrawn) and their evidence says why, with the numbers;
 // a suspect plateau that more rings did not raise stands, and its evidence
 // says so.

@@ -573,9 +573,10 @@ void judge_strides(ParallelismVerdict& v, const ParallelismData& data, uint64_t 
 
 std::vector<DepthSummary> summarize_depths(const std::vector<DepthSegment>& segments) {
   std::map<uint32_t, DepthSummary> by_depth;
-  std::map<uint32_t, std::vector<double>> latencies, busy;
+  std::map<uint32_t, std::vector<double>> latencies, busy, waited;
   for (const auto& s : segments) {
     if (s.host_busy) busy[s.queue_depth].push_back(*s.host_busy);
+    if (s.host_waited) waited[s.queue_depth].push_back(*s.host_waited);
     DepthSummary& d = by_depth[s.queue_depth];
     d.queue_depth = s.queue_depth;
     d.segment_iops.push_back(s.iops);
@@ -589,6 +590,7 @@ std::vector<DepthSummary> summarize_depths(const std::vector<DepthSegment>& segm
     d.p50_us = quantile(latencies[depth], 0.5);
     d.p99_us = quantile(latencies[depth], 0.99);
     if (!busy[depth].empty()) d.host_busy = quantile(busy[depth], 0.5);
+    if (!waited[depth].empty()) d.host_waited = quantile(waited[depth], 0.5);
     out.push_back(d);
   }
   return out;

@@ -80,6 +80,9 @@ struct DepthSegment {
   // (1.0: one CPU kept busy); none where the clock is not the host's (a
   // simulated drive's is virtual).
   std::optional<double> host_busy;
+  // The share of that wall time the submitting thread waited for a CPU
+  // while it had work (other work held the cores); none where not counted.
+  std::optional<double> host_waited;
 };
 
 struct DepthSummary {
@@ -89,6 +92,7 @@ struct DepthSummary {
   double p50_us = 0.0, p99_us = 0.0; // over every IO of the depth
   uint64_t ios = 0;
   std::optional<double> host_busy;   // median over the segments that measured it
+  std::optional<double> host_waited; // likewise
 };
 
 // Pairs at one stride: each entry the pair's time (the later completion's
@@ -154,7 +158,8 @@ struct HostBoundCheck {
   EngineCeiling ceiling;
   double plateau_share = 0.0;      // the busiest depth's mean IOPS over the ceiling's
   std::optional<double> host_busy; // the busiest depth's (DepthSummary::host_busy)
-  bool suspected = false;          // plateau_share or host_busy reached its line
+  std::optional<double> host_waited; // the busiest depth's (DepthSummary::host_waited)
+  bool suspected = false;          // plateau_share, host_busy or host_waited reached its line
   MoreRingsCheck more_rings;       // timed only when suspected
   bool host_bound = false;         // the knee and plateau were withdrawn as the host's
 };

@@ -54,6 +54,7 @@ json engine_ceiling_json(const std::optional<HostBoundCheck>& check) {
           {"cpu_ns_per_io", rounded(check->ceiling.cpu_ns_per_io)},
           {"plateau_share", rounded(check->plateau_share)},
           {"host_busy", check->host_busy ? json(rounded(*check->host_busy)) : json(nullptr)},
+          {"host_waited", check->host_waited ? json(rounded(*check->host_waited)) : json(nullptr)},
           {"suspected", check->suspected},
           {"more_rings", more_rings_json(*check)},
           {"host_bound", check->host_bound}};
@@ -87,7 +88,8 @@ json probe_json(const ParallelismSection& p) {
                       {"segment_iops", segments},
                       {"p50_us", rounded(d.p50_us)},
                       {"p99_us", rounded(d.p99_us)},
-                      {"host_busy", d.host_busy ? json(rounded(*d.host_busy)) : json(nullptr)}});
+                      {"host_busy", d.host_busy ? json(rounded(*d.host_busy)) : json(nullptr)},
+                      {"host_waited", d.host_waited ? json(rounded(*d.host_waited)) : json(nullptr)}});
   }
   json out = {{p.verdict.op == IoOp::write ? "write_bytes" : "read_bytes", p.read_bytes}};
   if (p.window) out["region"] = {{"offset", p.window->offset}, {"length", p.window->length}};

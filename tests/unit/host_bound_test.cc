@@ -169,3 +169,41 @@ TEST_CASE("a suspect plateau whose rings could not be timed is withdrawn, cautio
   CHECK(v.plateau_iops.state == UnitState::undetermined);
   CHECK(v.plateau_iops.evidence.find("could not be tried (this process may run on one CPU only)") != std::string::npos);
 }
+
+namespace {
+
+// A found sweep far below the ceiling, idle enough, whose submitter waited
+// for a CPU `waited` of the time at its busiest depth.
+ParallelismVerdict sweep_waiting(double waited) {
+  ParallelismVerdict v = found_sweep(400e3);
+  v.depths.back().host_busy = 0.4;
+  v.depths.back().host_waited = waited;
+  check_host_bound(v, ceiling_of(6e6));
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("a submitter that waited for a CPU a tenth of the time makes the plateau suspect") {
+  CHECK_FALSE(sweep_waiting(0.09).host_check->suspected);
+  const ParallelismVerdict v = sweep_waiting(0.12);
+  CHECK(v.host_check->suspected);
+  CHECK(*v.host_check->host_waited == Approx(0.12));
+}
+
+TEST_CASE("a submitter kept waiting for a CPU: more rings decide, and the evidence says it waited") {
+  ParallelismVerdict gained = sweep_waiting(0.33);
+  judge_host_bound(gained, rings_gaining(0.3));
+  CHECK(gained.host_check->host_bound);
+  for (const ParallelismValue* value : {&gained.queue_depth_knee, &gained.plateau_iops}) {
+    CHECK(value->state == UnitState::undetermined);
+    CHECK(value->evidence.find("the submitting thread waited for a CPU 33 % of the time at depth 32") !=
+          std::string::npos);
+  }
+  ParallelismVerdict flat = sweep_waiting(0.33);
+  judge_host_bound(flat, rings_gaining(0.03));
+  CHECK_FALSE(flat.host_check->host_bound);
+  CHECK(flat.plateau_iops.state == UnitState::found);
+  CHECK(flat.plateau_iops.evidence.find("waited for a CPU 33 %") != std::string::npos);
+  CHECK(flat.plateau_iops.evidence.find("not one core's limit") != std::string::npos);
+}
