@@ -26,7 +26,7 @@ std::vector<DepthSegment> saturating(uint32_t units, int replicates, uint64_t se
   for (int r = 0; r < replicates; ++r) {
     for (uint32_t d = 1; d <= 256; d *= 2) {
       const double ideal = linear ? d * 10000.0 : 10000.0 * units * d / (d + units - 1.0);
-      segments.push_back({d, ideal * (1.0 + 0.02 * random.normal()), {100.0, 110.0}, std::nullopt});
+      segments.push_back({d, ideal * (1.0 + 0.02 * random.normal()), {100.0, 110.0}, std::nullopt, std::nullopt});
     }
   }
   return segments;
@@ -41,7 +41,7 @@ std::vector<DepthSegment> on_the_line(const std::vector<uint32_t>& depths, uint6
   for (int r = 0; r < 6; ++r) {
     for (uint32_t d : depths) {
       const double ideal = 10000.0 * units * d / (d + units - 1.0);
-      segments.push_back({d, ideal * (1.0 + 0.02 * random.normal()), {100.0}, std::nullopt});
+      segments.push_back({d, ideal * (1.0 + 0.02 * random.normal()), {100.0}, std::nullopt, std::nullopt});
     }
   }
   return segments;
@@ -189,7 +189,7 @@ TEST_CASE("a depth on the 90 % line leaves the knee undetermined between powers 
 TEST_CASE("refined depths with too few segments are left out, not the whole knee") {
   ParallelismData data;
   data.segments = saturating(8, 6, 1);
-  data.segments.push_back({48, 70000.0, {100.0}, std::nullopt});  // one segment: a refinement the budget cut short
+  data.segments.push_back({48, 70000.0, {100.0}, std::nullopt, std::nullopt});  // one segment: a refinement the budget cut short
   const ParallelismVerdict v = analyse_parallelism(data, 1);
   REQUIRE(v.queue_depth_knee.state == UnitState::found);
   CHECK(*v.queue_depth_knee.value == 64);
@@ -243,7 +243,7 @@ TEST_CASE("a peak at the deepest queue still gaining more than 5 % leaves the kn
 
 TEST_CASE("a sweep --budget cut inside its first round says so, for the knee and the strides") {
   ParallelismData data;
-  data.segments = {{1, 10000.0, {100.0}, std::nullopt}, {2, 19000.0, {105.0}, std::nullopt}};
+  data.segments = {{1, 10000.0, {100.0}, std::nullopt, std::nullopt}, {2, 19000.0, {105.0}, std::nullopt, std::nullopt}};
   data.largest_depth_allowed = 256;
   data.strides = {{4096, {}}, {8192, {}}};
   data.first_round_cut = true;
