@@ -370,39 +370,41 @@ TEST_CASE("a failed IO at queue depth 4 leaves nothing in flight", "[runner]") {
   CHECK(device.in_flight() == 0u);
 }
 
-TEST_CASE("completions already there are reaped before the runner waits again, each replaced as its slot frees",
-          "[runner]") {
-  ScriptedDevice device(4);
+namespace {
+
+// Runs `ios` reads at `depth` on a pollable device where every IO takes the
+// same 40 us, so they finish in batches of `depth`; returns its events.
+std::string events_in_batches(uint32_t depth, size_t ios) {
+  ScriptedDevice device(depth);
   device.pollable = true;
-  // Four IOs finish at the same moment, then four more: one wait and three
-  // polls reap a batch, each reaped IO's replacement queued at once.
-  device.latency_ns = std::vector<uint64_t>(12, 40'000);
-  ProbeRunner runner(device, 4, 4096);
-  const std::vector<PlannedIo> plan(12, PlannedIo{IoOp::read, 8192, 4096});
+  device.latency_ns = std::vector<uint64_t>(ios, 40'000);
+  ProbeRunner runner(device, depth, 4096);
+  const std::vector<PlannedIo> plan(ios, PlannedIo{IoOp::read, 8192, 4096});
   CHECK(runner.run(plan) == expected_us(device.latency_ns));
-  CHECK(device.events == "SSSSWSPSPSPSWSPSPSPSWPPP");
+  CHECK(device.max_in_flight == depth);
   for (const auto& v : device.violations) FAIL_CHECK(v);
   CHECK(device.in_flight() == 0u);
+  return device.events;
+}
+
+}  // namespace
+
+TEST_CASE("completions already there are reaped before the runner waits again, each replaced as its slot frees",
+          "[runner]") {
+  // Four IOs finish at the same moment, then four more: one wait and three
+  // polls reap a batch, each reaped IO's replacement queued at once.
+  CHECK(events_in_batches(4, 12) == "SSSSWSPSPSPSWSPSPSPSWPPP");
 }
 
 TEST_CASE("a long batch hands its replacements to the kernel every kSubmitEvery, not only at the next wait",
           "[runner]") {
   static_assert(ProbeRunner::kSubmitEvery == 8, "the script below counts in eights");
-  ScriptedDevice device(16);
-  device.pollable = true;
   // Sixteen IOs finish at the same moment; the plan has eight more. The
   // batch queues their eight replacements and submits them after the
   // eighth; the rest of the batch and the replacements are reaped without
   // a submission of their own.
-  device.latency_ns = std::vector<uint64_t>(24, 40'000);
-  ProbeRunner runner(device, 16, 4096);
-  const std::vector<PlannedIo> plan(24, PlannedIo{IoOp::read, 8192, 4096});
-  CHECK(runner.run(plan) == expected_us(device.latency_ns));
-  CHECK(device.events == std::string(16, 'S') + "WS" + std::string("PSPSPSPSPSPSPS") + "Q" + std::string(8, 'P') + "W" +
-                             std::string(7, 'P'));
-  CHECK(device.max_in_flight == 16u);
-  for (const auto& v : device.violations) FAIL_CHECK(v);
-  CHECK(device.in_flight() == 0u);
+  CHECK(events_in_batches(16, 24) ==
+        std::string(16, 'S') + "WS" + "PSPSPSPSPSPSPS" + "Q" + std::string(8, 'P') + "W" + std::string(7, 'P'));
 }
 
 TEST_CASE("a failed IO found by polling ends the run with the rest reaped", "[runner]") {
