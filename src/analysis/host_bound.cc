@@ -100,7 +100,6 @@ void judge_host_bound(ParallelismVerdict& v, const MoreRingsCheck& rings) {
                             suspect, rings_words(rings), *check.host_busy));
     return;
   }
-
   for (ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops}) {
     value->evidence += fmt::format("; the host looked busy ({}), but {}: under {:.0f} %, so the plateau is not one "
                                    "core's limit",

@@ -32,7 +32,7 @@ constexpr double kHostBoundShare = 0.70;
 constexpr double kHostBusyShare = 0.90;
 // So is one where the submitting thread waited for a CPU, with work to do,
 // this share of the time (DepthSummary::host_waited; 0.2 % on this VM when
-// quiet, 12-33 % beside two busy loops per CPU): other work held the cores,
+// quiet, 12-34 % beside two busy loops per CPU): other work held the cores,
 // and completions sat unreaped while it waited.
 constexpr double kHostWaitedShare = 0.10;
 // More rings must raise the IOPS by this share to call the one core the
