@@ -160,6 +160,10 @@ MoreRingsResult time_more_rings(Device& device, const ParallelismPlan& plan, uin
                                               : "this process may run on one CPU only";
     return result;
   }
+  if (!device.opens_other_rings()) {
+    check.not_timed_because = "the engine cannot open another ring on this target";
+    return result;
+  }
   Random random(seed ^ 0x72696e67ull);
   const uint64_t ios = segment_ios_at(queue_depth);
   std::vector<double> one, many;

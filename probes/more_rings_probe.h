@@ -32,9 +32,10 @@ struct MoreRingsResult {
 // Times the plan's random reads at `queue_depth` in flight, on one ring
 // and spread over one ring per usable CPU (at most kMostRings, at most one
 // per IO in flight). Not timed, with the reason, when the process may use
-// only one CPU, the depth is 1, or a ring cannot be set up on its thread
-// (an engine with no other ring, io_uring or locked-memory limits): that is
-// not the run's failure. An IO error while the reads are out is.
+// only one CPU, the depth is 1, the engine opens no other ring (NVMe
+// passthrough), or a ring cannot be set up on its thread (io_uring or
+// locked-memory limits): that is not the run's failure. An IO error while
+// the reads are out is.
 MoreRingsResult time_more_rings(Device& device, const ParallelismPlan& plan, uint32_t queue_depth, uint64_t seed);
 
 }  // namespace ssdprobe

@@ -10,6 +10,12 @@ bool waited_for_cpus(const HostBoundCheck& check) {
   return check.host_waited && *check.host_waited >= kHostWaitedShare;
 }
 
+// Suspect for what the engine or the process itself used up (the ceiling,
+// a busy CPU), not only for waiting while other work held the cores.
+bool suspected_by_own_use(const HostBoundCheck& check) {
+  return check.plateau_share >= kHostBoundShare || (check.host_busy && *check.host_busy >= kHostBusyShare);
+}
+
 // What made the plateau suspect, in words.
 std::string suspicion(const HostBoundCheck& check, const DepthSummary& busiest) {
   std::string why;
@@ -66,8 +72,7 @@ void check_host_bound(ParallelismVerdict& v, const EngineCeiling& ceiling) {
   check.plateau_share = busiest->iops / ceiling.iops;
   check.host_busy = busiest->host_busy;
   check.host_waited = busiest->host_waited;
-  check.suspected = check.plateau_share >= kHostBoundShare ||
-                    (check.host_busy && *check.host_busy >= kHostBusyShare) || waited_for_cpus(check);
+  check.suspected = suspected_by_own_use(check) || waited_for_cpus(check);
   v.host_check = check;
 }
 
@@ -77,6 +82,16 @@ void judge_host_bound(ParallelismVerdict& v, const MoreRingsCheck& rings) {
   HostBoundCheck& check = *v.host_check;
   check.more_rings = rings;
   const std::string suspect = suspicion(check, *busiest);
+  if (!rings.timed && !suspected_by_own_use(check)) {
+    // Waiting for a CPU now and then is weaker evidence than a core used
+    // up: without rings to settle it, the plateau stands and says so.
+    for (ParallelismValue* value : {&v.queue_depth_knee, &v.plateau_iops}) {
+      value->evidence += fmt::format("; {}, and more rings could not be tried ({}): whether other work on the host "
+                                     "held the plateau down is not known",
+                                     suspect, rings.not_timed_because);
+    }
+    return;
+  }
   if (!rings.timed) {
     check.host_bound = true;
     withdraw(v, fmt::format("host-bound: {}; more rings could not be tried ({}), so the drive may serve more, and a "

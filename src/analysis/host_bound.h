@@ -53,7 +53,9 @@ void check_host_bound(ParallelismVerdict& v, const EngineCeiling& ceiling);
 // plateau was suspect): a suspect plateau is the host's when more rings
 // gained at least kMoreRingsGain, when one ring already kept as many CPUs
 // busy as the rings had (host_busy >= kHostBusyShare x rings: no CPU was
-// left to add), or when they could not be timed (the cautious answer). The
+// left to add), or when they could not be timed while the engine or the
+// process had used up a core (the cautious answer; a plateau suspect only
+// for the submitter's waits keeps its value, its evidence saying so). The
 // knee and the plateau then become undetermined (a
 // found value is withdrawn) and their evidence says why, with the numbers;
 // a suspect plateau that more rings did not raise stands, and its evidence

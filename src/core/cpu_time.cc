@@ -16,7 +16,9 @@ double process_cpu_seconds() {
 std::optional<double> thread_runqueue_wait_seconds() {
   std::ifstream in("/proc/thread-self/schedstat");
   unsigned long long on_cpu_ns = 0, waiting_ns = 0;
-  if (!(in >> on_cpu_ns >> waiting_ns)) return std::nullopt;
+  // A thread that is running has been on a CPU: zeros mean the kernel
+  // keeps no such counts.
+  if (!(in >> on_cpu_ns >> waiting_ns) || on_cpu_ns == 0) return std::nullopt;
   return static_cast<double>(waiting_ns) / 1e9;
 }
 

@@ -39,6 +39,7 @@ class CountingDevice final : public Device {
   std::optional<WaitCounts> wait_counts() const override { return engine_->wait_counts(); }
   bool uses_io_uring() const override { return engine_->uses_io_uring(); }
   std::unique_ptr<Device> another_ring() override;
+  bool opens_other_rings() const override { return engine_->opens_other_rings(); }
   uint64_t now_ns() override { return engine_->now_ns(); }
   void idle(uint64_t ns) override { engine_->idle(ns); }
   std::string describe_failure(int64_t result) const override { return engine_->describe_failure(result); }

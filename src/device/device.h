@@ -16,8 +16,8 @@
 //    its buffer by index and the buffer is at least `length` bytes.
 //  - a read-only device (writable() == false) never issues a write: submit()
 //    of a write throws Error(refused) without touching the medium.
-//  - errors: submit()/wait_one() throw ssdprobe::Error; a failed IO is
-//    reported in IoCompletion::result as -errno, not thrown.
+//  - errors: submit(), submit_queued() and wait_one() throw ssdprobe::Error;
+//    a failed IO is reported in IoCompletion::result as -errno, not thrown.
 #pragma once
 
 #include <cstdint>
@@ -109,6 +109,8 @@ class Device {
   // another core (probes/more_rings_probe.h). None where the engine cannot
   // (psync, NVMe passthrough, simulated drives).
   virtual std::unique_ptr<Device> another_ring() { return nullptr; }
+  // Whether another_ring() can give one here, without making it.
+  virtual bool opens_other_rings() const { return false; }
 
   // Nothing to do for `ns` nanoseconds, with nothing in flight: the SLC cache
   // probe lets a drive empty its cache. Real engines sleep, in slices, and

@@ -47,6 +47,7 @@ class UringDevice : public Device {
   std::optional<WaitCounts> wait_counts() const override { return requests_.spin().counts(); }
   bool uses_io_uring() const override { return true; }
   std::unique_ptr<Device> another_ring() override;
+  bool opens_other_rings() const override { return true; }
   uint64_t now_ns() override;
 
  private:

@@ -92,9 +92,11 @@ void ProbeRunner::issue(std::span<const PlannedIo> ios, std::vector<double>& lat
     // together, and that call also posts what finished meanwhile: a long
     // batch neither leaves the device short of requests while it is reaped
     // nor costs a system call per IO, and completions that arrive during it
-    // are reaped without another sleep.
+    // are reaped without another sleep. A batch ends after queue_depth
+    // completions even if more keep arriving (NOPs complete inside the
+    // submitting call), so a signal is seen at least that often.
     std::optional<IoCompletion> done = device_.wait_one();
-    uint32_t queued = 0;
+    uint32_t queued = 0, reaped = 0;
     do {
       finish(*done, ios, latency_us, finished_at, next - completed - 1);
       ++completed;
@@ -104,7 +106,7 @@ void ProbeRunner::issue(std::span<const PlannedIo> ios, std::vector<double>& lat
         device_.submit_queued();
         queued = 0;
       }
-    } while (completed < next && (done = device_.poll_one()));
+    } while (++reaped < queue_depth_ && completed < next && (done = device_.poll_one()));
   }
 }
 

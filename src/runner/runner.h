@@ -46,7 +46,7 @@ class ProbeRunner {
   // many (Device::submit_queued): at QD 32 on a loop device this gave
   // 1.02-1.24 times fio's IOPS where submitting them all after the batch
   // gave 0.90-1.01 (docs/engine.md). With 8 or fewer in flight (where the
-  // engine polls) a batch rarely reaches it and the wait submits them.
+  // engine polls) that is at most one call per batch, as before.
   static constexpr uint32_t kSubmitEvery = 8;
 
   // Allocates queue_depth buffers of max_request_bytes and attaches them.

@@ -200,6 +200,13 @@ TEST_CASE("a submitter kept waiting for a CPU: more rings decide, and the eviden
     CHECK(value->evidence.find("the submitting thread waited for a CPU 33 % of the time at depth 32") !=
           std::string::npos);
   }
+  ParallelismVerdict untried = sweep_waiting(0.33);  // waits alone, no rings to settle it: the value stands
+  judge_host_bound(untried, rings_not_timed());
+  CHECK_FALSE(untried.host_check->host_bound);
+  CHECK(untried.plateau_iops.state == UnitState::found);
+  CHECK(untried.plateau_iops.evidence.find("waited for a CPU 33 %") != std::string::npos);
+  CHECK(untried.plateau_iops.evidence.find("more rings could not be tried (this process may run on one CPU only)") !=
+        std::string::npos);
   ParallelismVerdict flat = sweep_waiting(0.33);
   judge_host_bound(flat, rings_gaining(0.03));
   CHECK_FALSE(flat.host_check->host_bound);

@@ -91,6 +91,7 @@ class OneRingOnly : public Device {
 class SecondRingFails : public OneRingOnly {
  public:
   SecondRingFails() : OneRingOnly(kSize) {}
+  bool opens_other_rings() const override { return true; }
   std::unique_ptr<Device> another_ring() override {
     if (opened_.fetch_add(1) > 0) throw Error(ErrorCategory::unsupported, "io_uring_queue_init: Cannot allocate memory");
     DeviceLimits limits;
@@ -154,7 +155,7 @@ TEST_CASE("more rings are not tried on one CPU, at depth 1, or where the engine 
     OneRingOnly device;
     const MoreRingsResult result = time_more_rings(device, plan, 32, 7);
     CHECK_FALSE(result.check.timed);
-    CHECK_THAT(result.check.not_timed_because, Catch::Contains("the engine cannot open another ring on this target"));
+    CHECK(result.check.not_timed_because == "the engine cannot open another ring on this target");
     CHECK(result.ios == 0);
   }
 }
