@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <exception>
 #include <latch>
 #include <mutex>
@@ -124,9 +125,18 @@ ManyRingsTiming many_rings_segment(Device& device, const ParallelismPlan& plan, 
   std::latch ready(rings);
   std::mutex teardown;
   std::vector<std::thread> threads;
-  for (auto& job : jobs) threads.emplace_back(run_ring, std::ref(device), std::ref(job), std::ref(ready), std::ref(teardown));
-  for (auto& thread : threads) thread.join();
   ManyRingsTiming timing;
+  try {
+    threads.reserve(rings);
+    for (auto& job : jobs) threads.emplace_back(run_ring, std::ref(device), std::ref(job), std::ref(ready), std::ref(teardown));
+  } catch (const std::exception& e) {
+    // No thread for a ring (a memory limit leaves no room for its stack):
+    // the rings that started run their share, untimed like a ring that
+    // could not be set up.
+    timing.not_timed_because = std::string("a thread for another ring could not be started: ") + e.what();
+    ready.count_down(static_cast<std::ptrdiff_t>(rings - threads.size()));
+  }
+  for (auto& thread : threads) thread.join();
   std::vector<uint64_t> finished;
   for (auto& job : jobs) {
     if (job.failure) std::rethrow_exception(job.failure);
