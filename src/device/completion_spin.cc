@@ -52,17 +52,18 @@ void RingRequests::check_usable(const char* engine) const {
 }
 
 io_uring_cqe* RingRequests::submit_then_wait(io_uring& ring, const char* submit_what, const char* wait_what) {
-  if (queued_ > 0) {
-    queued_ = 0;
-    submit_queued(ring, in_kernel_, submit_what);
-  }
+  submit_pending(ring, submit_what, false);
   return spin_.wait(ring, in_kernel_, wait_what);
 }
 
 void RingRequests::submit_now(io_uring& ring, const char* submit_what) {
+  submit_pending(ring, submit_what, true);
+}
+
+void RingRequests::submit_pending(io_uring& ring, const char* submit_what, bool post_finished) {
   if (queued_ == 0) return;
   queued_ = 0;
-  submit_queued(ring, in_kernel_, submit_what, true);
+  submit_queued(ring, in_kernel_, submit_what, post_finished);
 }
 
 void RingRequests::abandon(io_uring& ring) {

@@ -75,6 +75,8 @@ class RingRequests {
   const CompletionSpin& spin() const { return spin_; }
 
  private:
+  // Submits what is queued, if anything (uring_wait.h submit_queued).
+  void submit_pending(io_uring& ring, const char* submit_what, bool post_finished);
   unsigned queued_ = 0;     // prepared, not yet submitted
   unsigned in_kernel_ = 0;  // submitted, completion not yet taken
   bool abandoned_ = false;

@@ -300,6 +300,22 @@ TEST_CASE("a failed or short IO is an io error naming the IO and its offset", "[
   }
 }
 
+namespace {
+
+// Runs `plan`, which a signal is to stop: the Error(interrupted)'s message.
+std::string interruption_of(ProbeRunner& runner, const std::vector<PlannedIo>& plan) {
+  try {
+    runner.run(plan);
+  } catch (const Error& e) {
+    CHECK(e.category() == ErrorCategory::interrupted);
+    return e.what();
+  }
+  FAIL("not interrupted");
+  return "";
+}
+
+}  // namespace
+
 TEST_CASE("an interrupt stops the run between IOs with Error(interrupted)", "[runner][interrupt]") {
   InterruptReset reset;
   const InterruptGuard guard;  // SIGINT/SIGTERM now only raise the flag
@@ -310,13 +326,7 @@ TEST_CASE("an interrupt stops the run between IOs with Error(interrupted)", "[ru
       if (index == 2) std::raise(SIGTERM);
     };
     ProbeRunner runner(device, 1, 8192);
-    try {
-      runner.run(mixed_plan(50));
-      FAIL("not interrupted");
-    } catch (const Error& e) {
-      CHECK(e.category() == ErrorCategory::interrupted);
-      CHECK(std::string(e.what()).find(std::to_string(SIGTERM)) != std::string::npos);
-    }
+    CHECK(interruption_of(runner, mixed_plan(50)).find(std::to_string(SIGTERM)) != std::string::npos);
     CHECK(interrupt_signal() == SIGTERM);
     CHECK(device.submitted.size() == 3u);
     CHECK(device.completed.size() == 3u);
@@ -329,12 +339,7 @@ TEST_CASE("an interrupt stops the run between IOs with Error(interrupted)", "[ru
       if (index == 9) std::raise(SIGINT);
     };
     ProbeRunner runner(device, 4, 8192);
-    try {
-      runner.run(mixed_plan(50));
-      FAIL("not interrupted");
-    } catch (const Error& e) {
-      CHECK(e.category() == ErrorCategory::interrupted);
-    }
+    interruption_of(runner, mixed_plan(50));
     CHECK(device.submitted.size() >= 10u);
     CHECK(device.submitted.size() < 10u + 4u);
     CHECK(device.in_flight() == 0u);  // every submitted IO was waited for
@@ -351,12 +356,7 @@ TEST_CASE("an interrupt stops the run between IOs with Error(interrupted)", "[ru
       if (index == 10) std::raise(SIGINT);
     };
     ProbeRunner runner(device, 4, 8192);
-    try {
-      runner.run(mixed_plan(100));
-      FAIL("not interrupted");
-    } catch (const Error& e) {
-      CHECK(e.category() == ErrorCategory::interrupted);
-    }
+    interruption_of(runner, mixed_plan(100));
     CHECK(device.submitted.size() <= 11u + 4u);
     CHECK(device.in_flight() == 0u);
     for (const auto& v : device.violations) FAIL_CHECK(v);
