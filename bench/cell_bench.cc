@@ -7,6 +7,7 @@
 // (SPIN_US: how long the engine polls for a completion before it sleeps,
 // ssdprobe's --spin-us; default the same 200.)
 #include <cstdio>
+#include <optional>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/units.h"
+#include "device/io_counts.h"
 #include "device/target.h"
 #include "firmware/nvme_passthru_open.h"
 #include "runner/runner.h"
@@ -45,6 +47,7 @@ int main(int argc, char** argv) {
     std::vector<PlannedIo> plan(ios);
     for (auto& io : plan) io = {IoOp::read, random.below(slots) * slot + offset, static_cast<uint32_t>(size)};
     runner.run(std::span(plan).first(std::min<size_t>(64, plan.size())));  // warm-up, as the probe does
+    const std::optional<WaitCounts> waits_before = target.device->wait_counts();
     const CpuStopwatch host;
     const std::vector<double> latency = runner.run(plan);
     const double seconds = host.wall_s();
@@ -61,6 +64,12 @@ int main(int argc, char** argv) {
     // The shape, not only the middle: two engines' medians can differ
     // while their distributions cross (docs/engine.md, next to fio).
     for (const int p : {10, 25, 75, 90}) out[fmt::format("p{}_us", p)] = quantile(latency, p / 100.0);
+    // How the engine waited: a completion already there, polled for, or
+    // slept for (each sleep is a wake-up someone else pays for).
+    if (waits_before) {
+      const WaitCounts w = wait_counts_between(*waits_before, *target.device->wait_counts());
+      out["waits"] = {{"ready", w.ready}, {"polled", w.polled}, {"slept", w.slept}};
+    }
     fmt::print("{}\n", out.dump());
     return 0;
   } catch (const Error& e) {
