@@ -50,7 +50,7 @@ void parallelism_text(std::string& out, const std::optional<ParallelismSection>&
   const std::pair<const char*, const ParallelismValue*> reasons[] = {
       {"knee: ", &v.queue_depth_knee}, {"interleave: ", &v.interleave_bytes}, {"units: ", &v.parallel_units}};
   for (const auto& [label, value] : reasons) out += wrapped(std::string("  ") + label, value->evidence, width, 4);
-  out += fmt::format("  {} IOs, {:.2f} s of device time (of {:.2f} s for this probe)\n", section->ios,
+  out += fmt::format("  {} IOs, {:.2f} s of device time (of the {:.2f} s it was given)\n", section->ios,
                      section->device_time_s, section->budget_s);
 }
 
