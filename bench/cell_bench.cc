@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
     if (waits_before) {
       const WaitCounts w = wait_counts_between(*waits_before, *target.device->wait_counts());
       out["waits"] = {{"ready", w.ready}, {"polled", w.polled}, {"slept", w.slept}};
+      for (const SleepReason reason : kSleepReasons) out["waits"][sleep_reason_name(reason)] = w.slept_for(reason);
     }
     fmt::print("{}\n", out.dump());
     return 0;

@@ -10,20 +10,28 @@
 
 namespace ssdprobe {
 
+std::optional<SleepReason> reason_not_to_poll(unsigned in_kernel, uint64_t typical_wait_ns, uint64_t limit_ns,
+                                              CpuContention& contention, uint64_t now_ns) {
+  if (in_kernel > CompletionSpin::kMaxInFlight) return SleepReason::deep_queue;
+  if (typical_wait_ns > limit_ns) return SleepReason::slow_device;
+  if (contention.others_fill_cpus(now_ns)) return SleepReason::cpus_busy;
+  return std::nullopt;
+}
+
 io_uring_cqe* CompletionSpin::wait(io_uring& ring, unsigned in_kernel, const char* what) {
   if (io_uring_cqe* cqe = ready_completion(ring)) {
     ++counts_.ready;
     return cqe;
   }
   if (limit_ns_ == 0) {  // --spin-us 0: no polling, nothing to average
-    ++counts_.slept;
+    counts_.count_sleep(SleepReason::spin_off);
     return wait_for_completion(ring, what);
   }
   const uint64_t start = monotonic_raw_ns();
-  const bool poll =
-      in_kernel <= kMaxInFlight && typical_wait_ns_ <= limit_ns_ && !contention_.others_fill_cpus(start);
+  const std::optional<SleepReason> no_poll = reason_not_to_poll(in_kernel, typical_wait_ns_, limit_ns_,
+                                                                contention_, start);
   io_uring_cqe* found = nullptr;
-  if (poll) {
+  if (!no_poll) {
     const uint64_t deadline = start + limit_ns_;
     do {
       // With deferred task work a finished request reaches the ring only
@@ -35,7 +43,7 @@ io_uring_cqe* CompletionSpin::wait(io_uring& ring, unsigned in_kernel, const cha
   if (found != nullptr) {
     ++counts_.polled;
   } else {
-    ++counts_.slept;
+    counts_.count_sleep(no_poll.value_or(SleepReason::timed_out));
     found = wait_for_completion(ring, what);
   }
   // Moving average over ~16 waits: slow drives stop polling, and a drive

@@ -278,8 +278,13 @@ json waits_json(const std::optional<PhaseHostCost>& host) {
   if (!host || !host->waits) return nullptr;
   const WaitCounts& w = *host->waits;
   const char* waited = waited_name(w);
-  return {{"waited", waited ? json(waited) : json(nullptr)}, {"ready", w.ready}, {"polled", w.polled},
-          {"asleep", w.slept}};
+  json because = json::object();
+  for (const SleepReason reason : kSleepReasons) because[sleep_reason_name(reason)] = w.slept_for(reason);
+  return {{"waited", waited ? json(waited) : json(nullptr)},
+          {"ready", w.ready},
+          {"polled", w.polled},
+          {"asleep", w.slept},
+          {"asleep_because", because}};
 }
 
 // How the engine waited over the whole run: every phase's waits together.

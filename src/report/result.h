@@ -190,9 +190,7 @@ inline std::optional<WaitCounts> total_waits(const std::vector<PhaseRecord>& pha
   for (const auto& p : phases) {
     if (!p.host || !p.host->waits) continue;
     if (!all) all = WaitCounts{};
-    all->ready += p.host->waits->ready;
-    all->polled += p.host->waits->polled;
-    all->slept += p.host->waits->slept;
+    add_waits(*all, *p.host->waits);
   }
   return all;
 }

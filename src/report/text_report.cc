@@ -9,6 +9,7 @@
 
 #include "core/plural.h"
 #include "core/units.h"
+#include "device/completion_spin.h"  // kMaxInFlight, named where the engine slept
 #include "report/audit_render.h"
 #include "report/parallelism_render.h"
 #include "report/run_context_text.h"
@@ -393,7 +394,33 @@ void write_amplification_lines(std::string& out, const WriteAmplification& a, si
   }
 }
 
-// "; completions polled (24824 polled, 30 asleep, 12 already there)": how
+// " (25 with more than 8 out, 5 with the CPUs busy)": why the engine slept
+// where it did, the reasons that occurred, largest first; empty when it
+// never slept.
+std::string sleep_reasons_text(const WaitCounts& waits) {
+  std::vector<std::pair<uint64_t, std::string>> parts;
+  for (const SleepReason reason : kSleepReasons) {
+    const uint64_t n = waits.slept_for(reason);
+    if (n == 0) continue;
+    switch (reason) {
+      case SleepReason::spin_off: parts.emplace_back(n, fmt::format("{} with polling off", n)); break;
+      case SleepReason::deep_queue:
+        parts.emplace_back(n, fmt::format("{} with more than {} out", n, CompletionSpin::kMaxInFlight));
+        break;
+      case SleepReason::slow_device: parts.emplace_back(n, fmt::format("{} on a slow device", n)); break;
+      case SleepReason::cpus_busy: parts.emplace_back(n, fmt::format("{} with the CPUs busy", n)); break;
+      case SleepReason::timed_out: parts.emplace_back(n, fmt::format("{} after polling in vain", n)); break;
+    }
+  }
+  if (parts.empty()) return "";
+  std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string text;
+  for (const auto& [n, part] : parts) text += (text.empty() ? "" : ", ") + part;
+  return " (" + text + ")";
+}
+
+// "; completions polled (24824 polled, 30 asleep (30 after polling in vain),
+// 12 already there)": how
 // the engine waited, so its latencies are read knowing whether the
 // process's own wake-up was in them; empty for engines that do not poll.
 std::string waits_text(const std::vector<PhaseRecord>& phases) {
@@ -403,7 +430,8 @@ std::string waits_text(const std::vector<PhaseRecord>& phases) {
   const std::string how = std::string_view(waited) == "mixed" ? "completions partly polled, partly waited for asleep"
                           : std::string_view(waited) == "polled" ? "completions polled"
                                                                   : "completions waited for asleep";
-  return fmt::format("; {} ({} polled, {} asleep, {} already there)", how, all->polled, all->slept, all->ready);
+  return fmt::format("; {} ({} polled, {} asleep{}, {} already there)", how, all->polled, all->slept,
+                     sleep_reasons_text(*all), all->ready);
 }
 
 void run_summary(std::string& out, const ResultDocument& d, size_t width) {
