@@ -39,8 +39,8 @@ grep -q "completions polled up to 200 us" <<< "$engine" || fail "default engine 
 read -r waited polled slept busy < <(jq -r '.phases[] | select(.name == "read_grid") | .waits |
   "\(.waited) \(.polled) \(.asleep) \(.asleep_because.cpus_busy)"' "$SCRATCH/polled.json")
 # Where other work filled the CPUs the engine sleeps, as it must; while a
-# CPU was free it polled.
-[ "$polled" -gt $((slept - busy)) ] ||
+# CPU was free it polled (on a host busy throughout, every sleep says so).
+[ "$polled" -gt $((slept - busy)) ] || { [ "$polled" = 0 ] && [ "$slept" = "$busy" ]; } ||
   fail "default: the read grid polled $polled and slept $slept completions, $busy with the CPUs busy (waited: $waited)"
 [ "$(jget "$SCRATCH/polled.json" '.run.engine_waited')" != null ] || fail "default: run.engine_waited is null"
 note "ok   default: $engine; read grid waits: $waited ($polled polled, $slept asleep, $busy with the CPUs busy)"
