@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     // slept for (each sleep is a wake-up someone else pays for).
     if (waits_before) {
       const WaitCounts w = wait_counts_between(*waits_before, *target.device->wait_counts());
-      out["waits"] = {{"ready", w.ready}, {"polled", w.polled}, {"slept", w.slept}};
+      out["waits"] = {{"ready", w.ready}, {"polled", w.polled}, {"slept", w.slept()}};
       for (const SleepReason reason : kSleepReasons) out["waits"][sleep_reason_name(reason)] = w.slept_for(reason);
     }
     fmt::print("{}\n", out.dump());

@@ -15,6 +15,13 @@ struct io_uring_cqe;
 
 namespace ssdprobe {
 
+// Why a wait that found nothing ready may not poll, in the order checked
+// (the host's CPUs are read last: that costs a file read every
+// CpuContention::kRecheckNs); nullopt when it may. `typical_wait_ns`: the
+// recent waits' average; `limit_ns`: how long a poll may last (not 0).
+std::optional<SleepReason> reason_not_to_poll(unsigned in_kernel, uint64_t typical_wait_ns, uint64_t limit_ns,
+                                              CpuContention& contention, uint64_t now_ns);
+
 // Hybrid waiting: poll for a completion for a while, then sleep.
 //
 // Sleeping in io_uring_enter until a request completes adds the process's
@@ -29,13 +36,6 @@ namespace ssdprobe {
 // the recent waits (an average over the last ~16) were shorter than the
 // limit, and the host has a CPU to spare: a poller on a host whose cores
 // other work fills takes one from it (device/cpu_contention.h).
-// Why a wait that found nothing ready may not poll, in the order checked
-// (the host's CPUs are read last: that costs a file read every
-// CpuContention::kRecheckNs); nullopt when it may. `typical_wait_ns`: the
-// recent waits' average; `limit_ns`: how long a poll may last (not 0).
-std::optional<SleepReason> reason_not_to_poll(unsigned in_kernel, uint64_t typical_wait_ns, uint64_t limit_ns,
-                                              CpuContention& contention, uint64_t now_ns);
-
 class CompletionSpin {
  public:
   static constexpr unsigned kMaxInFlight = 8;

@@ -54,21 +54,22 @@ inline const char* sleep_reason_name(SleepReason reason) {
 // (device/completion_spin.h): the completion was already in the ring, it
 // arrived while the engine polled, or the engine slept in the kernel until
 // it came (after polling in vain, or without polling), each sleep counted
-// once more under its reason.
+// under its reason.
 struct WaitCounts {
-  uint64_t ready = 0, polled = 0, slept = 0;
+  uint64_t ready = 0, polled = 0;
   std::array<uint64_t, std::size(kSleepReasons)> slept_because{};
 
-  void count_sleep(SleepReason reason) {
-    ++slept;
-    ++slept_because[static_cast<size_t>(reason)];
-  }
+  void count_sleep(SleepReason reason) { ++slept_because[static_cast<size_t>(reason)]; }
   uint64_t slept_for(SleepReason reason) const { return slept_because[static_cast<size_t>(reason)]; }
+  uint64_t slept() const {
+    uint64_t all = 0;
+    for (const uint64_t n : slept_because) all += n;
+    return all;
+  }
 };
 
 inline WaitCounts wait_counts_between(const WaitCounts& before, const WaitCounts& after) {
-  WaitCounts d{counter_delta(before.ready, after.ready), counter_delta(before.polled, after.polled),
-               counter_delta(before.slept, after.slept), {}};
+  WaitCounts d{counter_delta(before.ready, after.ready), counter_delta(before.polled, after.polled), {}};
   for (size_t i = 0; i < d.slept_because.size(); ++i) {
     d.slept_because[i] = counter_delta(before.slept_because[i], after.slept_because[i]);
   }
@@ -78,16 +79,16 @@ inline WaitCounts wait_counts_between(const WaitCounts& before, const WaitCounts
 inline void add_waits(WaitCounts& into, const WaitCounts& more) {
   into.ready += more.ready;
   into.polled += more.polled;
-  into.slept += more.slept;
   for (size_t i = 0; i < into.slept_because.size(); ++i) into.slept_because[i] += more.slept_because[i];
 }
 
 // "polled" or "asleep" when at most 5 % of the waits that had to wait went
 // the other way, "mixed" otherwise; null when none had to wait.
 inline const char* waited_name(const WaitCounts& waits) {
-  const uint64_t waited = waits.polled + waits.slept;
+  const uint64_t slept = waits.slept();
+  const uint64_t waited = waits.polled + slept;
   if (waited == 0) return nullptr;
-  if (waits.slept * 20 <= waited) return "polled";
+  if (slept * 20 <= waited) return "polled";
   if (waits.polled * 20 <= waited) return "asleep";
   return "mixed";
 }

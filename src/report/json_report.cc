@@ -283,7 +283,7 @@ json waits_json(const std::optional<PhaseHostCost>& host) {
   return {{"waited", waited ? json(waited) : json(nullptr)},
           {"ready", w.ready},
           {"polled", w.polled},
-          {"asleep", w.slept},
+          {"asleep", w.slept()},
           {"asleep_because", because}};
 }
 

@@ -394,6 +394,18 @@ void write_amplification_lines(std::string& out, const WriteAmplification& a, si
   }
 }
 
+// What a sleep's reason means, after its count: "with the CPUs busy".
+std::string sleep_reason_phrase(SleepReason reason) {
+  switch (reason) {
+    case SleepReason::spin_off: return "with polling off";
+    case SleepReason::deep_queue: return fmt::format("with more than {} out", CompletionSpin::kMaxInFlight);
+    case SleepReason::slow_device: return "on a slow device";
+    case SleepReason::cpus_busy: return "with the CPUs busy";
+    case SleepReason::timed_out: return "after polling in vain";
+  }
+  return "";
+}
+
 // " (25 with more than 8 out, 5 with the CPUs busy)": why the engine slept
 // where it did, the reasons that occurred, largest first; empty when it
 // never slept.
@@ -401,16 +413,7 @@ std::string sleep_reasons_text(const WaitCounts& waits) {
   std::vector<std::pair<uint64_t, std::string>> parts;
   for (const SleepReason reason : kSleepReasons) {
     const uint64_t n = waits.slept_for(reason);
-    if (n == 0) continue;
-    switch (reason) {
-      case SleepReason::spin_off: parts.emplace_back(n, fmt::format("{} with polling off", n)); break;
-      case SleepReason::deep_queue:
-        parts.emplace_back(n, fmt::format("{} with more than {} out", n, CompletionSpin::kMaxInFlight));
-        break;
-      case SleepReason::slow_device: parts.emplace_back(n, fmt::format("{} on a slow device", n)); break;
-      case SleepReason::cpus_busy: parts.emplace_back(n, fmt::format("{} with the CPUs busy", n)); break;
-      case SleepReason::timed_out: parts.emplace_back(n, fmt::format("{} after polling in vain", n)); break;
-    }
+    if (n > 0) parts.emplace_back(n, fmt::format("{} {}", n, sleep_reason_phrase(reason)));
   }
   if (parts.empty()) return "";
   std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -430,7 +433,7 @@ std::string waits_text(const std::vector<PhaseRecord>& phases) {
   const std::string how = std::string_view(waited) == "mixed" ? "completions partly polled, partly waited for asleep"
                           : std::string_view(waited) == "polled" ? "completions polled"
                                                                   : "completions waited for asleep";
-  return fmt::format("; {} ({} polled, {} asleep{}, {} already there)", how, all->polled, all->slept,
+  return fmt::format("; {} ({} polled, {} asleep{}, {} already there)", how, all->polled, all->slept(),
                      sleep_reasons_text(*all), all->ready);
 }
 

@@ -78,14 +78,14 @@ TEST_CASE("sleeps are counted under their reasons, and phases' counts subtract a
   after.count_sleep(SleepReason::timed_out);
   ++after.polled;
   const WaitCounts phase = wait_counts_between(before, after);
-  CHECK(phase.slept == 3);
+  CHECK(phase.slept() == 3);
   CHECK(phase.polled == 1);
   CHECK(phase.slept_for(SleepReason::deep_queue) == 2);
   CHECK(phase.slept_for(SleepReason::timed_out) == 1);
   CHECK(phase.slept_for(SleepReason::cpus_busy) == 0);
   WaitCounts run = before;
   add_waits(run, phase);
-  CHECK(run.slept == 4);
+  CHECK(run.slept() == 4);
   CHECK(run.slept_for(SleepReason::cpus_busy) == 1);
   CHECK(run.slept_for(SleepReason::deep_queue) == 2);
   std::set<std::string> names;  // the document's keys: one per reason
