@@ -32,6 +32,7 @@ size_t writes_that_fit(size_t planned, size_t done, uint64_t spent_ns, const Era
 EraseStreamResult run_erase_stream(Device& device, const EraseStreamOptions& options) {
   if (!device.writable()) throw Error(ErrorCategory::internal, "erase stream needs a writable device");
   EraseStreamResult result;
+  result.window = options.window;
   result.stream.chunk_bytes = options.chunk_bytes;
   ProbeRunner runner(device, 1, static_cast<uint32_t>(options.chunk_bytes));
   runner.fill_buffers(options.seed);

@@ -27,6 +27,7 @@ struct EraseStreamOptions {
 };
 
 struct EraseStreamResult {
+  Region window;                    // EraseStreamOptions::window
   WriteStream stream;               // the timed (second) pass
   EraseBlockVerdict verdict;
   uint64_t bytes_written = 0;

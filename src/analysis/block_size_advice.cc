@@ -5,6 +5,8 @@
 #include <charconv>
 #include <fmt/format.h>
 
+#include "analysis/block_size_policy.h"
+#include "core/shell_command.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -13,7 +15,6 @@ namespace {
 constexpr uint64_t kKiB = 1024;
 constexpr uint64_t kDefaultBlock = 4 * kKiB;
 constexpr uint64_t kXfsLargestBlock = 64 * kKiB;      // mkfs.xfs -b size=128k: "Value is too large"
-constexpr unsigned kZfsLargestAshift = 16;            // OpenZFS ASHIFT_MAX
 constexpr uint64_t kInnodbLargestPage = 64 * kKiB;    // innodb_page_size: 4k to 64k
 constexpr uint64_t kPostgresLargestPage = 32 * kKiB;  // configure --with-blocksize: 1 to 32 (KiB)
 constexpr uint64_t kPostgresPage = 8 * kKiB;
@@ -22,7 +23,8 @@ constexpr uint64_t kPostgresPage = 8 * kKiB;
 struct Choice {
   uint64_t unit;
   const char* unit_name;  // "write unit" or "read page"
-  uint64_t block;         // the largest power of two that divides `unit`
+  uint64_t block;         // the physical block (analysis/block_size_policy.h)
+  unsigned ashift;        // ZFS's, for that block
   std::string device;
 };
 
@@ -59,7 +61,8 @@ BlockSizeAdvice fit_item(const Choice& c, std::optional<uint64_t> read_page) {
 BlockSizeAdvice xfs_item(const Choice& c, const std::string& release, uint64_t page_size) {
   const uint64_t block = std::min(c.block, kXfsLargestBlock);
   BlockSizeAdvice item{fmt::format("XFS with {} blocks", format_size(block)),
-                       fmt::format("mkfs.xfs -f -b size={} {}", size_arg(block), c.device), false, "", ""};
+                       render_command({{"mkfs.xfs", "-f", "-b", "size=" + size_arg(block), c.device}}), false, "",
+                       ""};
   const std::string capped = block < c.block ? " (mkfs.xfs accepts at most 64 KiB)" : "";
   const std::string page = format_size(page_size);
   if (block <= page_size) {
@@ -87,7 +90,8 @@ BlockSizeAdvice xfs_item(const Choice& c, const std::string& release, uint64_t p
 BlockSizeAdvice bigalloc_item(const Choice& c) {
   const std::string cluster = format_size(c.block);
   return {fmt::format("ext4 bigalloc with {} clusters", cluster),
-          fmt::format("mkfs.ext4 -F -b 4096 -O bigalloc -C {} {}", c.block, c.device), true,
+          render_command({{"mkfs.ext4", "-F", "-b", "4096", "-O", "bigalloc", "-C", std::to_string(c.block), c.device}}),
+          true,
           fmt::format("blocks stay 4 KiB but space is allocated in {0} clusters, so every extent starts and ends on "
                       "a {0} boundary and large writes reach the drive in whole clusters; a 4 KiB write into a file "
                       "is still a 4 KiB write. Cost: every file, directory and symlink with data takes at least one "
@@ -99,7 +103,7 @@ BlockSizeAdvice bigalloc_item(const Choice& c) {
 }
 
 BlockSizeAdvice f2fs_item(const Choice& c) {
-  return {"F2FS (log-structured)", fmt::format("mkfs.f2fs -f {}", c.device), true,
+  return {"F2FS (log-structured)", render_command({{"mkfs.f2fs", "-f", c.device}}), true,
           fmt::format("no block size change is needed: F2FS keeps 4 KiB blocks but writes new data and metadata "
                       "sequentially into 2 MiB segments, so most writes reach the drive as long runs covering whole "
                       "{} {}s; an fsync of a small file still writes a few 4 KiB blocks. It needs F2FS in the kernel (a "
@@ -109,8 +113,9 @@ BlockSizeAdvice f2fs_item(const Choice& c) {
 }
 
 BlockSizeAdvice zfs_item(const Choice& c) {
-  const unsigned ashift = std::min(static_cast<unsigned>(std::countr_zero(c.block)), kZfsLargestAshift);
-  return {fmt::format("ZFS with ashift={}", ashift), fmt::format("zpool create -o ashift={} POOL {}", ashift, c.device),
+  const unsigned ashift = c.ashift;
+  return {fmt::format("ZFS with ashift={}", ashift),
+          render_command({{"zpool", "create", "-o", fmt::format("ashift={}", ashift), "POOL", c.device}}),
           false,
           fmt::format("ZFS writes every record in multiples of 2^ashift bytes: ashift={} makes that {}{}. ZFS is not "
                       "part of Linux (OpenZFS; on Debian 12 zfs-dkms from contrib) and could not be installed where "
@@ -157,11 +162,6 @@ BlockSizeAdvice no_match_item(const Choice& c) {
           ""};
 }
 
-std::optional<uint64_t> above_default(std::optional<uint64_t> unit) {
-  if (unit && *unit > kDefaultBlock) return unit;
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<KernelVersion> parse_kernel_release(std::string_view release) {
@@ -186,11 +186,9 @@ std::vector<BlockSizeAdvice> filesystem_block_advice(std::optional<uint64_t> rea
   if (read_page == 0) read_page.reset();
   if (write_unit == 0) write_unit.reset();
   if (!read_page && !write_unit) return {};
-  // The write unit decides when it is above 4 KiB: it is what partial writes pay for.
-  const bool by_write_unit = above_default(write_unit).has_value();
-  const auto unit = by_write_unit ? write_unit : above_default(read_page);
-  if (!unit) return {small_unit_item(read_page, write_unit)};
-  const Choice c{*unit, by_write_unit ? "write unit" : "read page", uint64_t{1} << std::countr_zero(*unit), device};
+  const BlockSizePolicy policy = block_size_policy(read_page, write_unit);
+  if (*policy.unit <= kDefaultBlock) return {small_unit_item(read_page, write_unit)};
+  const Choice c{*policy.unit, policy.unit_name, *policy.physical_block, *policy.ashift, device};
   if (c.block <= kDefaultBlock) return {no_match_item(c)};
   return {fit_item(c, read_page), xfs_item(c, kernel_release, page_size), bigalloc_item(c), f2fs_item(c),
           zfs_item(c), database_item(c)};

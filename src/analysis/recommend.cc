@@ -7,7 +7,9 @@
 #include <numeric>
 
 #include "analysis/block_size_advice.h"
+#include "analysis/block_size_policy.h"
 #include "core/block_math.h"
+#include "core/shell_command.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -20,7 +22,6 @@ constexpr uint64_t kFilesystemBlock = 4096;
 // least common multiple here also keeps them from overflowing.
 constexpr uint64_t kLargestSize = 1ULL << 30;
 constexpr unsigned kMostMembers = 128;          // md members or PVs
-constexpr uint64_t kF2fsSegment = 2 * kMiB;     // 512 blocks of 4 KiB (f2fs_fs.h)
 constexpr uint64_t kLvmDefaultExtent = 4 * kMiB;  // vgcreate's default -s
 // mdadm's own default data offset for a 1.2 member of 128 GiB or more is 128
 // MiB of reshape headroom plus the superblock and bitmap, rounded up to 1 MiB
@@ -286,13 +287,15 @@ void partition_steps(Context& c, PartitionType type) {
   Recommendations& r = c.r;
   const uint64_t start = r.partition_start_bytes / c.logical_block;
   const uint64_t alignment = r.partition_alignment_bytes / c.logical_block;
-  std::vector<std::string> parted, sfdisk, sgdisk;
+  std::vector<ShellCommand> parted, sfdisk, sgdisk;
   for (const auto& disk : disks_of(c.drives)) {
-    parted.push_back(fmt::format("parted --script --align none {} mklabel gpt unit B mkpart primary {}B 100%{}", disk,
-                                 r.partition_start_bytes, *type.parted ? fmt::format(" set 1 {} on", type.parted) : ""));
-    sfdisk.push_back(fmt::format("printf 'label: gpt\\nstart={}, type={}\\n' | sfdisk {}", start, type.sfdisk, disk));
-    sgdisk.push_back(fmt::format("sgdisk --clear --set-alignment={} --new=1:{}:0 --typecode=1:{} {}", alignment, start,
-                                 type.sgdisk, disk));
+    ShellCommand one{{"parted", "--script", "--align", "none", disk, "mklabel", "gpt", "unit", "B", "mkpart", "primary",
+                      fmt::format("{}B", r.partition_start_bytes), "100%"}};
+    if (*type.parted) one.argv.insert(one.argv.end(), {"set", "1", type.parted, "on"});
+    parted.push_back(one);
+    sfdisk.push_back({{"sfdisk", disk}, {"label: gpt", fmt::format("start={}, type={}", start, type.sfdisk)}});
+    sgdisk.push_back({{"sgdisk", "--clear", fmt::format("--set-alignment={}", alignment),
+                       fmt::format("--new=1:{}:0", start), fmt::format("--typecode=1:{}", type.sgdisk), disk}});
   }
   const auto disks = disks_of(c.drives);
   const std::string purpose = fmt::format(
@@ -302,24 +305,26 @@ void partition_steps(Context& c, PartitionType type) {
   const std::string warning =
       fmt::format("erases the partition {} of {}: everything on {} becomes unreachable",
                   one_or_many(disks, "table", "tables"), join(disks, ", "), one_or_many(disks, "the disk", "these disks"));
-  r.steps.push_back(destructive("parted", join(parted, " && "), purpose, warning, "partition"));
-  r.steps.push_back(destructive("sfdisk", join(sfdisk, " && "), purpose, warning, "partition"));
-  r.steps.push_back(destructive("sgdisk", join(sgdisk, " && "), purpose, warning, "partition"));
+  r.steps.push_back(destructive("parted", render_commands(parted), purpose, warning, "partition"));
+  r.steps.push_back(destructive("sfdisk", render_commands(sfdisk), purpose, warning, "partition"));
+  r.steps.push_back(destructive("sgdisk", render_commands(sgdisk), purpose, warning, "partition"));
 }
 
 // Returns the array's node.
 std::string mdadm_step(Context& c, const MdPlan& md) {
   const std::string array = "/dev/md0";
   const auto members = partitions_of(c.drives);
-  std::string chunk_arg, chunk_purpose;
+  ShellCommand mdadm{{"mdadm", "--create", array, "--run", "--metadata=1.2", fmt::format("--level={}", md.level),
+                      fmt::format("--raid-devices={}", md.members)}};
+  std::string chunk_purpose;
   if (md.chunk) {
-    chunk_arg = fmt::format(" --chunk={}", size_arg(md.chunk->bytes, true));
+    mdadm.argv.push_back(fmt::format("--chunk={}", size_arg(md.chunk->bytes, true)));
     chunk_purpose = fmt::format(", {} chunk ({}), {} data disks per stripe", format_size(md.chunk->bytes), md.chunk->why,
                                 md.data_disks);
   }
-  const std::string command = fmt::format("mdadm --create {} --run --metadata=1.2 --level={} --raid-devices={}{} "
-                                          "--data-offset={} {}", array, md.level, md.members, chunk_arg,
-                                          size_arg(md.data_offset, true), join(members, " "));
+  mdadm.argv.push_back(fmt::format("--data-offset={}", size_arg(md.data_offset, true)));
+  mdadm.argv.insert(mdadm.argv.end(), members.begin(), members.end());
+  const std::string command = render_command(mdadm);
   const std::string purpose = fmt::format(
       "md RAID {} of {} members{}; data starts {} into each member, a multiple of the {} partition alignment. {} is a "
       "name to choose: use an md device that is not in use", md.level, md.members, chunk_purpose,
@@ -342,24 +347,30 @@ std::string lvm_steps(Context& c, const LvmPlan& lvm, const std::optional<std::s
   const std::string alignment_why =
       md_array && lvm.data_alignment != c.r.partition_alignment_bytes ? "the md array's full stripe"
                                                                        : "the partition alignment";
+  ShellCommand pvcreate{{"pvcreate", "--yes", "--dataalignment", size_arg(lvm.data_alignment)}};
+  pvcreate.argv.insert(pvcreate.argv.end(), pvs.begin(), pvs.end());
+  ShellCommand vgcreate{{"vgcreate", "-s", size_arg(lvm.extent), "VG"}};
+  vgcreate.argv.insert(vgcreate.argv.end(), pvs.begin(), pvs.end());
   c.r.steps.push_back(destructive(
-      "pvcreate", fmt::format("pvcreate --yes --dataalignment {} {}", size_arg(lvm.data_alignment), join(pvs, " ")),
+      "pvcreate", render_command(pvcreate),
       fmt::format("LVM {} whose data area starts at a multiple of {} ({})",
                   one_or_many(pvs, "physical volume", "physical volumes"), format_size(lvm.data_alignment), alignment_why),
       fmt::format("turns {} into LVM {}: a filesystem or data on {} is lost", join(pvs, ", "),
                   one_or_many(pvs, "a physical volume", "physical volumes"), one_or_many(pvs, "it", "them"))));
-  c.r.steps.push_back({"vgcreate", fmt::format("vgcreate -s {} VG {}", size_arg(lvm.extent), join(pvs, " ")),
+  c.r.steps.push_back({"vgcreate", render_command(vgcreate),
                        fmt::format("volume group VG (a name to choose) with {} extents, a multiple of {}{}, so every "
                                    "LV segment starts aligned", format_size(lvm.extent), format_size(lvm.data_alignment),
                                    lvm.stripe ? " and of the LV stripe size" : ""),
                        false, "", ""});
-  std::string striping, striping_purpose;
+  ShellCommand lvcreate{{"lvcreate", "--yes", "-n", "LV", "-l", "100%FREE"}};
+  std::string striping_purpose;
   if (lvm.stripe) {
-    striping = fmt::format(" -i {} -I {}", lvm.stripes, size_arg(lvm.stripe->bytes));
+    lvcreate.argv.insert(lvcreate.argv.end(), {"-i", std::to_string(lvm.stripes), "-I", size_arg(lvm.stripe->bytes)});
     striping_purpose = fmt::format(", striped over {} PVs in {} pieces ({})", lvm.stripes,
                                    format_size(lvm.stripe->bytes), lvm.stripe->why);
   }
-  c.r.steps.push_back({"lvcreate", fmt::format("lvcreate --yes -n LV -l 100%FREE{} VG", striping),
+  lvcreate.argv.push_back("VG");
+  c.r.steps.push_back({"lvcreate", render_command(lvcreate),
                        fmt::format("logical volume LV (a name to choose) over all of VG{}: /dev/VG/LV", striping_purpose),
                        false, "", ""});
   return "/dev/VG/LV";
@@ -420,49 +431,38 @@ std::string no_stripe_note(const Context& c, const std::optional<MdPlan>& md, co
                      "none; {}", why, units);
 }
 
-std::string f2fs_sections(const Context& c, const std::optional<Stripe>& stripe, std::vector<std::string>& notes) {
-  const auto& erase = c.geometry.erase_block;
-  if (stripe) {
-    notes.push_back(fmt::format("mkfs.f2fs keeps its default section (one 2 MiB segment): on {} a section cannot "
-                                "line up with each member's erase block", stripe->layer));
-  } else if (!erase) {
-    notes.push_back("no erase block was found: mkfs.f2fs keeps its default section of one 2 MiB segment");
-  } else if (*erase % kF2fsSegment != 0 || *erase > kLargestSize) {
-    notes.push_back(fmt::format("the {} erase block is not a multiple of F2FS's 2 MiB segment: mkfs.f2fs keeps its "
-                                "default section of one segment", format_size(*erase)));
-  } else if (*erase == kF2fsSegment) {
-    notes.push_back("the 2 MiB erase block is one F2FS segment: mkfs.f2fs's default section already matches it");
-  } else {
-    return fmt::format(" -s {}", *erase / kF2fsSegment);
-  }
-  return "";
-}
-
 void filesystem_steps(Context& c, const std::string& device, const std::optional<Stripe>& stripe,
                       const std::optional<MdPlan>& md, const std::optional<LvmPlan>& lvm) {
   Recommendations& r = c.r;
-  std::string xfs, ext4, stripe_purpose;
+  ShellCommand xfs{{"mkfs.xfs", "-f"}}, ext4{{"mkfs.ext4", "-F", "-b", "4096"}}, f2fs{{"mkfs.f2fs", "-f"}};
+  std::string stripe_purpose;
   if (stripe) {
     const uint64_t stride = stripe->unit / kFilesystemBlock;
-    xfs = fmt::format(" -d su={},sw={}", size_arg(stripe->unit), stripe->width);
-    ext4 = fmt::format(" -E stride={},stripe_width={}", stride, stride * stripe->width);
+    xfs.argv.insert(xfs.argv.end(), {"-d", fmt::format("su={},sw={}", size_arg(stripe->unit), stripe->width)});
+    ext4.argv.insert(ext4.argv.end(),
+                     {"-E", fmt::format("stride={},stripe_width={}", stride, stride * stripe->width)});
     stripe_purpose = fmt::format(", told {}'s stripe: {} per disk, {} data disks", stripe->layer,
                                  format_size(stripe->unit), stripe->width);
   } else {
     r.notes.push_back(no_stripe_note(c, md, lvm));
   }
-  const std::string f2fs = f2fs_sections(c, stripe, r.notes);
+  const F2fsSections f2fs_plan = f2fs_sections(c.geometry.erase_block, r.partition_start_bytes,
+                                               stripe ? stripe->layer : std::string());
+  const std::optional<uint64_t> sections = f2fs_plan.segments;
+  if (sections) f2fs.argv.insert(f2fs.argv.end(), {"-s", std::to_string(*sections)});
+  if (!f2fs_plan.why.empty()) r.notes.push_back(f2fs_plan.why);
+  for (ShellCommand* mkfs : {&xfs, &ext4, &f2fs}) mkfs->argv.push_back(device);
   const std::string warning = fmt::format("creates a new filesystem on {}: every file on it is lost", device);
-  r.steps.push_back(destructive("mkfs_xfs", fmt::format("mkfs.xfs -f{} {}", xfs, device),
+  r.steps.push_back(destructive("mkfs_xfs", render_command(xfs),
                                 fmt::format("XFS on {}{}", device, stripe_purpose), warning, "filesystem"));
-  r.steps.push_back(destructive("mkfs_ext4", fmt::format("mkfs.ext4 -F -b 4096{} {}", ext4, device),
+  r.steps.push_back(destructive("mkfs_ext4", render_command(ext4),
                                 fmt::format("ext4 with 4 KiB blocks on {}{}", device, stripe_purpose), warning,
                                 "filesystem"));
   r.steps.push_back(destructive(
-      "mkfs_f2fs", fmt::format("mkfs.f2fs -f{} {}", f2fs, device),
-      f2fs.empty() ? fmt::format("F2FS on {}", device)
-                   : fmt::format("F2FS on {} whose sections ({} segments of 2 MiB) each cover one erase block", device,
-                                 *c.geometry.erase_block / kF2fsSegment),
+      "mkfs_f2fs", render_command(f2fs),
+      !sections ? fmt::format("F2FS on {}", device)
+                : fmt::format("F2FS on {} whose sections ({} segments of 2 MiB) each cover one erase block", device,
+                              *sections),
       warning, "filesystem"));
 }
 
@@ -538,6 +538,7 @@ Recommendations recommend(const GeometryForRecommendation& g, const StackForReco
   r.partition_alignment_bytes = alignment;
   r.partition_start_bytes = alignment;
   r.filesystem_block_bytes = kFilesystemBlock;
+  r.block_size = block_size_policy(g.read_page, g.write_unit);
   const bool any_unit = g.read_page || g.write_unit || g.erase_block;
   if (!any_unit) {
     // Nothing measured (info, audit) or nothing found: 1 MiB is the safe

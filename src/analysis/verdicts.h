@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/block_size_policy.h"
 #include "analysis/step_model.h"
 
 namespace ssdprobe {
@@ -89,7 +90,8 @@ struct BlockSizeAdvice {
 struct Recommendations {
   uint64_t partition_start_bytes = 1 << 20;
   uint64_t partition_alignment_bytes = 1 << 20;
-  uint64_t filesystem_block_bytes = 4096;
+  uint64_t filesystem_block_bytes = 4096;  // what the plan's mkfs commands use
+  BlockSizePolicy block_size;              // the sizes to address the drive in (analysis/block_size_policy.h)
   std::vector<RecommendedCommand> steps;  // in the order they would be run; keys are unique
   std::vector<std::string> notes;
   std::vector<BlockSizeAdvice> block_size_advice;  // empty when no read page or write unit was determined

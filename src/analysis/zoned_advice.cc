@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/shell_command.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -17,7 +18,7 @@ RecommendedCommand filesystem_step(std::string key, std::string command, std::st
 }
 
 RecommendedCommand btrfs_step(const std::string& disk) {
-  return filesystem_step("mkfs_btrfs_zoned", fmt::format("mkfs.btrfs -f -O zoned -d single -m single {}", disk),
+  return filesystem_step("mkfs_btrfs_zoned", render_command({{"mkfs.btrfs", "-f", "-O", "zoned", "-d", "single", "-m", "single", disk}}),
                          fmt::format("btrfs in zoned mode on the whole of {}: it writes every zone sequentially from "
                                      "its write pointer and resets zones to reclaim them; single data and metadata "
                                      "profiles, which every kernel with zoned btrfs (5.12 and later) supports",
@@ -29,13 +30,13 @@ RecommendedCommand btrfs_step(const std::string& disk) {
 // zones, or on a second, regular device when the zoned one has none (ZNS).
 RecommendedCommand f2fs_step(const ZonedForRecommendation& z, const std::string& disk) {
   if (z.conventional_bytes && *z.conventional_bytes > 0) {
-    return filesystem_step("mkfs_f2fs_zoned", fmt::format("mkfs.f2fs -f -m {}", disk),
+    return filesystem_step("mkfs_f2fs_zoned", render_command({{"mkfs.f2fs", "-f", "-m", disk}}),
                            fmt::format("F2FS in zoned block device mode (-m) on the whole of {}, its metadata in the "
                                        "device's {} of conventional zones",
                                        disk, format_size(*z.conventional_bytes)),
                            disk);
   }
-  return filesystem_step("mkfs_f2fs_zoned", fmt::format("mkfs.f2fs -f -m -c {} CONVENTIONAL_DEVICE", disk),
+  return filesystem_step("mkfs_f2fs_zoned", render_command({{"mkfs.f2fs", "-f", "-m", "-c", disk, "CONVENTIONAL_DEVICE"}}),
                          fmt::format("F2FS in zoned block device mode (-m): {} has no conventional zones{}, so F2FS "
                                      "keeps its metadata on CONVENTIONAL_DEVICE, a placeholder for a regular block "
                                      "device (a partition of a conventional disk, all of whose contents are lost), "

@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
+#include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -18,7 +21,9 @@
 #include "device/sim_profile.h"
 #include "device/whole_disks.h"
 #include "report/enum_names.h"
+#include "core/output_file.h"
 #include "report/json_report.h"
+#include "report/output_kinds.h"
 #include "report/text_report.h"
 #include "report/utf8.h"
 #include "run/runs.h"
@@ -36,6 +41,10 @@ std::string default_target(const Options& options) {
   return sim;
 }
 
+OutputSpec json_output(const Options& options) {
+  return {options.json_path, "--json", result_document_kind(), options.force};
+}
+
 // The options with the target filled in, once the --json destination is
 // known to be writable (a long run must not end in that error).
 Options prepared(const Options& given) {
@@ -43,9 +52,10 @@ Options prepared(const Options& given) {
   options.target = default_target(given);
   // The document alone on standard output, as with '-' (not the text report
   // and the document mixed in one stream).
-  if (options.json_path == "/dev/stdout") options.json_path = "-";
-  if (options.html_path == "/dev/stdout") options.html_path = "-";
-  if (!options.json_path.empty()) check_json_destination(options.json_path);
+  for (std::string* path : {&options.json_path, &options.html_path, &options.prometheus_path}) {
+    if (names_standard_output(*path)) *path = "-";
+  }
+  if (!options.json_path.empty()) check_output(json_output(options));
   check_html_destination(options);
   check_prometheus_destination(options);
   refuse_output_over_input({"--json", options.json_path}, options.target, "the target");
@@ -58,6 +68,22 @@ Options prepared(const Options& given) {
 // dump() throws.
 std::string document_text(const ResultDocument& doc) { return with_valid_utf8(to_json(doc)).dump(2) + "\n"; }
 
+// Runs each write; one that fails does not keep the others from being
+// written (a run's results must not be lost to one refused output). The
+// first error is thrown once all were tried, the others are warnings.
+void write_each(const std::vector<std::function<void()>>& writes) {
+  std::optional<Error> first;
+  for (const auto& write : writes) {
+    try {
+      write();
+    } catch (const Error& e) {
+      if (first) print_warning(e.what());
+      if (!first) first = e;
+    }
+  }
+  if (first) throw *first;
+}
+
 // The report never throws for a failed write (standard output closed or
 // gone), and shows no raw control character from a path, model or serial.
 // The --html page and the --prometheus metrics are made from the very text
@@ -68,9 +94,15 @@ void emit(const ResultDocument& doc, const Options& options,
   if (text_report) print_quietly(stdout, printable(render(doc, text_width_for(STDOUT_FILENO)), true));
   if (options.json_path.empty() && options.html_path.empty() && options.prometheus_path.empty()) return;
   const std::string json_text = document_text(doc);
-  if (!options.json_path.empty()) write_text_output(json_text, options.json_path, "--json");
-  if (!options.html_path.empty()) write_report_html(json_text, "the run's result document", options.html_path);
-  write_prometheus(options, {monitoring_view(json_text)}, {});
+  write_each({[&] {
+                if (!options.json_path.empty()) write_output(json_output(options), json_text);
+              },
+              [&] {
+                if (options.html_path.empty()) return;
+                write_report_html(json_text, "the run's result document",
+                                  {options.html_path, "--html", html_page_kind(), options.force});
+              },
+              [&] { write_prometheus(options, {monitoring_view(json_text)}, {}); }});
 }
 
 // A command that fails still tells Prometheus: ssdprobe_up 0 replaces the

@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -16,7 +17,9 @@
 #include "core/output.h"
 #include "core/units.h"
 #include "device/sim_profile.h"
-#include "report/json_report.h"
+#include "core/output_file.h"
+#include "report/output_kinds.h"
+#include "report/utf8.h"
 #include "report/sims_json.h"
 #include "run/runs.h"
 #include "ssdprobe_revision.h"
@@ -32,14 +35,16 @@ constexpr const char* kDescription =
     "partition offsets and mkfs/LVM commands. Read-only unless --write: then it also finds the write\n"
     "unit and the erase block, inside a window whose content it saves first and restores after.\n\n"
     "TARGET is a block device (/dev/nvme0n1), a partition (/dev/sda2), a regular file on a filesystem\n"
-    "that supports O_DIRECT, or a simulated drive sim:NAME (see --list-sims). Without TARGET the\n"
-    "built-in simulated drive is used.\n";
+    "that supports O_DIRECT, or a simulated drive sim:NAME (see --list-sims). A bare `ssdprobe`, with\n"
+    "no TARGET and no options, runs the built-in simulated drive; with options, name the TARGET.\n";
 
 constexpr const char* kFooter =
-    "\nExit codes: 0 ok, 2 bad usage (option, size or region), 3 unusable target (missing, directory,\n"
-    "character device, too small, unknown sim:), 4 permission denied, 5 not supported (O_DIRECT,\n"
-    "io_uring), 6 IO error while probing, 7 refused for safety, 8 findings at --fail-on's severity\n"
-    "(audit: an error by default), 130 interrupted (written content restored), 1 internal error.\n"
+    "\nExit codes: 0 ok, 2 bad usage (option, size or region; an output path that is a device, FIFO\n"
+    "or link, or another kind of file: --force), 3 unusable target (missing, directory, character\n"
+    "device, too small, unknown sim:), 4 permission denied, 5 not supported (O_DIRECT, io_uring), 6 IO\n"
+    "error while probing or writing an output (standard output too), 7 refused for safety, 8 findings\n"
+    "at --fail-on's severity (audit: an error by default), 130 interrupted (written content restored),\n"
+    "1 internal error.\n"
     "Sizes accept 4096, 4k, 16KiB, 1M, 2GiB (binary units).\n";
 
 // Never throws, whatever state standard error is in (a terminal that hung
@@ -59,9 +64,9 @@ std::string version_text() {
 
 }  // namespace
 
-int run_list_sims(const std::string& json_path) {
+int run_list_sims(const std::string& json_path, bool force) {
   if (!json_path.empty()) {
-    write_json(sims_json(), json_path);
+    write_output({json_path, "--json", sims_list_kind(), force}, with_valid_utf8(sims_json()).dump(2) + "\n");
     return 0;
   }
   auto size_or_none = [](std::optional<uint64_t> v) { return v ? format_size(*v) : std::string("none"); };
@@ -140,7 +145,8 @@ void build_command_line(CommandLine& c) {
       "any IO (the main job also runs this audit, against the measured units)",
       "TARGET", "Disk, partition or disk image file (none with --all-disks)", false);
   c.restore = add_target_command(c.app, c.restore_raw, kRestore, "restore",
-                                 "Put back what an interrupted --write run saved, verify it, and delete the journal",
+                                 "Put back what an interrupted --write run saved, verify it, and delete the journal "
+                                 "(with --forget: drop a journal that is gone from the index of pending journals)",
                                  "JOURNAL", "A journal file (*.ssdpj) named by ssdprobe");
   c.plot = add_plot_command(c.app, c.plot_args);
   bind_options(*c.plot, c.plot_raw, kPlot);
@@ -174,6 +180,56 @@ int parse_failure(CommandLine& c, const CLI::ParseError& e) {
   return exit_code_for(ErrorCategory::usage);
 }
 
+// The long name of the option stored under `key` ("--json").
+std::string option_name(const std::string& key) {
+  for (const OptionSpec& spec : option_table()) {
+    if (spec.json_key != key) continue;
+    const std::string names = spec.names;
+    return names.substr(names.find("--") == std::string::npos ? 0 : names.find("--"));
+  }
+  return key;
+}
+
+// A value that may be the target the user meant: a path that exists, a
+// simulated drive, a device node.
+bool may_be_target(const std::string& value) {
+  struct stat st {};
+  return value.starts_with("sim:") || value.starts_with("/dev/") || ::stat(value.c_str(), &st) == 0;
+}
+
+// `ssdprobe --json victim.img` (the target forgotten) would run the built-in
+// simulated drive and write its document over victim.img. A bare
+// `ssdprobe` is the demo; with options, the target must be named.
+void refuse_options_without_target(const RawOptions& raw) {
+  if (!raw.target.empty() || raw.values.empty() || raw.values.count("replay_of")) return;
+  std::string taken, given;
+  for (const auto& [key, value] : raw.values) {
+    given += (given.empty() ? "" : ", ") + option_name(key);
+    if (raw.given.count(key) && taken.empty() && may_be_target(value)) {
+      taken = fmt::format("; did {} take the target as its value ({} {})?", option_name(key), option_name(key),
+                          printable(value));
+    }
+  }
+  throw Error(ErrorCategory::usage,
+              fmt::format("no TARGET given, but options were ({}){} Give the target after the options "
+                          "(ssdprobe [OPTIONS] TARGET); for the built-in simulated drive, name it: sim:{}",
+                          given, taken.empty() ? "." : taken, default_sim_name()));
+}
+
+// A failed or short write to standard output (a full disk, `> /dev/full`,
+// a closed pipe) left the user an incomplete report or document: exit 6,
+// once the command has done everything else (a --write run has restored its
+// window by then). An error already being reported keeps its own code; a
+// finding's 8 gives way, since the findings themselves were not delivered.
+int checked_exit(int code) {
+  print_quietly(stdout, "");  // flushes what is buffered, remembering a failure
+  const auto failure = standard_output_failure();
+  if (!failure) return code;
+  print_quietly(stderr, fmt::format("ssdprobe: error: writing to standard output failed ({}): what it shows is "
+                                    "incomplete\n", *failure));
+  return code == 0 || code == 8 ? exit_code_for(ErrorCategory::io) : code;
+}
+
 // Options before a subcommand are carried into it (or refused), then the
 // parsed command runs.
 int dispatch(CommandLine& c) {
@@ -185,7 +241,10 @@ int dispatch(CommandLine& c) {
   if (c.list_sims && c.main_raw.values.count("replay_of")) {
     throw Error(ErrorCategory::usage, "--replay runs a document's options again; --list-sims runs nothing: give one");
   }
-  if (c.list_sims) return run_list_sims(resolve(c.main_raw, kCharacterize).json_path);
+  if (c.list_sims) {
+    const Options options = resolve(c.main_raw, kCharacterize);
+    return run_list_sims(options.json_path, options.force);
+  }
   if (c.plot->parsed()) {
     carry_options(c.main_raw, c.plot_raw, kPlot, "plot");  // -q; refuses the table's other options
     return run_plot(resolve(c.plot_raw, kPlot), c.plot_args);
@@ -214,6 +273,7 @@ int dispatch(CommandLine& c) {
     carry_options(c.main_raw, c.restore_raw, kRestore, "restore");
     return run_restore(resolve(c.restore_raw, kRestore));
   }
+  refuse_options_without_target(c.main_raw);
   std::vector<std::string> replay_notes;
   if (c.main_raw.values.count("replay_of")) replay_notes = apply_replay(c.main_raw);
   Options options = resolve(c.main_raw, kCharacterize);
@@ -235,15 +295,15 @@ int ssdprobe_main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return parse_failure(c, e);
   }
-  if (c.generated.requested()) return print_generated_output(c.app, c.generated);
+  if (c.generated.requested()) return checked_exit(print_generated_output(c.app, c.generated));
   try {
-    return dispatch(c);
+    return checked_exit(dispatch(c));
   } catch (const Error& e) {
-    return print_error(e);
+    return checked_exit(print_error(e));
   } catch (const std::bad_alloc&) {
-    return print_error(Error(ErrorCategory::internal, "out of memory (std::bad_alloc)"));
+    return checked_exit(print_error(Error(ErrorCategory::internal, "out of memory (std::bad_alloc)")));
   } catch (const std::exception& e) {
-    return print_error(Error(ErrorCategory::internal, e.what()));
+    return checked_exit(print_error(Error(ErrorCategory::internal, e.what())));
   }
 }
 

@@ -18,7 +18,7 @@ int run_characterize(const Options& options);
 int run_info(const Options& options);
 // Lists the simulated drives (as JSON with their ground truth when
 // json_path is "-" or a file).
-int run_list_sims(const std::string& json_path);
+int run_list_sims(const std::string& json_path, bool force);
 // Audits the layout on a target without timing IO (run/audit_phase.h has the audit itself).
 int run_audit(const Options& options);
 // Restores a write run's journal onto its device and verifies it.

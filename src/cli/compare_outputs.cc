@@ -5,7 +5,6 @@
 
 #include "core/error.h"
 #include "core/output.h"
-#include "report/json_report.h"
 
 namespace ssdprobe {
 namespace {
@@ -31,23 +30,11 @@ void refuse_output_over_input(const CompareOutput& output, const std::string& in
                                                 "(give another file name)", output.option, output.path, what));
 }
 
-void refuse_output_over_document(const CompareOutput& output, const char* what, const char* example) {
-  if (output.path.empty() || output.path == "-" || !holds_result_document(output.path)) return;
-  throw Error(ErrorCategory::usage, fmt::format("{} {}: holds a saved result document, which the {} would "
-                                                "overwrite; nothing was written (give a new file name, e.g. {} {})",
-                                                output.option, printable(output.path), what, output.option, example));
-}
-
 void refuse_outputs_over_inputs(const std::vector<CompareOutput>& outputs, const std::vector<std::string>& inputs) {
   for (const CompareOutput& output : outputs) {
     if (output.path.empty() || output.path == "-") continue;
-    refuse_target_like_output(output.path, output.option);
     for (const std::string& input : inputs) {
       if (same_file(output.path, input)) refuse(output, "is one of the documents being compared");
-    }
-    if (holds_result_document(output.path)) {
-      refuse(output, "holds a saved result document, which the comparison would overwrite (did a shell glob put "
-                     "one of the inputs there?)");
     }
   }
 }

@@ -14,7 +14,8 @@
 #include "core/clock_text.h"
 #include "core/error.h"
 #include "core/output.h"
-#include "report/json_report.h"
+#include "core/output_file.h"
+#include "report/output_kinds.h"
 #include "ssdprobe_version.h"
 
 namespace ssdprobe {
@@ -77,8 +78,35 @@ void check_compare_options(const Options& options, const CompareArguments& argum
     throw Error(ErrorCategory::usage, "--quirks without --csv or --json prints its table on standard output, which "
                                       "--ndjson - takes: give --csv FILE or --json FILE for the table");
   }
-  if (!options.json_path.empty()) check_json_destination(options.json_path);
-  if (!arguments.ndjson_path.empty()) check_json_destination(arguments.ndjson_path, "--ndjson");
+}
+
+// Every output of compare through the output door (core/output_file.h).
+struct CompareOutputSpecs {
+  OutputSpec json, csv, markdown, html, ndjson;
+  std::vector<const OutputSpec*> given() const {
+    std::vector<const OutputSpec*> out;
+    for (const OutputSpec* o : {&json, &csv, &markdown, &html, &ndjson}) {
+      if (!o->path.empty()) out.push_back(o);
+    }
+    return out;
+  }
+};
+
+CompareOutputSpecs output_specs(const Options& options, const CompareArguments& arguments) {
+  return {{options.json_path, "--json", comparison_json_kind(), options.force},
+          {arguments.csv_path, "--csv", csv_kind(), options.force},
+          {arguments.markdown_path, "--markdown", markdown_kind(), options.force},
+          {arguments.html_path, "--html", html_page_kind(), options.force},
+          {arguments.ndjson_path, "--ndjson", ndjson_kind(), options.force}};
+}
+
+// /dev/stdout and /dev/fd/1 are '-': each output that takes standard output
+// takes the text report's place, and only one may.
+void name_standard_output(Options& options, CompareArguments& arguments) {
+  for (std::string* path : {&options.json_path, &arguments.csv_path, &arguments.markdown_path, &arguments.html_path,
+                            &arguments.ndjson_path}) {
+    if (names_standard_output(*path)) *path = "-";
+  }
 }
 
 // --ndjson alone makes no comparison: the rows are written as the documents
@@ -91,9 +119,9 @@ bool wants_comparison(const Options& options, const CompareArguments& arguments)
 
 // Reads every document once: its row goes to --ndjson as it is read, its
 // summary is kept only for a comparison. Warnings name each skipped file.
-FleetRead read_documents(const FleetFiles& files, const CompareArguments& arguments, bool comparison) {
-  std::optional<TextOutputStream> rows;
-  if (!arguments.ndjson_path.empty()) rows.emplace(arguments.ndjson_path, "--ndjson");
+FleetRead read_documents(const FleetFiles& files, const OutputSpec& ndjson, bool comparison) {
+  std::optional<OutputFile> rows;
+  if (!ndjson.path.empty()) rows.emplace(ndjson);
   FleetRead read;
   size_t compared = 0;
   stream_fleet(files.documents, reader_threads(), FleetReading{comparison, rows.has_value()}, [&](ReadDocument& d) {
@@ -119,16 +147,20 @@ FleetRead read_documents(const FleetFiles& files, const CompareArguments& argume
 
 }  // namespace
 
-int run_compare(const Options& options, const CompareArguments& arguments) {
+int run_compare(const Options& given_options, const CompareArguments& given_arguments) {
+  Options options = given_options;
+  CompareArguments arguments = given_arguments;
+  name_standard_output(options, arguments);
   check_compare_options(options, arguments);
+  const CompareOutputSpecs out = output_specs(options, arguments);
   const FleetFiles files = find_fleet_files(arguments.operands);
-  refuse_outputs_over_inputs({{"--json", options.json_path}, {"--csv", arguments.csv_path},
-                              {"--markdown", arguments.markdown_path}, {"--html", arguments.html_path},
-                              {"--ndjson", arguments.ndjson_path}},
-                             files.documents);
+  std::vector<CompareOutput> outputs;
+  for (const OutputSpec* o : out.given()) outputs.push_back({o->option.c_str(), o->path});
+  refuse_outputs_over_inputs(outputs, files.documents);
+  for (const OutputSpec* o : out.given()) check_output(*o);
   for (const std::string& w : files.warnings) print_warning(w);
   const bool make_comparison = wants_comparison(options, arguments);
-  FleetRead read = read_documents(files, arguments, make_comparison);
+  FleetRead read = read_documents(files, out.ndjson, make_comparison);
   if (!make_comparison) return 0;
   FleetComparison comparison = compare_fleet(read.documents);
   comparison.skipped = files.warnings;
@@ -138,20 +170,18 @@ int run_compare(const Options& options, const CompareArguments& arguments) {
 
   if (arguments.quirks) {
     const std::vector<QuirkRow> rows = quirk_table(comparison);
-    if (!options.json_path.empty()) write_text_output(render_quirks_json(rows), options.json_path, "--json");
-    if (!arguments.csv_path.empty()) write_text_output(render_quirks_csv(rows), arguments.csv_path, "--csv");
+    if (!options.json_path.empty()) write_output(out.json, render_quirks_json(rows));
+    if (!arguments.csv_path.empty()) write_output(out.csv, render_quirks_csv(rows));
     if (options.json_path.empty() && arguments.csv_path.empty()) print_quietly(stdout, render_quirks_text(rows));
     return 0;
   }
-  if (!options.json_path.empty()) write_text_output(render_json(comparison), options.json_path, "--json");
-  if (!arguments.csv_path.empty()) write_text_output(render_csv(comparison), arguments.csv_path, "--csv");
-  if (!arguments.markdown_path.empty()) {
-    write_text_output(render_markdown(comparison), arguments.markdown_path, "--markdown");
-  }
+  if (!options.json_path.empty()) write_output(out.json, render_json(comparison));
+  if (!arguments.csv_path.empty()) write_output(out.csv, render_csv(comparison));
+  if (!arguments.markdown_path.empty()) write_output(out.markdown, render_markdown(comparison));
   if (!arguments.html_path.empty()) {
     const GroupHeatmaps heatmaps(comparison, arguments.shared_scale);
     const GroupPicture picture = [&heatmaps](const FleetGroup& group) { return heatmaps.html(group); };
-    write_text_output(render_html(comparison, picture, heatmaps.scale_note()), arguments.html_path, "--html");
+    write_output(out.html, render_html(comparison, picture, heatmaps.scale_note()));
   }
   // The text report goes to standard output unless another output took it.
   if (options.json_path != "-" && arguments.csv_path != "-" && arguments.markdown_path != "-" &&

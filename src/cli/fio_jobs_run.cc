@@ -7,7 +7,8 @@
 #include "core/error.h"
 #include "core/output.h"
 #include "report/fio_jobs.h"
-#include "report/json_report.h"
+#include "core/output_file.h"
+#include "report/output_kinds.h"
 
 namespace ssdprobe {
 
@@ -20,7 +21,10 @@ CLI::App* add_fio_jobs_command(CLI::App& app, FioJobsArgs& args) {
   command->add_option("RESULT.json", args.document, "The result document (--json of an earlier run)")->required();
   command->add_option("-o,--output", args.output, "Write the job file to FILE instead of standard output")
       ->type_name("FILE");
-  command->add_option("--runtime", args.runtime_s, "Seconds each job runs (fio's runtime, time_based) [default: 10]")
+  command
+      ->add_option("--runtime", args.runtime_s,
+                   "Seconds each job runs (fio's runtime, time_based), to the millisecond: 0.5 is written as "
+                   "runtime=500ms [default: 10]")
       ->type_name("SECONDS")
       ->check(CLI::Range(0.001, 1e6));
   command->add_flag("--with-writes", args.with_writes,
@@ -37,17 +41,17 @@ CLI::App* add_fio_jobs_command(CLI::App& app, FioJobsArgs& args) {
 }
 
 int run_fio_jobs(const Options& options, const FioJobsArgs& args) {
-  const std::string output = args.output == "/dev/stdout" ? "-" : args.output;
+  const std::string output = args.output.empty() || names_standard_output(args.output) ? "-" : args.output;
+  const OutputSpec job_file{output, "-o", fio_job_kind(), options.force};
   refuse_output_over_input({"-o", output}, args.document, "the document exported");
-  if (output != "-") check_json_destination(output, "-o");
-  refuse_output_over_document({"-o", output}, "job file", "run.fio");
+  check_output(job_file);
   const std::string text = read_result_document_text(args.document);
   FioJobsOptions jobs_options;
   jobs_options.source = args.document;
   jobs_options.runtime_s = args.runtime_s;
   jobs_options.with_writes = args.with_writes;
-  write_text_output(fio_job_file(text, jobs_options), output, "-o");
-  if (!options.quiet && output != "-") {
+  write_output(job_file, fio_job_file(text, jobs_options));
+  if (!options.quiet && !names_stream(output)) {
     print_quietly(stdout, fmt::format("fio-jobs: wrote {}\n", printable(output)));
   }
   return 0;

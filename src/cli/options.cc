@@ -167,15 +167,26 @@ const std::vector<OptionSpec>& option_table() {
        "restore: the device to restore to, when it is no longer at the path in the journal (its path and device "
        "numbers are then not compared; size, serial, WWID, partition start and backing file still are)",
        TextField{&Options::device}},
+      {"--forget", "", "", "forget", kRestore,
+       "restore: instead of restoring JOURNAL, drop its entry from the index of pending journals once the journal is "
+       "gone (its filesystem no longer mounted, or the file removed), so write runs stop waiting for it; it says "
+       "what it forgets and asks first (--yes for scripts). Refused while the journal is there to restore",
+       FlagField{&Options::forget}},
       {"--partial", "", "", "partial", kRestore,
        "restore: put back the complete records of a journal whose end was lost (the rest of its window must come "
        "from a backup); the journal is kept",
        FlagField{&Options::partial}},
-      {"--force", "", "", "force", kRestore,
-       "restore: write back a journal that is marked restored (an earlier restore was verified but could not "
-       "delete it), or onto a window holding bytes that are neither the saved content nor ssdprobe's test data "
-       "(written since the run); whatever was written to the window since is overwritten",
-       FlagField{&Options::force}},
+      {"--force", "", "", "force", kBoth | kRestore | kAudit | kPlot | kCompare | kReport | kFioJobs,
+       "Replace an existing output file that is not the kind ssdprobe writes there (a --json FILE that is not a "
+       "result document, an --html FILE that is not a page ssdprobe wrote...), or a symbolic link at an output path "
+       "(the link itself, never what it points to). Devices, FIFOs, sockets and directories are never written to "
+       "unless named as a stream: '-', /dev/stdout, /dev/fd/N",
+       FlagField{&Options::force},
+       {{kRestore, "restore: write back a journal that is marked restored (an earlier restore was verified but could "
+                   "not delete it), onto a window holding bytes that are neither the saved content nor ssdprobe's "
+                   "test data (written since the run), or a version 1 journal (which records no backing file) where "
+                   "the journal or the device has no serial to prove it is the same device; whatever was written to "
+                   "the window since is overwritten"}}},
       {"--allow-ram-journal", "", "", "allow_ram_journal", kCharacterize,
        "Accept a --journal directory on tmpfs/ramfs, where a power loss loses the saved content (scratch machines "
        "only)",

@@ -48,9 +48,9 @@ int run_chart_plot(const Options& options, const PlotArgs& args) {
   refuse_heatmap_options(args);
   check_plot_files(args);
   const ImageFormat format = plot_image_format(args);
+  check_plot_outputs(options, args, format);
   const Chart chart = build_chart(read_plot_documents(args, GridDetail::none, ChartData::read), *kind);
-  render_chart_file(chart, args.output, format);
-  finish_plot(options, args, chart_data_text(chart));
+  write_plot(options, args, render_chart_image(chart, format), format, chart_data_text(chart));
   return 0;
 }
 

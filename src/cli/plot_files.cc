@@ -2,21 +2,31 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <fstream>
+#include <optional>
 
 #include "cli/compare_outputs.h"
 #include "core/error.h"
 #include "core/output.h"
+#include "core/output_file.h"
+#include "report/output_kinds.h"
 
 namespace ssdprobe {
 namespace {
 
-void write_text(const std::string& file, const std::string& text) {
-  std::ofstream out(file, std::ios::trunc);
-  if (out) out << text;
-  out.close();
-  if (!out) throw os_error("cannot write " + file, errno);
+OutputSpec image_output(const Options& options, const PlotArgs& args, ImageFormat format) {
+  return {args.output, "--output", format == ImageFormat::png ? png_kind() : svg_kind(), options.force};
+}
+
+// The numbers file, or nullopt with --no-data. A picture sent to a stream
+// (-o -, /dev/fd/N) has no file name to put the numbers beside.
+std::optional<OutputSpec> numbers_output(const Options& options, const PlotArgs& args) {
+  if (args.no_data) return std::nullopt;
+  if (args.data.empty() && names_stream(args.output)) {
+    throw Error(ErrorCategory::usage, fmt::format("-o {}: the picture goes to a stream, so its numbers need a file of "
+                                                  "their own: give --data FILE or --no-data", printable(args.output)));
+  }
+  const std::string path = args.data.empty() ? args.output + ".dat" : args.data;
+  return OutputSpec{path, "--data", plot_numbers_kind(), options.force};
 }
 
 }  // namespace
@@ -49,14 +59,21 @@ std::vector<SavedResult> read_plot_documents(const PlotArgs& args, GridDetail de
   return documents;
 }
 
-void finish_plot(const Options& options, const PlotArgs& args, const std::string& numbers) {
+void check_plot_outputs(const Options& options, const PlotArgs& args, ImageFormat format) {
+  check_output(image_output(options, args, format));
+  if (const auto numbers = numbers_output(options, args)) check_output(*numbers);
+}
+
+void write_plot(const Options& options, const PlotArgs& args, const std::string& image, ImageFormat format,
+                const std::string& numbers) {
+  write_output(image_output(options, args, format), image);
   std::string said = fmt::format("plot: wrote {}", printable(args.output));
-  if (!args.no_data) {
-    const std::string data = args.data.empty() ? args.output + ".dat" : args.data;
-    write_text(data, numbers);
-    said += fmt::format(" (numbers: {})", printable(data));
+  if (const auto data = numbers_output(options, args)) {
+    write_output(*data, fmt::format("{} behind {}\n", kPlotNumbersHeader, printable(args.output)) + numbers);
+    said += fmt::format(" (numbers: {})", printable(data->path));
   }
-  if (!options.quiet) print_quietly(stdout, said + "\n");
+  // Said on standard output only when the picture is not going there itself.
+  if (!options.quiet && !names_stream(args.output)) print_quietly(stdout, said + "\n");
 }
 
 }  // namespace ssdprobe

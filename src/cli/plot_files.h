@@ -25,8 +25,14 @@ ImageFormat plot_image_format(const PlotArgs& args);
 // input (exit 3), like a missing target, whatever the reader's category.
 std::vector<SavedResult> read_plot_documents(const PlotArgs& args, GridDetail detail, ChartData charts);
 
-// After the image is written: the numbers file (OUT.dat or --data, unless
-// --no-data) and, unless -q, "plot: wrote OUT (numbers: OUT.dat)".
-void finish_plot(const Options& options, const PlotArgs& args, const std::string& numbers);
+// Checks the image's and the numbers file's paths (the output door,
+// core/output_file.h) before anything is drawn.
+void check_plot_outputs(const Options& options, const PlotArgs& args, ImageFormat format);
+
+// Writes the image and the numbers file (OUT.dat or --data, unless
+// --no-data) through the output door and, unless -q, says "plot: wrote OUT
+// (numbers: OUT.dat)".
+void write_plot(const Options& options, const PlotArgs& args, const std::string& image, ImageFormat format,
+                const std::string& numbers);
 
 }  // namespace ssdprobe

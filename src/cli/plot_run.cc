@@ -122,6 +122,7 @@ int run_plot(const Options& options, const PlotArgs& args) {
   }
   check_plot_files(args);
   const ImageFormat format = plot_image_format(args);
+  check_plot_outputs(options, args, format);
   HeatmapOptions heatmap;
   heatmap.grid = args.grid;
   heatmap.fold = args.fold;
@@ -132,8 +133,7 @@ int run_plot(const Options& options, const PlotArgs& args) {
                                     : HeatmapScale::absolute;
   const HeatmapFigure figure =
       heatmap_figure(read_plot_documents(args, GridDetail::full, ChartData::skip), heatmap);
-  render_heatmap_file(figure, args.output, format);
-  finish_plot(options, args, heatmap_data_text(figure));
+  write_plot(options, args, render_heatmap_image(figure, format), format, heatmap_data_text(figure));
   return 0;
 }
 

@@ -5,7 +5,7 @@
 #include "cli/report_run.h"
 #include "core/error.h"
 #include "core/output.h"
-#include "report/json_report.h"
+#include "report/output_kinds.h"
 #include "report/saved_options.h"
 
 namespace ssdprobe {

@@ -11,7 +11,9 @@
 #include "core/error.h"
 #include "core/output.h"
 #include "html/report_html.h"
+#include "core/output_file.h"
 #include "report/json_report.h"
+#include "report/output_kinds.h"
 #include "report/saved_result.h"
 
 namespace ssdprobe {
@@ -26,10 +28,6 @@ bool same_path(const std::string& a, const std::string& b) {
   if (!ec1 && !ec2 && ca == cb) return true;
   std::error_code ec;
   return fs::equivalent(a, b, ec) && !ec;
-}
-
-void refuse_html_over_document(const std::string& html) {
-  refuse_output_over_document({"--html", html}, "page", "report.html");
 }
 
 }  // namespace
@@ -84,63 +82,70 @@ void check_html_destination(const Options& options) {
     throw Error(ErrorCategory::usage, fmt::format("--html {}: is the --json document's file; the page would "
                                                   "overwrite it (give the page its own name, e.g. report.html)", html));
   }
-  check_json_destination(html, "--html");
+  check_output({html, "--html", html_page_kind(), options.force});
   refuse_output_over_input({"--html", html}, options.target, "the target");
   refuse_output_over_input({"--html", html}, options.units_from, "the --units-from document");
-  refuse_html_over_document(html);
 }
 
 namespace {
 
 // The page, with a warning for each picture that could not be drawn (the
 // page says why in its place).
-void write_page(const ReportHtml& report, const std::string& path) {
+void write_page(const ReportHtml& report, const OutputSpec& output) {
   for (const std::string& missing : report.missing_pictures) {
-    print_warning(fmt::format("--html {}: a picture is missing: {}", printable(path), printable(missing)));
+    print_warning(fmt::format("--html {}: a picture is missing: {}", printable(output.path), printable(missing)));
   }
-  write_text_output(report.page, path, "--html");
+  write_output(output, report.page);
 }
 
 }  // namespace
 
-void write_report_html(std::string_view document_text, const std::string& name, const std::string& path) {
-  write_page(report_html(document_text, name), path);
+void write_report_html(std::string_view document_text, const std::string& name, const OutputSpec& output) {
+  write_page(report_html(document_text, name), output);
 }
 
 namespace {
 
 // report --prometheus: the same metrics a run's --prometheus writes, from a
 // saved document (an older minor version gives the series it has fields for).
-Options metrics_output(const ReportArgs& args) {
+Options metrics_output(const ReportArgs& args, bool force) {
   Options outputs;
+  outputs.force = force;
   outputs.prometheus_path = args.prometheus;
   outputs.html_path = args.html;
   outputs.target = args.document;  // never written over
   return outputs;
 }
 
-void write_document_metrics(const std::string& text, const ReportArgs& args, bool quiet) {
-  write_prometheus(metrics_output(args), {monitoring_view(text)}, {});
-  if (!quiet && args.prometheus != "-") print_quietly(stdout, fmt::format("report: wrote {}\n", printable(args.prometheus)));
+void write_document_metrics(const std::string& text, const ReportArgs& args, const Options& options) {
+  write_prometheus(metrics_output(args, options.force), {monitoring_view(text)}, {});
+  if (!options.quiet && !names_stream(args.prometheus)) print_quietly(stdout, fmt::format("report: wrote {}\n", printable(args.prometheus)));
 }
 
-void check_report_outputs(const ReportArgs& args) {
+OutputSpec page_output(const ReportArgs& args, const Options& options) {
+  return {args.html, "--html", html_page_kind(), options.force};
+}
+
+void check_report_outputs(const ReportArgs& args, const Options& options) {
   if (args.html.empty() && args.prometheus.empty()) {
     throw Error(ErrorCategory::usage, "report needs --html FILE, --prometheus FILE or both");
   }
-  check_prometheus_destination(metrics_output(args));
+  check_prometheus_destination(metrics_output(args, options.force));
   if (args.html.empty()) return;
   refuse_output_over_input({"--html", args.html}, args.document, "the document reported");
-  check_json_destination(args.html, "--html");
-  refuse_html_over_document(args.html);
+  check_output(page_output(args, options));
 }
 
 }  // namespace
 
-int run_report(const Options& options, const ReportArgs& args) {
-  check_report_outputs(args);
+int run_report(const Options& options, const ReportArgs& given) {
+  ReportArgs args = given;  // /dev/stdout and /dev/fd/1 are '-': one output may take standard output
+  for (std::string* path : {&args.html, &args.prometheus}) {
+    if (names_standard_output(*path)) *path = "-";
+  }
+  check_report_outputs(args, options);
   const std::string text = read_result_document_text(args.document);
-  if (!args.prometheus.empty()) write_document_metrics(text, args, options.quiet);
+  if (!args.prometheus.empty()) write_document_metrics(text, args, options);
   if (args.html.empty()) return 0;
   ReportHtml report;
   try {
@@ -149,8 +154,8 @@ int run_report(const Options& options, const ReportArgs& args) {
     if (e.category() != ErrorCategory::usage) throw;
     throw Error(ErrorCategory::target, e.what());  // the document, not the command line, is at fault
   }
-  write_page(report, args.html);
-  if (!options.quiet && args.html != "-") {
+  write_page(report, page_output(args, options));
+  if (!options.quiet && !names_stream(args.html)) {
     print_quietly(stdout, fmt::format("report: wrote {}\n", printable(args.html)));
   }
   return 0;

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "cli/options.h"
+#include "core/output_file.h"
 
 namespace ssdprobe {
 
@@ -33,13 +34,13 @@ int run_report(const Options& options, const ReportArgs& args);
 // version): what cannot be used is Error(target), exit 3.
 std::string read_result_document_text(const std::string& file);
 
-// Before a run's work starts: --html's destination can be written, is not
-// the --json document, the target, or a saved result document.
+// Before a run's work starts: --html's destination can be written (the
+// output door, core/output_file.h) and is not the --json document or the target.
 void check_html_destination(const Options& options);
 
-// Writes the page of a document's JSON text to `path` ("-": standard
-// output); warns on standard error for each picture that could not be drawn
+// Writes the page of a document's JSON text through `output` ("-":
+// standard output); warns on standard error for each picture that could not be drawn
 // (the page says why in its place). `name` stands for the document in messages.
-void write_report_html(std::string_view document_text, const std::string& name, const std::string& path);
+void write_report_html(std::string_view document_text, const std::string& name, const OutputSpec& output);
 
 }  // namespace ssdprobe

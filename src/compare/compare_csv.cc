@@ -1,12 +1,27 @@
 // The CSV renderings: one row per group (or per quirk), a header line first,
-// every field through csv_field (RFC 4180 quoting).
+// every field through csv_field (RFC 4180 quoting), every text cell through
+// text_cell first (no formula for a spreadsheet).
 #include <fmt/format.h>
+
+#include <string_view>
 
 #include "compare/compare_render.h"
 #include "compare/text_escape.h"
 
 namespace ssdprobe {
 namespace {
+
+// A cell of text: a document's strings (model, firmware, serial, paths,
+// firmware field names) and lists built from them. A spreadsheet opening the
+// file evaluates a cell that starts with = + - or @ (or a TAB or CR before
+// one) as a formula, so such a text gets a leading single quote, OWASP's
+// neutralisation: spreadsheets show the rest as text. Numbers ssdprobe
+// formats (counts, bytes, latencies, a negative one too) are not text cells
+// and stay numbers.
+std::string text_cell(std::string_view text) {
+  const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+  return formula ? "'" + std::string(text) : std::string(text);
+}
 
 std::string number(std::optional<uint64_t> v) { return v ? std::to_string(*v) : std::string(); }
 std::string latency(double v, bool present) { return present ? fmt::format("{:.3f}", v) : std::string(); }
@@ -83,20 +98,27 @@ void add_key_cell_fields(std::vector<std::string>& f, const FleetGroup& g, const
 }
 
 std::vector<std::string> group_fields(const FleetGroup& g) {
-  std::vector<std::string> f{g.model, g.firmware, std::to_string(g.size_bytes), std::to_string(g.documents),
-                             std::to_string(g.timed_runs), std::to_string(g.info_documents),
-                             std::to_string(g.drives), tally_field(g.logical_block), tally_field(g.physical_block),
-                             tally_field(g.minimum_io), tally_field(g.optimal_io)};
-  f.push_back(geometry_field(g));
+  std::vector<std::string> f{text_cell(g.model),
+                             text_cell(g.firmware),
+                             std::to_string(g.size_bytes),
+                             std::to_string(g.documents),
+                             std::to_string(g.timed_runs),
+                             std::to_string(g.info_documents),
+                             std::to_string(g.drives),
+                             tally_field(g.logical_block),
+                             tally_field(g.physical_block),
+                             tally_field(g.minimum_io),
+                             tally_field(g.optimal_io)};
+  f.push_back(text_cell(geometry_field(g)));
   for (const UnitAgreement* u : {&g.read_page, &g.write_unit, &g.erase_block}) {
     f.insert(f.end(), {number(u->agreed()), number(u->top_bytes()), std::to_string(u->top_count()),
                        std::to_string(u->measured()), std::to_string(u->not_determined),
                        std::to_string(u->not_measured), std::to_string(u->ruled_out)});
   }
   f.push_back(tally_field(g.partition_alignment));
-  f.push_back(mismatches_field(g));
+  f.push_back(text_cell(mismatches_field(g)));
   for (const char* key : kKeys) add_key_cell_fields(f, g, key);
-  f.insert(f.end(), {g.representative, grouped_by_name(g.grouped_by), g.identity});
+  f.insert(f.end(), {text_cell(g.representative), grouped_by_name(g.grouped_by), text_cell(g.identity)});
   return f;
 }
 
@@ -119,11 +141,12 @@ std::string render_quirks_csv(const std::vector<QuirkRow>& rows) {
       geometry += fmt::format("{}{}={}", geometry.empty() ? "" : ";", name, bytes);
     }
     for (const std::string& reason : r.reasons) reasons += (reasons.empty() ? "" : "; ") + reason;
-    out += line({r.model, r.firmware, std::to_string(r.size_bytes), std::to_string(r.drives), std::to_string(r.runs),
-                 number(r.logical_block), number(r.physical_block), number(r.minimum_io), number(r.optimal_io),
-                 geometry, number(r.read_page), number(r.write_unit), number(r.erase_block),
+    out += line({text_cell(r.model), text_cell(r.firmware), std::to_string(r.size_bytes), std::to_string(r.drives),
+                 std::to_string(r.runs), number(r.logical_block), number(r.physical_block), number(r.minimum_io),
+                 number(r.optimal_io), text_cell(geometry), number(r.read_page), number(r.write_unit),
+                 number(r.erase_block),
                  number(r.physical_block_bytes), r.ashift ? std::to_string(*r.ashift) : "",
-                 number(r.optimal_io_bytes), reasons});
+                 number(r.optimal_io_bytes), text_cell(reasons)});
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "compare/text_escape.h"
 #include "core/plural.h"
 #include "core/units.h"
+#include "report/output_kinds.h"
 
 namespace ssdprobe {
 namespace {
@@ -59,6 +60,7 @@ std::string unit_cell(const UnitAgreement& u) {
 // compare across groups.
 std::string page_head(const FleetComparison& c, const std::string& colour_scale_note) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += std::string(kHtmlGenerator) + "\n";  // how the output door knows the page as ssdprobe's
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
          "img-src data:\">\n";

@@ -3,7 +3,7 @@
 #include <bit>
 #include <fmt/format.h>
 
-#include "analysis/io_size_policy.h"
+#include "analysis/block_size_policy.h"
 #include "core/units.h"
 
 namespace ssdprobe {
@@ -15,6 +15,14 @@ std::optional<uint64_t> most_frequent(const SizeTally& tally) {
 
 std::string size_or_none(std::optional<uint64_t> bytes) {
   return bytes ? format_size(*bytes) : std::string("not reported");
+}
+
+// "measured 16 KiB read page", "the power of two that divides the measured
+// 48 KiB write unit".
+std::string unit_words(const BlockSizePolicy& policy) {
+  const std::string unit = fmt::format("measured {} {}", format_size(*policy.unit), policy.unit_name);
+  if (*policy.physical_block > *policy.unit) return unit + ", rounded up to 4 KiB";
+  return *policy.physical_block == *policy.unit ? unit : "the power of two that divides the " + unit;
 }
 
 }  // namespace
@@ -39,27 +47,21 @@ std::vector<QuirkRow> quirk_table(const FleetComparison& comparison) {
     row.write_unit = g.write_unit.agreed(kQuirkMinRuns);
     row.erase_block = g.erase_block.agreed(kQuirkMinRuns);
 
-    const IoSizePolicy policy = io_size_policy(row.read_page, row.write_unit, row.erase_block);
+    // The erase block is no optimal IO size (analysis/block_size_policy.h):
+    // a reported optimal_io_size is left alone.
+    const BlockSizePolicy policy = block_size_policy(row.read_page, row.write_unit);
     row.ashift = policy.ashift;
+    row.optimal_io_bytes = policy.optimal_io;
     if (policy.physical_block) {
-      const uint64_t unit = *policy.physical_block;
-      row.physical_block_bytes = unit;
-      if (!row.physical_block || *row.physical_block < unit) {
-        row.reasons.push_back(fmt::format("physical_block_size {} < measured {}", size_or_none(row.physical_block),
-                                          format_size(unit)));
+      const uint64_t block = *policy.physical_block;
+      row.physical_block_bytes = block;
+      if (!row.physical_block || *row.physical_block < block) {
+        row.reasons.push_back(fmt::format("physical_block_size {} < {} ({})", size_or_none(row.physical_block),
+                                          format_size(block), unit_words(policy)));
       }
-      if (!row.minimum_io || *row.minimum_io < unit) {
-        row.reasons.push_back(fmt::format("minimum_io_size {} < measured {}", size_or_none(row.minimum_io),
-                                          format_size(unit)));
-      }
-    }
-    if (row.erase_block) {
-      row.optimal_io_bytes = policy.optimal_io;
-      if (!row.optimal_io || *row.optimal_io == 0 || *row.optimal_io % *row.erase_block != 0) {
-        row.reasons.push_back(fmt::format("optimal_io_size {} is not a multiple of the measured erase block {}",
-                                          row.optimal_io && *row.optimal_io == 0 ? std::string("0")
-                                                                                 : size_or_none(row.optimal_io),
-                                          format_size(*row.erase_block)));
+      if (!row.minimum_io || *row.minimum_io < block) {
+        row.reasons.push_back(fmt::format("minimum_io_size {} < {} ({})", size_or_none(row.minimum_io),
+                                          format_size(block), unit_words(policy)));
       }
     }
     if (!row.reasons.empty()) rows.push_back(std::move(row));

@@ -32,9 +32,9 @@ struct QuirkRow {
   std::vector<std::pair<std::string, uint64_t>> firmware_geometry;
   // Agreed by the rule above; nullopt where the runs do not agree enough.
   std::optional<uint64_t> read_page, write_unit, erase_block;
-  // What to use instead: the larger agreed read page / write unit as the
-  // physical block (and its log2, ZFS's ashift), the agreed erase block as
-  // the optimal IO size.
+  // What to use instead (analysis/block_size_policy.h): the physical block
+  // and ZFS's ashift for the agreed read page and write unit; no optimal IO
+  // size (the erase block is not one).
   std::optional<uint64_t> physical_block_bytes, optimal_io_bytes;
   std::optional<unsigned> ashift;
   std::vector<std::string> reasons;  // which reported fields the measurement contradicts, in words

@@ -3,10 +3,31 @@
 #include <stdio_ext.h>  // __fpurge (glibc, musl)
 #include <time.h>
 
+#include <atomic>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <cstdint>
 
 namespace ssdprobe {
+namespace {
+
+// The errno of the first write to standard output that failed (EIO when the
+// library gave none); 0 while every write went through whole.
+std::atomic<int> stdout_failure{0};
+
+void remember_stdout_failure(int err) {
+  int none = 0;
+  stdout_failure.compare_exchange_strong(none, err != 0 ? err : EIO);
+}
+
+}  // namespace
+
+std::optional<std::string> standard_output_failure() {
+  const int err = stdout_failure.load();
+  if (err == 0) return std::nullopt;
+  return std::string(std::strerror(err));
+}
 
 void print_quietly(std::FILE* stream, std::string_view text) noexcept {
   if (stream == nullptr) return;
@@ -16,8 +37,13 @@ void print_quietly(std::FILE* stream, std::string_view text) noexcept {
   const bool blocked = pthread_sigmask(SIG_BLOCK, &pipe_only, &old_mask) == 0;
   sigemptyset(&pending);
   const bool was_pending = blocked && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
-  if (!text.empty()) std::fwrite(text.data(), 1, text.size(), stream);
-  if (std::fflush(stream) != 0 || std::ferror(stream)) __fpurge(stream);
+  errno = 0;
+  const size_t written = text.empty() ? 0 : std::fwrite(text.data(), 1, text.size(), stream);
+  const bool failed = written != text.size() || std::fflush(stream) != 0 || std::ferror(stream);
+  if (failed) {
+    if (stream == stdout) remember_stdout_failure(errno);
+    __fpurge(stream);
+  }
   std::clearerr(stream);
   if (blocked) {
     // A SIGPIPE raised by this write is pending on this thread: take it, so

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,7 +22,14 @@ namespace ssdprobe {
 // dropped (so no later flush, at exit, retries it). SIGPIPE is blocked around
 // the write and a SIGPIPE it raised is discarded, so a closed pipe cannot
 // kill the process. Never throws.
+// A write to standard output that fails or is cut short (a full disk, a
+// closed pipe) is remembered: standard_output_failure() then says why, and
+// the command's exit code becomes 6 when it ends (cli/commands.cc), after a
+// --write run has restored its window.
 void print_quietly(std::FILE* stream, std::string_view text) noexcept;
+
+// strerror of the first write to standard output that failed, or nullopt.
+std::optional<std::string> standard_output_failure();
 
 // "ssdprobe: warning: MESSAGE" on standard error, through printable() and
 // print_quietly(): always shown (a warning is not progress, --quiet keeps it).

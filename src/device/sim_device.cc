@@ -1,6 +1,7 @@
 #include "device/sim_device.h"
 
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -20,13 +21,31 @@ std::string SimDevice::engine_description() const {
   return fmt::format("simulated drive '{}' (virtual clock)", model_.profile().name);
 }
 
-void SimDevice::attach_buffers(std::span<AlignedBuffer>) {}
+void SimDevice::attach_buffers(std::span<AlignedBuffer> buffers) { buffers_ = buffers; }
+
+void SimDevice::fill_read(const IoRequest& request) {
+  if (request.buffer_index >= buffers_.size()) return;
+  std::byte* data = buffers_[request.buffer_index].data();
+  constexpr uint32_t kSector = 512;
+  const bool fresh = model_.profile().unwritten_reads_skip_nand;
+  for (uint32_t at = 0; at + kSector <= request.length; at += kSector) {
+    const uint64_t offset = request.offset + at;
+    if (fresh && !model_.touches_written(offset, kSector)) {
+      std::memset(data + at, 0, kSector);
+    } else {
+      // Data: the sector's own offset, never all one byte.
+      const uint64_t mark = offset | 0x5a00000000000001ull;
+      std::memcpy(data + at, &mark, sizeof mark);
+    }
+  }
+}
 
 void SimDevice::submit(const IoRequest& request) {
   if (request.op == IoOp::write && !writable_) {
     throw Error(ErrorCategory::refused, "write submitted to a device opened read-only");
   }
   const double us = model_.service_us(request.op, request.offset, request.length);
+  if (request.op == IoOp::read) fill_read(request);
   // Units are striped by the interleave (the read page, or 16 KiB, unless the
   // profile names one); a profile without units serializes nothing.
   uint64_t done = now_ns_ + static_cast<uint64_t>(us * 1000.0);

@@ -47,7 +47,12 @@ class SimDevice : public Device {
     }
   };
 
+  // Gives a read its bytes: zeros where a never-written drive has no data
+  // (unwritten_reads_skip_nand), elsewhere a mark of data in each sector.
+  void fill_read(const IoRequest& request);
+
   SimLatencyModel model_;
+  std::span<AlignedBuffer> buffers_;
   Random host_random_;  // host delays only: drawn from their own stream, so a profile without them is unchanged
   DeviceLimits limits_;
   bool writable_;

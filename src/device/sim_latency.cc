@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/block_math.h"
+
 namespace ssdprobe {
 
 SimLatencyModel::SimLatencyModel(const SimProfile& profile, uint64_t seed)
@@ -80,7 +82,10 @@ double SimLatencyModel::ideal_write_us(uint64_t offset, uint64_t length, bool se
   double us = profile_.stripe_units > 1
                   ? striped_write_us(offset, length)
                   : programmed_write_us(offset, length, profile_.program_unit, profile_.program_us, profile_.rmw_us);
-  if (sequential && profile_.erase_block > 0 && offset % profile_.erase_block == 0) {
+  // A sequential stream opens a new erase block with the write that reaches
+  // the block's first byte, wherever that write starts.
+  const uint64_t block = profile_.erase_block;
+  if (sequential && block > 0 && (offset + block - 1) / block * block < offset + length) {
     us += profile_.erase_stall_us;
   }
   return us;
@@ -124,6 +129,19 @@ double SimLatencyModel::apply_noise(double us) {
   return noisy;
 }
 
+double SimLatencyModel::native_write_us(uint64_t offset, uint64_t length, bool sequential) {
+  if (!profile_.erase_fills_by_units_touched) return ideal_write_us(offset, length, sequential);
+  double us = ideal_write_us(offset, length, false);
+  const uint64_t unit = profile_.program_unit, block = profile_.erase_block;
+  if (!sequential || unit == 0 || block < unit) return us;
+  units_in_open_block_ += units_touched(offset, length, unit);
+  if (units_in_open_block_ >= block / unit) {
+    units_in_open_block_ -= block / unit;
+    us += profile_.erase_stall_us;
+  }
+  return us;
+}
+
 double SimLatencyModel::service_us(IoOp op, uint64_t offset, uint64_t length) {
   double us = 0.0;
   if (op == IoOp::read) {
@@ -141,7 +159,7 @@ double SimLatencyModel::service_us(IoOp op, uint64_t offset, uint64_t length) {
       us = ideal_cached_write_us(offset, length);
       cache_free_bytes_ -= length;
     } else {
-      us = ideal_write_us(offset, length, offset == last_write_end_);
+      us = native_write_us(offset, length, offset == last_write_end_);
       cache_free_bytes_ = 0;
     }
     remember_written(offset, length);

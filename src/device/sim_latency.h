@@ -30,6 +30,9 @@ class SimLatencyModel {
   void idle(double seconds);
 
   const SimProfile& profile() const { return profile_; }
+  // Whether a write ever covered part of [offset, offset + length) (tracked
+  // only with unwritten_reads_skip_nand).
+  bool touches_written(uint64_t offset, uint64_t length) const;
 
  private:
   double programmed_write_us(uint64_t offset, uint64_t length, uint64_t unit, double program_us,
@@ -38,14 +41,17 @@ class SimLatencyModel {
   bool all_pages_buffered(uint64_t offset, uint64_t length) const;
   void remember_pages(uint64_t offset, uint64_t length);
   double apply_noise(double us);
-  bool touches_written(uint64_t offset, uint64_t length) const;
   void remember_written(uint64_t offset, uint64_t length);
+  // A native (uncached) write, with the erase stall of a block filled by
+  // the program units writes touch (erase_fills_by_units_touched).
+  double native_write_us(uint64_t offset, uint64_t length, bool sequential);
 
   SimProfile profile_;
   Random random_;
   std::deque<uint64_t> buffered_pages_;  // most recent last
   uint64_t last_write_end_ = UINT64_MAX;
   std::unordered_set<uint64_t> written_granules_;  // 4 KiB granules (only with unwritten_reads_skip_nand)
+  uint64_t units_in_open_block_ = 0;  // program units taken in the open erase block
   uint64_t cache_free_bytes_ = 0;                   // room left in the SLC cache
 };
 

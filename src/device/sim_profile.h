@@ -59,6 +59,10 @@ struct SimProfile {
   double rmw_us = 40.0;               // extra per partly covered program unit
   uint64_t erase_block = 8ull << 20;
   double erase_stall_us = 1500.0;     // sequential stream entering a new erase block
+  // The open erase block fills by the program units a write touches (a
+  // partly covered unit takes a whole one), not by the bytes written: a
+  // stream of writes off the unit stalls more often than every erase_block.
+  bool erase_fills_by_units_touched = false;
   SimSlcCache slc_cache;              // the write costs above are the native ones
   // Striping: consecutive program units go to `stripe_units` parallel units
   // in turn (program unit p on unit p % stripe_units), which program at
@@ -141,6 +145,8 @@ struct SimProfile {
   // bytes can show (it needs six periods), or nothing.
   std::optional<uint64_t> expected_erase_block(uint64_t window, uint64_t chunk) const {
     if (erase_stall_us <= 0.0 || erase_block == 0 || erase_block % chunk != 0) return std::nullopt;
+    // Writes that are not whole program units fill a block faster than its size.
+    if (erase_fills_by_units_touched && chunk % program_unit != 0) return std::nullopt;
     if (erase_block * 6 > window) return std::nullopt;
     return erase_block;
   }

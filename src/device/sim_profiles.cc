@@ -241,12 +241,26 @@ SimProfile nvme_striped_16k() {
 
 }  // namespace
 
+// A TLC drive whose erase blocks fill by the program units each write
+// touches: a stream of 96 KiB writes that starts off the 48 KiB unit touches
+// three units per write and opens a new 12 MiB block every 8 MiB of host
+// bytes; one that starts on the unit, every 12 MiB.
+SimProfile tlc_units_touched() {
+  SimProfile p = nvme_tlc_16k();
+  p.name = "tlc-unit-fill";
+  p.description = "NVMe TLC, 16 KiB read page, 48 KiB program unit, 12 MiB erase blocks filled by the program units "
+                  "each write touches (a stream off the unit stalls every 8 MiB)";
+  p.erase_block = 12ull << 20;
+  p.erase_fills_by_units_touched = true;
+  return p;
+}
+
 const std::vector<SimProfile>& sim_profiles() {
   static const std::vector<SimProfile> profiles{
       nvme_tlc_16k(), nvme_4kn_32k(), sata_mlc_8k(), clean_4k(),      noisy_16k(),
       subtle_8k(),    qlc_16k_iu_32k(), multiplane_16k(), flat_dram(), emmc_4k_4kn(),
       fresh_tlc_16k(), channels_8x64k(), channels_4x16k(), tlc_slc_128m(), qlc_slc_2g(),
-      nvme_striped_16k(),
+      nvme_striped_16k(), tlc_units_touched(),
   };
   return profiles;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "compare/text_escape.h"
+#include "report/output_kinds.h"
 
 namespace ssdprobe {
 namespace {
@@ -61,6 +62,7 @@ std::string command_code(std::string_view command) { return "<code>" + html_text
 
 std::string html_page(std::string_view title, std::string_view subtitle, const std::vector<PageSection>& sections) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += std::string(kHtmlGenerator) + "\n";  // how the output door knows the page as ssdprobe's
   // Nothing loads and nothing runs: the page is attached to tickets and
   // opened by people who did not make it.
   out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 #include "analysis/recommend.h"
 #include "core/block_math.h"
 #include "core/units.h"
+#include "layout/table_audit.h"
 
 namespace ssdprobe {
 namespace {
@@ -141,7 +143,17 @@ class Auditor {
 
   void run() {
     const bool gpt = layout_.table && layout_.table->scheme == "gpt";
+    // What is wrong with the table itself first: it matters more than any
+    // alignment, and the verdict names the first of equal findings.
+    const TableFindings table = table_findings(layout_);
+    for (const auto& [number, lines] : table.of_partition) {
+      const size_t first_line = out_.lines.size();
+      out_.lines.insert(out_.lines.end(), lines.begin(), lines.end());
+      withhold_fixes(first_line, table.withheld_for(number));
+    }
+    out_.lines.insert(out_.lines.end(), table.of_table.begin(), table.of_table.end());
     for (const auto& stack : layout_.stacks) {
+      const size_t first_line = out_.lines.size();
       StackContext ctx{"", "disk", &stack};
       if (stack.partition) {
         ctx.prefix = fmt::format("partition[{}].", stack.partition->number);
@@ -153,11 +165,20 @@ class Auditor {
       md_lines(ctx);
       lvm_lines(ctx);
       filesystem_lines(ctx);
+      if (stack.partition) withhold_fixes(first_line, table.withheld_for(stack.partition->number));
     }
-    kernel_agreement();
+    kernel_agreement(table);
   }
 
  private:
+  // Lines from `first` on get no fix that writes, only these words.
+  void withhold_fixes(size_t first, const std::string& why) {
+    if (why.empty()) return;
+    for (size_t i = first; i < out_.lines.size(); ++i) {
+      if (!out_.lines[i].ok) out_.lines[i].fix_withheld = why;
+    }
+  }
+
   void start(const std::string& field, const std::string& layer, uint64_t offset, bool gpt) {
     AuditLine line = audit_start(field, layer, offset, units_);
     line.legacy_case = line.ok ? "" : legacy_case(offset, gpt);
@@ -257,6 +278,20 @@ class Auditor {
       line.value_bytes = *fs.section_bytes;
       line.ok = *fs.section_bytes % *units_.erase_block == 0;
       line.severity = Severity::info;
+      // F2FS lays its sections out from its own start: off an erase block no
+      // section size lines up, and the default is what the recommendations
+      // advise (analysis/block_size_policy.h).
+      const bool plain = !ctx.stack->md && !ctx.stack->lvm;
+      const uint64_t fs_start = ctx.stack->start_disk_offset;
+      if (!line.ok && plain && fs_start % *units_.erase_block != 0) {
+        line.ok = true;
+        line.message = fmt::format("section {}: no section size lines up with the {} erase block from a start at {} "
+                                   "(F2FS lays its sections out from its start), so the default is as good as any",
+                                   format_size(*fs.section_bytes), format_size(*units_.erase_block),
+                                   format_size(fs_start));
+        out_.lines.push_back(std::move(line));
+        return;
+      }
       line.message = line.ok ? fmt::format("section {} covers whole erase blocks ({})", format_size(*fs.section_bytes),
                                            format_size(*units_.erase_block))
                              : fmt::format("section {} is not a multiple of the {} erase block: F2FS's cleaning "
@@ -351,11 +386,16 @@ class Auditor {
 
   // The table on the disk and the kernel's partitions must describe the same
   // places: IO goes where the kernel says, tools read the table.
-  void kernel_agreement() {
+  void kernel_agreement(const TableFindings& table) {
     if (!layout_.table) return;
+    std::unordered_multimap<int, const PartitionEntry*> by_number;
+    for (const auto& entry : layout_.table->partitions) {
+      if (!entry.container) by_number.emplace(entry.number, &entry);
+    }
     for (const auto& kp : layout_.kernel_partitions) {
-      for (const auto& entry : layout_.table->partitions) {
-        if (entry.number != kp.number || entry.container) continue;
+      const auto [first, last] = by_number.equal_range(kp.number);
+      for (auto it = first; it != last; ++it) {
+        const PartitionEntry& entry = *it->second;
         if (entry.start_bytes == kp.start_bytes && entry.size_bytes == kp.size_bytes) continue;
         AuditLine line;
         line.field = fmt::format("partition[{}].kernel_start", kp.number);
@@ -368,6 +408,7 @@ class Auditor {
         line.message = fmt::format("the kernel addresses partition {} at {} B ({} B long) but the table says {} B "
                                    "({} B long): re-read the table (partx -u, or reboot) before trusting either",
                                    kp.number, kp.start_bytes, kp.size_bytes, entry.start_bytes, entry.size_bytes);
+        line.fix_withheld = table.withheld_for(kp.number);
         out_.lines.push_back(std::move(line));
       }
     }

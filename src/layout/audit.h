@@ -63,6 +63,11 @@ struct AuditLine {
   std::optional<uint64_t> suggested_bytes;  // nearest aligned value at or above, for starts
   std::vector<AuditCost> costs;
   std::vector<FixStep> fix;   // not OK lines: the steps that fix it, in order (audit_fix.h)
+  // Not "": no command is offered for this finding, and its one fix step
+  // says this in words instead: a partition that overlaps another or lies
+  // outside the disk, where a person must decide what is real before
+  // anything is written (table_audit.h).
+  std::string fix_withheld;
 };
 
 struct LayoutAudit {

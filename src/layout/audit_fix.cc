@@ -74,11 +74,6 @@ std::vector<FixStep> fix_for(const LayoutAudit& audit, const AuditLine& line, co
 
 }  // namespace
 
-std::string md_node(const MdSuperblock& md) {
-  const auto colon = md.name.find(':');
-  return "/dev/md/" + (colon == std::string::npos ? md.name : md.name.substr(colon + 1));
-}
-
 uint64_t covering(uint64_t value, const AuditUnits& u) {
   uint64_t unit = 4096;
   if (u.read_page) unit = std::lcm(unit, *u.read_page);
@@ -93,8 +88,12 @@ std::optional<uint64_t> checked_lcm(uint64_t a, uint64_t b) {
   return step * b;
 }
 
-FixStep in_place(std::string command, std::string purpose) {
-  return {std::move(command), std::move(purpose), false, false, "in place, no data moved"};
+FixStep in_place(const ShellCommand& command, std::string purpose) {
+  return {render_command(command), std::move(purpose), false, false, "in place, no data moved"};
+}
+
+std::string with_note(std::string purpose, const std::string& note) {
+  return note.empty() ? purpose : purpose + ". Note: " + note;
 }
 
 FixStep by_hand(std::string purpose, std::string cost) { return {"", std::move(purpose), false, false, std::move(cost)}; }
@@ -119,7 +118,10 @@ std::string move_cost(uint64_t bytes, const FixContext& c) {
 
 void attach_fixes(LayoutAudit& audit, const FixContext& context) {
   for (auto& line : audit.lines) {
-    if (!line.ok) line.fix = fix_for(audit, line, context);
+    if (line.ok) continue;
+    // A person decides first (table_audit.h): words, no command.
+    line.fix = line.fix_withheld.empty() ? fix_for(audit, line, context)
+                                         : std::vector{by_hand(line.fix_withheld, "nothing is written until then")};
   }
 }
 

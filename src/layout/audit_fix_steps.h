@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/shell_command.h"
 #include "layout/audit.h"
+#include "layout/volume_names.h"
 
 namespace ssdprobe {
 
@@ -22,12 +24,19 @@ struct FixTarget {
   std::string node;  // the partition's /dev node, or the disk's when the stack is the whole disk
 };
 
-FixStep in_place(std::string command, std::string purpose);
+// A step that changes settings in place: one command, or several run one
+// after another (rendered with core/shell_command.h).
+FixStep in_place(const ShellCommand& command, std::string purpose);
+// `purpose` with ". Note: NOTE" after it when there is a note (a name from
+// the disk that stands as a placeholder, and why).
+std::string with_note(std::string purpose, const std::string& note);
+
 // A step the user words (a backup, a restore): no command.
 FixStep by_hand(std::string purpose, std::string cost);
 
-// /dev/md/NAME for an array named "host:NAME".
-std::string md_node(const MdSuperblock& md);
+// The array's node for a command: /dev/md/NAME, or the placeholder, with
+// `why_not` set to why its name was not pasted (layout/volume_names.h).
+std::string md_node_for_command(const MdSuperblock& md, std::string& why_not);
 // The smallest multiple of 4 KiB, the read page and the write unit at or
 // above `value`: what a chunk, stripe or metadata node should be.
 uint64_t covering(uint64_t value, const AuditUnits& units);
@@ -43,6 +52,6 @@ std::vector<FixStep> volume_fix(const FixTarget& t, const AuditLine& line, const
 std::vector<FixStep> filesystem_fix(const FixTarget& t, const AuditLine& line, const std::string& what);
 // Back up, recreate the filesystem with `mkfs`, restore: when no setting
 // can be changed in place.
-std::vector<FixStep> recreate_filesystem(const FixTarget& t, const std::string& mkfs, const std::string& why);
+std::vector<FixStep> recreate_filesystem(const FixTarget& t, const ShellCommand& mkfs, const std::string& why);
 
 }  // namespace ssdprobe

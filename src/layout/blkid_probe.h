@@ -4,6 +4,7 @@
 // else reads ContentProbe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +21,19 @@ struct ContentProbe {
   std::optional<PartitionTable> table;  // when a partition table (gpt/dos) is there
   std::vector<std::string> notes;       // e.g. "libblkid: ambivalent result" — never throw for content
 };
+
+// How much of a partition table libblkid may read in one area. The disk's
+// own table: up to kMaxTablePartitions partitions (layout.h) and a GPT entry
+// array of 16 MiB (no real table comes near: 128 entries of 128 B are
+// 16 KiB). A table inside a partition is only named, never followed
+// (layout_reader.h), and every partition's area is probed: a crafted disk
+// could otherwise have libblkid read a whole table for each of them.
+struct TableLimits {
+  size_t partitions = kMaxTablePartitions;
+  uint64_t gpt_array_bytes = 16 << 20;
+};
+inline constexpr TableLimits kDiskTableLimits{};
+inline constexpr TableLimits kInnerTableLimits{16, 64 << 10};
 
 // Probes [offset, offset + size) of `fd` (size 0: up to the end) with
 // libblkid's low-level API, the way `blkid -p` does ("safe" probing: an
@@ -48,11 +62,23 @@ struct ContentProbe {
 // is named in a note. A table nested inside a partition (a BSD label in a
 // dos partition) is listed as libblkid reports it, with a note.
 //
-// A GPT header (at LBA 1 or the last LBA of the area) that libblkid would
-// accept and that names an entry array over 16 MiB: the area is not probed
-// at all, and a note says why. libblkid would read the whole array (up to
-// 4 GiB) into memory before checking it, for the table and again for each
-// ZFS label it looks for; no real table is that large.
+// GPT: the entries libblkid skips without a word (any part outside the
+// header's usable sectors) are listed too, read from the entry array libblkid
+// checked (gpt_entries.h), and the usable sectors are kept; an entry whose
+// last sector comes before its first is in `impossible`. The audit names
+// them all.
+//
+// Limits (`limits`): a GPT header (at LBA 1 or the last LBA of the area)
+// that libblkid would accept and that names an entry array over
+// `limits.gpt_array_bytes`: the area is not probed at all, and a note says
+// why. libblkid would read the whole array (up to 4 GiB) into memory before
+// checking it, for the table and again for each ZFS label it looks for. A
+// table with more than `limits.partitions` partitions keeps the first ones
+// and says `past_cap`; a DOS chain of logical partitions that goes on past
+// the limit (in partitions or in extended boot records) is cut before
+// libblkid reads it (dos_chain.h): libblkid is run on a copy of the area
+// that holds its first 4 KiB and the boot records up to the limit, so
+// nothing past them (no filesystem either) is probed there.
 //
 // Read-only: libblkid only reads (the descriptor may be O_RDONLY), and the
 // descriptor's file position is put back where it was.
@@ -63,6 +89,7 @@ struct ContentProbe {
 // 64 KiB; what is or is not on the disk only ever shows up in the result
 // and its notes (a GPT read with the wrong logical block, for instance, is
 // a note naming the "PMBR" libblkid saw).
-ContentProbe probe_content(int fd, uint64_t offset, uint64_t size, uint32_t logical_block);
+ContentProbe probe_content(int fd, uint64_t offset, uint64_t size, uint32_t logical_block,
+                           const TableLimits& limits = kDiskTableLimits);
 
 }  // namespace ssdprobe

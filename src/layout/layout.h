@@ -10,6 +10,7 @@
 // into stacks; audit.h judges them against a drive's units.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,11 +27,36 @@ struct PartitionEntry {
   bool container = false;     // MBR extended partition: holds the logical ones, not data
 };
 
-// The table written on the disk, read with libblkid (never by hand).
+// The most partitions one table is read for. The kernel makes at most 256
+// per disk and a GPT has 128 entries unless made larger; past this count a
+// table is crafted or broken, and reading on costs time for nothing
+// (libblkid's walk of a DOS chain of logical partitions is quadratic: 20,000
+// take it half a minute). The audit names a table that lists more.
+constexpr size_t kMaxTablePartitions = 4096;
+
+// A table entry that names no place at all: a GPT entry whose last sector
+// comes before its first, or whose byte offset does not fit 64 bits. Kept
+// as written (in the table's sectors) so the audit can name it.
+struct ImpossibleEntry {
+  int number = 0;
+  uint64_t first_sector = 0;
+  uint64_t last_sector = 0;   // inclusive, as written
+};
+
+// The table written on the disk, read with libblkid. GPT entries libblkid
+// skips (any part outside the header's usable sectors) are listed too, from
+// the entry array libblkid checked: the kernel makes partitions of those
+// that end on the disk, and the audit names every one (audit.h).
 struct PartitionTable {
   std::string scheme;              // "gpt" | "dos"
   uint32_t sector_bytes = 512;     // the unit the table counts in
-  std::vector<PartitionEntry> partitions;
+  std::vector<PartitionEntry> partitions;   // at most kMaxTablePartitions, in table order
+  // GPT: the bytes its header lets partitions use, [usable_start, usable_end)
+  // from the start of the disk (between the primary and backup tables).
+  std::optional<uint64_t> usable_start_bytes;
+  std::optional<uint64_t> usable_end_bytes;
+  std::vector<ImpossibleEntry> impossible;
+  bool past_cap = false;           // it lists more than kMaxTablePartitions: the rest were not read
 };
 
 // A partition as the kernel knows it (/sys/block/DISK/PART/start, size,

@@ -46,7 +46,8 @@ class StackReader {
   // Identifies what starts at `offset` and follows it inward.
   void follow(uint64_t offset, uint64_t size, const std::string& container, int depth) {
     if (depth > kMaxDepth || size == 0) return;
-    ContentProbe content = probe_content(source_.fd, offset, size, source_.logical_block);
+    // A table in here is only named: libblkid reads little of it (blkid_probe.h).
+    ContentProbe content = probe_content(source_.fd, offset, size, source_.logical_block, kInnerTableLimits);
     for (auto& note : content.notes) stack_.notes.push_back(note);
     if (content.type == "linux_raid_member" && !stack_.md) {
       // The stack composes offsets as partition -> md -> LVM -> filesystem

@@ -30,8 +30,9 @@ ChartPanel stream_panel(const SavedResult& document) {
   const SavedStream& stream = document.charts.stream;
   ChartPanel panel;
   panel.title = fmt::format("{}\n{}", drive_name(document), unit_verdict("erase block", document.erase_block));
-  panel.x_label = fmt::format("offset in the write window (MiB; the window starts at disk byte {} = {})",
-                              stream.region_offset, format_exact_size(stream.region_offset));
+  const uint64_t start = stream.first_offset();
+  panel.x_label = fmt::format("offset in the write stream (MiB; the stream starts at byte {} = {})", start,
+                              format_exact_size(start));
   panel.y_label = fmt::format("latency of each {} write (µs, from 0)", format_size(stream.chunk_bytes));
   const double threshold = kStallFactor * median_of(stream.latency_us);
   ChartSeries writes{"write", SeriesStyle::points, "#0072b2", false, {}, {}, {}, {}};
@@ -52,7 +53,7 @@ ChartPanel stream_panel(const SavedResult& document) {
     // Erase blocks sit at multiples of their size on the disk: the lines are
     // at those offsets, translated into the window.
     const uint64_t period = *block.bytes;
-    const uint64_t first = (stream.region_offset + period - 1) / period * period - stream.region_offset;
+    const uint64_t first = (start + period - 1) / period * period - start;
     bool labelled = false;
     for (uint64_t at = first; static_cast<double>(at) / kMiB <= end; at += period) {
       panel.lines.push_back({true, static_cast<double>(at) / kMiB,

@@ -167,8 +167,6 @@ std::string render_chart_svg(const std::vector<SavedResult>& documents, ChartKin
   return render_chart_svg(build_chart(documents, kind));
 }
 
-void render_chart_file(const Chart& chart, const std::string& file, ImageFormat format) {
-  write_image_file(file, render(chart, format));
-}
+std::string render_chart_image(const Chart& chart, ImageFormat format) { return render(chart, format); }
 
 }  // namespace ssdprobe

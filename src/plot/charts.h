@@ -38,11 +38,11 @@ std::optional<std::string> chart_unavailable_reason(const SavedResult& document,
 Chart build_chart(const std::vector<SavedResult>& documents, ChartKind kind);
 
 // The chart drawn by gnuplot: SVG text (its <title> is the chart's title) for
-// a page that inlines it, or an image file. Throw like build_chart, and
+// a page that inlines it, or an image file's bytes. Throw like build_chart, and
 // Error(unsupported) when gnuplot is missing or fails.
 std::string render_chart_svg(const Chart& chart);
 std::string render_chart_svg(const std::vector<SavedResult>& documents, ChartKind kind);
-void render_chart_file(const Chart& chart, const std::string& file, ImageFormat format);
+std::string render_chart_image(const Chart& chart, ImageFormat format);
 
 // The numbers drawn, as text (OUT.dat next to the image): per panel a
 // "# panel N: TITLE" line, then per series "# series NAME" and "x y" (or

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/output.h"
+#include "plot/picture_mark.h"
 
 namespace ssdprobe {
 namespace {
@@ -146,8 +147,8 @@ std::string run_gnuplot(const GnuplotImage& image, const std::function<void(gnup
     throw Error(ErrorCategory::unsupported, fmt::format("gnuplot ({}) failed to draw {}{}{}", gnuplot, image.what,
                                                         line.empty() ? "" : ": ", printable(line)));
   }
-  if (image.format == ImageFormat::svg) return svg_with_title(bytes, image.title);
-  return bytes;
+  if (image.format == ImageFormat::svg) bytes = svg_with_title(bytes, image.title);
+  return marked_picture(std::move(bytes), image.format);
 }
 
 ImageFormat image_format_for(const std::string& file) {
@@ -159,14 +160,6 @@ ImageFormat image_format_for(const std::string& file) {
   throw Error(ErrorCategory::usage,
               fmt::format("{}: unknown image format '{}': name the output .png or .svg, or give --format png|svg",
                           file, extension.empty() ? "(no extension)" : extension));
-}
-
-void write_image_file(const std::string& file, const std::string& bytes) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw os_error("cannot write " + file, errno);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw os_error("cannot write " + file, errno);
 }
 
 }  // namespace ssdprobe

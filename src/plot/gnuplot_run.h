@@ -36,7 +36,8 @@ std::string gnuplot_quoted(const std::string& text);
 
 // Draws one image: sets the terminal and output, calls write_script (which
 // writes everything else: settings, plot commands, data), closes the output,
-// and returns the image's bytes (an SVG with its <title> set to image.title).
+// and returns the image's bytes (an SVG with its <title> set to image.title),
+// marked as ssdprobe's (plot/picture_mark.h).
 // Throws Error(unsupported) when gnuplot is missing, exits non-zero or
 // writes no image: the message quotes gnuplot's first error line.
 std::string run_gnuplot(const GnuplotImage& image, const std::function<void(gnuplotio::Gnuplot&)>& write_script);
@@ -44,8 +45,5 @@ std::string run_gnuplot(const GnuplotImage& image, const std::function<void(gnup
 // Replaces the first <title>...</title> of an SVG document by `title`
 // (XML-escaped); an SVG without one gets it after the <svg ...> tag.
 std::string svg_with_title(const std::string& svg, const std::string& title);
-
-// Writes bytes to `file` (truncating); os_error naming the file on failure.
-void write_image_file(const std::string& file, const std::string& bytes);
 
 }  // namespace ssdprobe

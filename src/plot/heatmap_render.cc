@@ -97,9 +97,7 @@ std::string cell_text(double v) { return std::isfinite(v) ? fmt::format("{}", v)
 
 std::string render_heatmap_svg(const HeatmapFigure& figure) { return render(figure, ImageFormat::svg); }
 
-void render_heatmap_file(const HeatmapFigure& figure, const std::string& file, ImageFormat format) {
-  write_image_file(file, render(figure, format));
-}
+std::string render_heatmap_image(const HeatmapFigure& figure, ImageFormat format) { return render(figure, format); }
 
 std::string heatmap_data_text(const HeatmapFigure& figure) {
   const ClippedCells clipped = clipped_cells(figure);

@@ -16,9 +16,9 @@ namespace ssdprobe {
 // (the message names it and quotes gnuplot's first error line).
 std::string render_heatmap_svg(const HeatmapFigure& figure);
 
-// Writes the image to `file` in `format`. Throws like render_heatmap_svg, and
-// os_error (core/error.h) naming the file when it cannot be written.
-void render_heatmap_file(const HeatmapFigure& figure, const std::string& file, ImageFormat format);
+// The image's bytes in `format`, for a file (the command writes it through
+// the output door, core/output_file.h). Throws like render_heatmap_svg.
+std::string render_heatmap_image(const HeatmapFigure& figure, ImageFormat format);
 
 // The matrices gnuplot read, as text: for each panel a "# title" line, a
 // header "size offset0 offset1 ...", then one line per request size with the

@@ -3,18 +3,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
 
 #include "core/error.h"
+#include "core/output.h"
 #include "core/units.h"
 
 namespace ssdprobe {
 namespace {
 
 using nlohmann::json;
+
+// The longest line fio reads whole, newline excluded: fio 3.33 reads lines
+// with fgets into 8192 bytes, older versions into 4096, and takes what did
+// not fit as a line of its own.
+constexpr std::size_t kFioLineBytes = 4094;
 
 // ---- Reading the document: absent, null and wrongly typed values are "none".
 
@@ -97,6 +104,7 @@ FioEngine fio_engine(const json& doc) {
 // a multiple of `unit`: the grids' phases are disk phases, so a partition's
 // start counts.
 uint64_t disk_aligned(uint64_t from, uint64_t unit, uint64_t partition_start) {
+  if (unit == 0) return from;  // nothing to align to (job_range refuses it before this)
   const uint64_t disk = from + partition_start;
   return (disk + unit - 1) / unit * unit - partition_start;
 }
@@ -105,6 +113,7 @@ uint64_t disk_aligned(uint64_t from, uint64_t unit, uint64_t partition_start) {
 // a disk-aligned `unit`, inside `range`; nullopt when not one fits.
 std::optional<ByteRange> job_range(const ByteRange& range, uint64_t unit, uint64_t phase, uint64_t block,
                                    uint64_t partition_start) {
+  if (unit == 0 || block == 0) return std::nullopt;  // a document's 0 B unit or read size: nothing to align to
   const uint64_t start = disk_aligned(range.offset, unit, partition_start);
   if (start >= range.end()) return std::nullopt;
   const uint64_t units = (range.end() - start) / unit;
@@ -191,7 +200,8 @@ std::string cells_text(const Cells& c, uint64_t size) {
 
 struct Context {
   const json& doc;
-  std::string path;
+  std::string path;      // target.path as the document has it (for comments)
+  std::string filename;  // target.path as fio's filename= value
   uint64_t partition_start = 0;
   uint64_t size_bytes = 0;
   std::optional<ByteRange> read_region;
@@ -420,7 +430,7 @@ std::string render(const Context& ctx, const FioJobsOptions& options, const std:
   const json& doc = ctx.doc;
   const json& target = member(doc, "target");
   std::string out;
-  auto comment = [&out](const std::string& line) { out += "# " + line + "\n"; };
+  auto comment = [&out](const std::string& line) { out += fio_comment(line); };
   comment(fmt::format("fio job file written by ssdprobe `fio-jobs` from {} (ssdprobe {}, schema {})", options.source,
                       text_at(member(doc, "tool"), "version"), text_at(doc, "schema")));
   std::string identity;
@@ -444,14 +454,14 @@ std::string render(const Context& ctx, const FioJobsOptions& options, const std:
   }
   for (const std::string& why : left_out) comment("left out: " + why);
   out += "\n[global]\n";
-  out += fmt::format("filename={}\n", ctx.path);
-  out += fmt::format("# {}\n", ctx.engine.why);
+  out += fmt::format("filename={}\n", ctx.filename);
+  comment(ctx.engine.why);
   for (const std::string& line : ctx.engine.lines) out += line + "\n";
   out += "direct=1\n";
   out += "time_based=1\n";
-  out += fmt::format("runtime={}\n", fmt::format("{}", options.runtime_s));
-  out += fmt::format("# the random offsets come from the run's --seed {}: the same set on every run of this file\n",
-                     uint_at(member(doc, "options"), "seed").value_or(1));
+  out += fmt::format("runtime={}\n", fio_runtime(options.runtime_s));
+  comment(fmt::format("the random offsets come from the run's --seed {}: the same set on every run of this file",
+                      uint_at(member(doc, "options"), "seed").value_or(1)));
   out += "randrepeat=1\n";
   out += fmt::format("randseed={}\n", uint_at(member(doc, "options"), "seed").value_or(1));
   out += "norandommap=1\n";
@@ -469,10 +479,57 @@ std::string render(const Context& ctx, const FioJobsOptions& options, const std:
 
 }  // namespace
 
+std::string fio_comment(std::string_view text) {
+  const std::string shown = printable(text);
+  std::string out;
+  size_t at = 0;
+  do {
+    size_t end = std::min(shown.size(), at + kFioCommentBytes);
+    // Cut between characters: printable() left only well-formed UTF-8, and a
+    // continuation byte (10xxxxxx) is never a character's first.
+    while (end < shown.size() && end > at + 1 && (static_cast<unsigned char>(shown[end]) & 0xC0) == 0x80) --end;
+    out += "# " + shown.substr(at, end - at) + "\n";
+    at = end;
+  } while (at < shown.size());
+  return out;
+}
+
+std::string fio_filename(std::string_view path, std::string_view source) {
+  auto refuse = [&](const std::string& why) {
+    return Error(ErrorCategory::target,
+                 fmt::format("{}: target.path \"{}\" {}: fio's filename= cannot name it, so no job file is written",
+                             printable(source), printable(path), why));
+  };
+  if (printable(path) != path) throw refuse("holds a control character");
+  if (const size_t at = path.find_first_of("#;$"); at != std::string_view::npos) {
+    throw refuse(path[at] == '$' ? "holds '$' (fio replaces ${NAME} and $ncpus-like words in a job file)"
+                                 : fmt::format("holds '{}' (fio ends the line there)", path[at]));
+  }
+  if (path.ends_with(' ')) throw refuse("ends in a space (fio strips it)");
+  if (path == "-") throw refuse("is '-' (fio reads and writes standard input and output for it)");
+  std::string value;
+  for (const char c : path) value += c == ':' ? std::string("\\:") : std::string(1, c);
+  if (value.size() + std::string_view("filename=").size() > kFioLineBytes) {
+    throw refuse(fmt::format("is {} bytes long as fio's filename= ({} is the longest line fio reads whole)",
+                             value.size(), kFioLineBytes));
+  }
+  return value;
+}
+
+std::string fio_runtime(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0.001 || seconds > 1e6) {
+    throw Error(ErrorCategory::usage, fmt::format("--runtime {}: a fio job file's runtime counts whole milliseconds: "
+                                                  "give 0.001 to 1000000 seconds", seconds));
+  }
+  const auto ms = static_cast<uint64_t>(std::llround(seconds * 1000.0));
+  return ms % 1000 == 0 ? fmt::format("{}", ms / 1000) : fmt::format("{}ms", ms);
+}
+
 std::string fio_job_file(std::string_view document_text, const FioJobsOptions& options) {
+  (void)fio_runtime(options.runtime_s);  // a usage error is told before anything about the document
   json doc = json::parse(document_text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
-    throw Error(ErrorCategory::target, fmt::format("{}: is not a JSON result document", options.source));
+    throw Error(ErrorCategory::target, fmt::format("{}: is not a JSON result document", printable(options.source)));
   }
   const json& target = member(doc, "target");
   const std::string path = text_at(target, "path");
@@ -481,15 +538,23 @@ std::string fio_job_file(std::string_view document_text, const FioJobsOptions& o
     throw Error(ErrorCategory::target,
                 fmt::format("{}: is the run of a simulated drive ({}): there is no device for fio to run on; run "
                             "ssdprobe --json on a device, partition or file and export that document",
-                            options.source, path.empty() ? "sim:" : path));
+                            printable(options.source), path.empty() ? "sim:" : printable(path)));
   }
-  if (path.empty()) throw Error(ErrorCategory::target, fmt::format("{}: has no target.path", options.source));
+  if (path.empty()) {
+    throw Error(ErrorCategory::target, fmt::format("{}: has no target.path", printable(options.source)));
+  }
   if (member(doc, "run").is_null()) {
     throw Error(ErrorCategory::target, fmt::format("{}: is an `info` or `audit` document: it timed nothing for fio "
-                                                   "to reproduce", options.source));
+                                                   "to reproduce", printable(options.source)));
   }
-  Context ctx{doc, path, uint_at(member(doc, "reported"), "partition_start_bytes").value_or(0),
-              uint_at(target, "size_bytes").value_or(0), std::nullopt, "", fio_engine(doc)};
+  Context ctx{doc,
+              path,
+              fio_filename(path, options.source),
+              uint_at(member(doc, "reported"), "partition_start_bytes").value_or(0),
+              uint_at(target, "size_bytes").value_or(0),
+              std::nullopt,
+              "",
+              fio_engine(doc)};
   const json& read_region = member(member(doc, "run"), "read_region");
   ctx.read_region = range_at(read_region, ctx.size_bytes);
   if (ctx.read_region) {

@@ -1,15 +1,9 @@
 #include "report/json_report.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <fmt/format.h>
 #include <string_view>
 #include <utility>
@@ -117,6 +111,22 @@ json detected_json(const DetectedUnit& unit) {
 
 json optional_rounded(const std::optional<double>& value) { return value ? json(rounded(*value)) : json(nullptr); }
 
+// recommendations.block_size: null when no read page or write unit was found.
+json block_size_json(const BlockSizePolicy& p) {
+  if (!p.unit) return nullptr;
+  auto bytes = [](const std::optional<uint64_t>& b) { return b ? json(*b) : json(nullptr); };
+  return {{"unit_bytes", *p.unit}, {"unit", p.unit_name}, {"physical_block_bytes", bytes(p.physical_block)},
+          {"zfs_ashift", p.ashift ? json(*p.ashift) : json(nullptr)}, {"zfs_ashift_clamped", p.ashift_clamped},
+          {"optimal_io_bytes", bytes(p.optimal_io)}};
+}
+
+// run.read_content: null when the grid's space was not sampled.
+json read_content_json(const std::optional<ReadContent>& content) {
+  if (!content) return nullptr;
+  return {{"reads", content->reads}, {"bytes", content->bytes},
+          {"only_byte", content->only_byte ? json(*content->only_byte) : json(nullptr)}};
+}
+
 json cache_recovery_json(const std::optional<CacheRecovery>& recovery) {
   if (!recovery) return nullptr;
   return {{"idle_s", rounded(recovery->idle_s)},
@@ -200,9 +210,10 @@ json write_probe_json(const std::optional<WriteProbeSummary>& w) {
           {"bytes_written", w->bytes_written},
           {"restored", w->restored},
           {"restore", text_or_null(w->restore_message)},
+          {"restore_bytes_written", w->restore_bytes_written ? json(*w->restore_bytes_written) : json(nullptr)},
           {"write_amplification", rendered_or_null(w->write_amplification, write_amplification_json)},
           {"grid", {{"rounds", w->grid_rounds}, {"stop_reason", stop_reason_name(w->grid_stop_reason)}}},
-          {"stream", {{"chunk_bytes", w->stream_chunk_bytes}, {"streamed_bytes", w->streamed_bytes}, {"latency_us", stream}}}};
+          {"stream", {{"offset", w->stream_offset}, {"chunk_bytes", w->stream_chunk_bytes}, {"streamed_bytes", w->streamed_bytes}, {"latency_us", stream}}}};
 }
 
 json option_json(const OptionValue& value) {
@@ -246,6 +257,7 @@ json recommendations_json(const Recommendations& r) {
   return {{"partition_start_bytes", r.partition_start_bytes},
           {"partition_alignment_bytes", r.partition_alignment_bytes},
           {"filesystem_block_bytes", r.filesystem_block_bytes},
+          {"block_size", block_size_json(r.block_size)},
           {"commands", commands},
           {"steps", steps},
           {"verdict", r.verdict ? json(*r.verdict) : json(nullptr)},
@@ -361,7 +373,8 @@ json to_json(const ResultDocument& d) {
                   {"read_region", d.run->read_region ? json{{"offset", d.run->read_region->offset},
                                                             {"length", d.run->read_region->length},
                                                             {"source", d.run->read_region_source}}
-                                                      : json(nullptr)}};
+                                                      : json(nullptr)},
+                  {"read_content", read_content_json(d.run->read_content)}};
   } else {
     doc["run"] = nullptr;
   }
@@ -372,189 +385,6 @@ json to_json(const ResultDocument& d) {
   doc["interrupted"] = std::any_of(d.phases.begin(), d.phases.end(),
                                    [](const PhaseRecord& p) { return p.state == PhaseState::interrupted; });
   return doc;
-}
-
-namespace {
-
-// What is at an output path already. A device node or pipe (/dev/null,
-// /dev/stderr, a FIFO) is written through as it is: renaming a finished file
-// over it, as is done for plain files, would replace the node itself
-// (as root, /dev/null would become a regular file). A block device is
-// refused: the document would overwrite the disk.
-enum class Destination { file, stream, block_device };
-
-// /dev/stdout, /dev/stderr, /dev/fd/N: this process's own descriptors,
-// whatever the shell connected them to (a file with `> out.json` too). They
-// are written through: a rename would put a file in /dev in their place.
-bool own_descriptor(const std::string& path) {
-  return path == "/dev/stdout" || path == "/dev/stderr" || path.starts_with("/dev/fd/") ||
-         path.starts_with("/proc/self/fd/");
-}
-
-Destination destination_of(const std::string& path, const std::string& option) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return Destination::file;
-  if (S_ISBLK(st.st_mode)) {
-    throw Error(ErrorCategory::usage,
-                fmt::format("{} {}: is a block device; the output would overwrite it (give a file name)", option, path));
-  }
-  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || own_descriptor(path)) {
-    return Destination::stream;
-  }
-  return Destination::file;
-}
-
-// Returns 0 or the errno of the write that failed.
-int write_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n > 0) {
-      text.remove_prefix(static_cast<size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      return n < 0 ? errno : EIO;
-    }
-  }
-  return 0;
-}
-
-}  // namespace
-
-void refuse_target_like_output(const std::string& path, const std::string& option) {
-  const auto refuse = [&](const char* why) {
-    throw Error(ErrorCategory::usage, fmt::format("{} {}: {}; {} needs a FILE to write (did a shell glob or a "
-                                                  "missing value put the target there?)", option, path, why, option));
-  };
-  if (path.starts_with("sim:")) refuse("looks like a simulated drive target, not an output file");
-  if (!path.starts_with("/dev/") || path.starts_with("/dev/shm/") || own_descriptor(path)) return;
-  struct stat st {};
-  const bool stream = ::stat(path.c_str(), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) ||
-                                                         S_ISSOCK(st.st_mode));
-  if (!stream) {
-    refuse("looks like a device target, not an output file (of /dev, only terminals, pipes, sockets, /dev/null and "
-           "/dev/stdout, /dev/stderr, /dev/fd/N take output)");
-  }
-}
-
-bool holds_result_document(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return false;
-  std::ifstream in(path, std::ios::binary);
-  const json document = json::parse(in, nullptr, false);
-  if (!document.is_object() || !document.contains("schema") || !document["schema"].is_string()) return false;
-  return document["schema"].get<std::string>().starts_with("ssdprobe/");
-}
-
-void check_json_destination(const std::string& path, const std::string& option) {
-  if (path == "-") return;
-  refuse_target_like_output(path, option);
-  if (destination_of(path, option) == Destination::stream) return;
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (fs::is_directory(target, ec)) {
-    throw Error(ErrorCategory::usage, fmt::format("{} {}: is a directory", option, path));
-  }
-  if (!fs::is_directory(dir, ec)) {
-    throw Error(ErrorCategory::usage, fmt::format("{} {}: directory {} does not exist", option, path, dir.string()));
-  }
-  if (::access(dir.c_str(), W_OK) != 0) throw os_error(fmt::format("{} {}: cannot write in {}", option, path, dir.string()), errno);
-}
-
-namespace {
-
-// Creates `temporary` for writing, never through a symbolic link or onto
-// something that is not a plain file: O_EXCL|O_NOFOLLOW. A regular file of
-// ours by that name is left over from a run that crashed while writing it
-// and is replaced; anything else there (a symlink planted to make ssdprobe,
-// often run as root, overwrite its target) is refused, its target untouched.
-int create_partial(const std::string& temporary, const std::string& path, const std::string& option) {
-  constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-  int fd = ::open(temporary.c_str(), kFlags, 0644);
-  if (fd < 0 && errno == EEXIST) {
-    struct stat st {};
-    if (::lstat(temporary.c_str(), &st) != 0) throw os_error(option + " " + path + ": cannot inspect " + temporary, errno);
-    if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
-      throw Error(ErrorCategory::refused,
-                  fmt::format("{} {}: refusing to write through {}: it exists and is {}; remove it or choose "
-                              "another {} FILE",
-                              option, path, temporary,
-                              S_ISLNK(st.st_mode)   ? "a symbolic link"
-                              : !S_ISREG(st.st_mode) ? "not a regular file"
-                                                     : "a file of another user",
-                              option));
-    }
-    if (::unlink(temporary.c_str()) != 0 && errno != ENOENT) {
-      throw os_error(option + " " + path + ": cannot remove the stale " + temporary, errno);
-    }
-    fd = ::open(temporary.c_str(), kFlags, 0644);
-    if (fd < 0 && errno == EEXIST) {
-      throw Error(ErrorCategory::refused,
-                  fmt::format("{} {}: refusing to write through {}: it was created again by someone else", option,
-                              path, temporary));
-    }
-  }
-  if (fd < 0) throw os_error("cannot create " + temporary, errno);
-  return fd;
-}
-
-}  // namespace
-
-void write_json(const nlohmann::ordered_json& document, const std::string& path) {
-  // Paths, models and serials are bytes, not necessarily UTF-8: escape what
-  // is not, or dump() throws.
-  write_text_output(with_valid_utf8(document).dump(2) + "\n", path, "--json");
-}
-
-void write_text_output(std::string_view text, const std::string& path, const std::string& option) {
-  // The document is renamed into place, so a reader never sees half of it.
-  // Not fsynced: it is a report, not what a restore depends on.
-  TextOutputStream out(path, option);
-  out.write(text);
-  out.commit();
-}
-
-TextOutputStream::TextOutputStream(const std::string& path, const std::string& option) : path_(path), option_(option) {
-  if (path == "-") return;
-  if (destination_of(path, option) == Destination::stream) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd_ < 0) throw os_error(fmt::format("{} {}: cannot open", option, path), errno);
-    return;
-  }
-  temporary_ = path + ".partial";
-  fd_ = create_partial(temporary_, path, option);
-}
-
-TextOutputStream::~TextOutputStream() {
-  if (fd_ >= 0) ::close(fd_);
-  if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
-}
-
-void TextOutputStream::write(std::string_view text) {
-  constexpr size_t kFlushBytes = 256 * 1024;
-  buffer_.append(text);
-  if (buffer_.size() >= kFlushBytes) flush();
-}
-
-void TextOutputStream::flush() {
-  if (fd_ < 0) {
-    print_quietly(stdout, buffer_);  // a closed pipe must not stop the rest (core/output.h)
-  } else if (const int err = write_all(fd_, buffer_); err != 0) {
-    throw os_error(fmt::format("{} {}: writing {} failed", option_, path_, temporary_.empty() ? path_ : temporary_),
-                   err);
-  }
-  buffer_.clear();
-}
-
-void TextOutputStream::commit() {
-  flush();
-  if (fd_ < 0) return;
-  const int fd = std::exchange(fd_, -1);
-  if (::close(fd) != 0) throw os_error(fmt::format("{} {}: writing failed", option_, path_), errno);
-  if (!temporary_.empty() && std::rename(temporary_.c_str(), path_.c_str()) != 0) {
-    throw os_error("cannot rename " + temporary_ + " to " + path_, errno);  // the destructor removes it
-  }
-  committed_ = true;
 }
 
 }  // namespace ssdprobe

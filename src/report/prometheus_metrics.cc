@@ -8,6 +8,7 @@
 #include <ctime>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "core/output.h"
@@ -37,15 +38,30 @@ constexpr std::array kFamilies{
                "Latency of IO at an audited layer start over the same IO at an aligned start (1 = no cost)"},
 };
 
-// Samples gathered per family, written family by family at the end.
+// Samples gathered per family, written family by family at the end; each
+// series (family and label set) once, since node_exporter drops a sample
+// whose series "was collected before". A repeat is left out, the first
+// sample kept, and the repeat named in a comment: the labels are the
+// question (which drive, which unit, which start at which offset, op and
+// request size), and a document that asks one twice (`--at 4096,4k` from an
+// ssdprobe that kept both, two checks at one start) has priced both from the
+// same grid cells. A label that only numbered the repeats would be honest
+// about nothing and make series that come and go between runs.
 class Exposition {
  public:
   void add(const char* family, const std::string& labels, const std::string& value) {
-    samples_[family].push_back(fmt::format("{}{{{}}} {}\n", family, labels, value));
+    std::string series = fmt::format("{}{{{}}}", family, labels);
+    if (!series_.insert(series).second) {
+      left_out_.push_back(fmt::format("# ssdprobe: left out a repeated series (the first is kept): {} {}\n",
+                                      printable(series), value));
+      return;
+    }
+    samples_[family].push_back(fmt::format("{} {}\n", series, value));
   }
 
   std::string text() const {
     std::string out;
+    for (const std::string& line : left_out_) out += line;
     for (const FamilySpec& spec : kFamilies) {
       const auto found = samples_.find(spec.name);
       if (found == samples_.end()) continue;
@@ -57,6 +73,8 @@ class Exposition {
 
  private:
   std::map<std::string, std::vector<std::string>> samples_;
+  std::set<std::string> series_;       // "family{labels}" of every sample added
+  std::vector<std::string> left_out_;  // comment lines, one per repeat
 };
 
 // Integers exactly, other numbers in the shortest form that reads back the
@@ -133,8 +151,7 @@ void add_costs(Exposition& out, const std::string& drive, const std::vector<Save
   }
 }
 
-void add_document(Exposition& out, const SavedResult& doc) {
-  const std::string drive = drive_labels(doc.path, doc.model, doc.serial, doc.firmware, doc.command);
+void add_document(Exposition& out, const std::string& drive, const SavedResult& doc) {
   out.add("ssdprobe_up", drive, "1");
   if (auto at = unix_seconds(doc.started_at)) out.add("ssdprobe_last_run_timestamp_seconds", drive, number(*at));
   out.add("ssdprobe_last_run_duration_seconds", drive, number(doc.duration_s));
@@ -194,8 +211,19 @@ std::optional<double> unix_seconds(const std::string& rfc3339) {
 
 std::string render_prometheus(const std::vector<SavedResult>& documents, const std::vector<FailedTarget>& failures) {
   Exposition out;
-  for (const SavedResult& doc : documents) add_document(out, doc);
+  // A second document of one drive and command would repeat the first's
+  // series, and mixing the two (its units where the first has none) would
+  // describe neither: the first is kept whole, the other named in a comment.
+  std::set<std::string> drives;
   std::string reasons;
+  for (const SavedResult& doc : documents) {
+    const std::string drive = drive_labels(doc.path, doc.model, doc.serial, doc.firmware, doc.command);
+    if (drives.insert(drive).second) {
+      add_document(out, drive, doc);
+    } else {
+      reasons += "# ssdprobe: left out another document of the same drive and command: " + printable(drive) + "\n";
+    }
+  }
   for (const FailedTarget& failed : failures) {
     const std::string drive = drive_labels(failed.device, "", "", "", failed.command);
     out.add("ssdprobe_up", drive, "0");

@@ -26,6 +26,9 @@ struct FailedTarget {
   double at_s = 0.0;    // Unix time of the failure
 };
 
+// Each series (metric name and label set) is written once, whatever the
+// documents hold: a repeat is left out and named in a comment, as is a
+// second document of the same drive and command.
 std::string render_prometheus(const std::vector<SavedResult>& documents, const std::vector<FailedTarget>& failures);
 
 // A label value as the exposition format wants it: valid UTF-8 (an invalid

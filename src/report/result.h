@@ -27,6 +27,7 @@
 #include "report/option_echo.h"
 #include "report/verdict.h"
 #include "probes/grid_probe.h"
+#include "probes/read_content_probe.h"
 #include "analysis/parallelism.h"
 
 namespace ssdprobe {
@@ -51,9 +52,13 @@ struct WriteProbeSummary {
   uint64_t bytes_written = 0;
   bool restored = false;             // content written back and read back identical
   std::string restore_message;
+  // Of the window, the bytes the restore wrote (the rest already held the
+  // saved content); none when nothing was restored.
+  std::optional<uint64_t> restore_bytes_written;
   GridStopReason grid_stop_reason = GridStopReason::round_limit;  // why the write grid stopped
   int grid_rounds = 0;
   uint64_t stream_chunk_bytes = 0;
+  uint64_t stream_offset = 0;        // the stream's first byte: the window's first on a write unit boundary
   uint64_t streamed_bytes = 0;       // window bytes each stream pass covered (less than length when cut to --budget)
   bool stream_cut_to_budget = false; // --budget, not the window, ended the stream (more time would search further)
   std::vector<double> stream_latency_us;  // the timed sequential pass
@@ -125,6 +130,9 @@ struct RunSummary {
   // probes were skipped (a zoned --write run with too little written).
   std::optional<Region> read_region;
   std::string read_region_source;
+  // What the first read grid's space held, sampled after a grid that found
+  // no page (probes/read_content_probe.h); none when it was not sampled.
+  std::optional<ReadContent> read_content;
 };
 
 // The parallelism probe (probes/parallelism_probe.h): its verdicts and the

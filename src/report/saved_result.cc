@@ -429,7 +429,8 @@ class DocumentReader {
         stream.present = true;
         fields(f, "write_probe.stream", [&](std::string_view sk, element g) {
           const std::string at = fmt::format("write_probe.stream.{}", sk);
-          if (sk == "chunk_bytes") stream.chunk_bytes = optional_uint(g, at).value_or(0);
+          if (sk == "offset") stream.stream_offset = optional_uint(g, at);
+          else if (sk == "chunk_bytes") stream.chunk_bytes = optional_uint(g, at).value_or(0);
           else if (sk == "streamed_bytes") stream.streamed_bytes = optional_uint(g, at).value_or(0);
           else if (sk == "latency_us") elements(g, at, [&](element e) { stream.latency_us.push_back(number(e, at)); });
         });

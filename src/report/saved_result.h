@@ -81,11 +81,15 @@ struct SavedQueueSweep {
   SavedParallelValue knee, plateau;  // queue_depth_knee, plateau_iops
 };
 
-// write_probe.stream: entry k of latency_us covers region_offset + k * chunk_bytes.
+// write_probe.stream: entry k of latency_us covers first_offset() + k *
+// chunk_bytes (the stream's own offset; documents from before it had one
+// started the stream at the write window's).
 struct SavedStream {
   bool present = false;
   uint64_t region_offset = 0, chunk_bytes = 0, streamed_bytes = 0;
+  std::optional<uint64_t> stream_offset;
   std::vector<double> latency_us;
+  uint64_t first_offset() const { return stream_offset.value_or(region_offset); }
 };
 
 // detected.slc_cache: its unit fields and the first fill's curve.

@@ -52,8 +52,15 @@ struct FirstAction {
   std::string command;  // the command to run first, or empty
 };
 
+// The one word a script and a person read the same way, as `smartctl -H`
+// gives one: nothing to change, a finding to act on, or the advice rests on
+// something the run did not determine.
+enum class VerdictStatus { ok, action, inconclusive };
+const char* status_word(VerdictStatus status);  // "OK", "ACTION", "INCONCLUSIVE"
+
 struct Verdict {
-  std::string summary;
+  VerdictStatus status = VerdictStatus::inconclusive;
+  std::string summary;  // starts with the status word: "ACTION: ..."
   std::vector<VerdictUnit> units;  // read page, write unit, erase block
   std::vector<UnderReported> under_reported;
   std::vector<VerdictFinding> findings;  // worst first

@@ -38,6 +38,15 @@ json finding_json(const VerdictFinding& f) {
 
 }  // namespace
 
+const char* status_word(VerdictStatus status) {
+  switch (status) {
+    case VerdictStatus::ok: return "OK";
+    case VerdictStatus::action: return "ACTION";
+    case VerdictStatus::inconclusive: return "INCONCLUSIVE";
+  }
+  return "INCONCLUSIVE";
+}
+
 json verdict_json(const Verdict& v) {
   json units = json::array(), under = json::array(), findings = json::array();
   for (const auto& u : v.units) units.push_back(unit_json(u));
@@ -47,7 +56,8 @@ json verdict_json(const Verdict& v) {
   for (const auto& f : v.findings) findings.push_back(finding_json(f));
   json first = nullptr;
   if (v.first_action) first = {{"text", v.first_action->text}, {"command", text_or_null(v.first_action->command)}};
-  return {{"summary", v.summary},
+  return {{"status", status_word(v.status)},
+          {"summary", v.summary},
           {"units", units},
           {"under_reported", under},
           {"findings_by_severity",

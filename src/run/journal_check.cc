@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/output.h"
+#include "core/shell_command.h"
 #include "run/document.h"
 #include "safety/journal_index.h"
 
@@ -27,7 +28,7 @@ PhaseOutcome name_pending_journals(RunContext& run) {
                                 "holding ssdprobe's test data; their original content is in the journal. Put it back "
                                 "with: ssdprobe restore {}",
                                 printable(pending.file.string()), printable(id.path), id.window_offset,
-                                id.window_offset + id.window_length, printable(pending.file.string())));
+                                id.window_offset + id.window_length, shell_quote(pending.file.string())));
   }
   for (const auto& note : notes) run.observer.warn(note);
   add_notes(run.doc, notes);

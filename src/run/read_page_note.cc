@@ -210,6 +210,10 @@ std::string queue_depth_text(const ResultDocument& doc, uint32_t queue_depth) {
                            "unit busy", queue_depth);
 }
 
+// The first grid's space returned one byte value only: never written, or
+// trimmed (probes/read_content_probe.h).
+bool unread_space(const ReadPageEvidence& ev) { return ev.content && ev.content->blank(); }
+
 // Reason 1: never-written or trimmed space. `written` is the re-read's
 // verdict when it ran; `skipped` why it did not, when --write was given.
 std::string unwritten_reason(const ReadPageEvidence& ev, const ResultDocument& doc,
@@ -218,6 +222,12 @@ std::string unwritten_reason(const ReadPageEvidence& ev, const ResultDocument& d
       "(1) never-written or trimmed space, which many drives answer from the mapping table without sensing NAND: ";
   if (ev.read_written_data) {
     return text + "ruled out: the grid read only written data, below the zoned device's write pointers";
+  }
+  if (!ev.write && unread_space(ev)) {
+    return text + fmt::format("the likeliest: the {} reads sampled from the grid's space returned only bytes 0x{:02x}, "
+                              "as unwritten or trimmed blocks read; --write (the run then re-reads the window it "
+                              "wrote) or --region over space that holds data would tell",
+                              ev.content->reads, *ev.content->only_byte);
   }
   if (!ev.write) {
     text += "not tested, as this run wrote nothing; --write (the run then re-reads the window it wrote) or "
@@ -406,6 +416,10 @@ std::optional<std::string> read_page_note(const ResultDocument& doc, const ReadP
   std::string text = first.state == UnitState::absent
                          ? fmt::format("{} in the read grid: a read that straddles a boundary costs no more "
                                        "than one inside a unit", answer_phrase(first))
+                     : unread_space(ev)
+                         ? std::string("read page not determined: the read grid shows no step, but its space reads "
+                                       "as never written or trimmed, which a drive answers without reading flash, "
+                                       "so a flat grid there rules nothing out")
                          : std::string("read page not determined: the read grid shows no step, but its noise still "
                                        "allows one that matters (a larger --budget would tell)");
   const uint64_t block = doc.topology.logical_block_size.value_or(512);

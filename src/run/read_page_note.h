@@ -20,6 +20,7 @@
 #include <string>
 
 #include "analysis/unit_inference.h"
+#include "probes/read_content_probe.h"
 #include "report/result.h"
 
 namespace ssdprobe {
@@ -45,6 +46,9 @@ struct ReadPageEvidence {
   // The first grid read only data known to be written: a zoned device's
   // data below its write pointers (run/zoned_read_region.h).
   bool read_written_data = false;
+  // What the first grid's space held, when it was sampled: all one byte
+  // means never-written or trimmed space (probes/read_content_probe.h).
+  std::optional<ReadContent> content;
 };
 
 // The note, or nullopt when none is due: the first grid found the page, or

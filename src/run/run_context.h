@@ -76,6 +76,9 @@ struct RunContext {
   // the note on a read page they did not show (run/read_page_note.h) reads
   // both.
   std::optional<UnitVerdict> read_verdict, reread_verdict;
+  // What the first grid's space held, when the grid found no page and it
+  // was sampled (probes/read_content_probe.h).
+  std::optional<ReadContent> read_content;
   // Set by the pipeline when a phase stopped the run: the phases that run
   // after a stop (the restore) read them to say why they run.
   const Error* stopped_by = nullptr;

@@ -34,6 +34,7 @@ struct Options {
   std::string device;             // restore: the device, when it moved
   bool partial = false;           // restore: put back what a damaged journal still holds
   bool force = false;             // restore: also a journal marked restored
+  bool forget = false;            // restore --forget: drop the index entry of a journal that is gone
   bool allow_ram_journal = false; // accept a journal on tmpfs/ramfs
   std::string units_from;         // audit: a result document whose detected units to check against
   std::string at;                 // --at: comma-separated disk offsets to audit (parse_starts)
@@ -48,7 +49,8 @@ struct Options {
 };
 
 // The offsets of --at ("63s" is not accepted: sizes as elsewhere, e.g.
-// 32256,1536,1M); throws Error(usage) naming the bad item.
+// 32256,1536,1M), each once, in the order first given; throws Error(usage)
+// naming the bad item.
 std::vector<uint64_t> parse_starts(const std::string& text);
 
 }  // namespace ssdprobe

@@ -26,6 +26,7 @@
 #include "run/write_setup.h"
 #include "run/zoned_read_region.h"
 #include "run/zoned_write_phase.h"
+#include "safety/journal_index.h"
 #include "safety/restore.h"
 
 namespace ssdprobe {
@@ -156,7 +157,7 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   WriteState write;
   if (options.write) {
     write.window = write_window(target, options);
-    write.session = prepare_writes(target, write.window, options);  // claims, checks and asks before any IO
+    write.session = claim_for_writes(target, write.window, options);  // claims and checks; asks nothing yet
     if (write.session && write.session->zoned()) {
       const WritePlanSummary plan = write.session->summary();  // the window is the chosen zones' span
       write.window = {plan.offset, plan.length};
@@ -172,6 +173,12 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   ZonedReads zoned_reads;
   const Options used = with_zoned_read_region(target, options, zoned_reads);
   GridPlan read_plan = plan_first_read_grid(target, used, options, zoned_reads);
+  if (options.write) {
+    // Every set-up refusal before the question, and the question before the
+    // first write (run/write_setup.h).
+    refuse_unplannable_writes(target, write.window, write.session.get());
+    confirm_writes(target, write.window, write.session.get(), options);
+  }
   // From here a signal stops the run between IOs (never mid-write): the
   // pipeline records it, the restore phase puts the window back, and the
   // document says what finished.
@@ -195,7 +202,7 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   if (auto disturbed = other_io_disturbance(run.doc)) add_notes(run.doc, {*disturbed});
   run.doc.run = RunSummary{target.device->engine_description(), run.tally.ios, run.read_rounds,
                            run.tally.device_time_s, run.read_stop_reason, read_region(target, used, zoned_reads),
-                           read_region_source(options, zoned_reads)};
+                           read_region_source(options, zoned_reads), run.read_content};
   run.doc.duration_s = seconds_since(started);
   run.doc.ended_at = utc_now_text(kIso8601Utc);
   return {std::move(run.doc), std::move(stop)};
@@ -207,6 +214,13 @@ ResultDocument info(const Options& options) {
 
 std::string restore_from_journal(const Options& options) {
   const Confirmation confirmation{options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr};
+  if (options.forget) {
+    if (options.partial || !options.device.empty()) {
+      throw Error(ErrorCategory::usage, "restore --forget writes nothing to a device: --partial and --device do not "
+                                        "apply to it");
+    }
+    return forget_journal_entry(default_journal_index(), options.target, confirmation);
+  }
   return restore_journal({options.target, options.device, options.partial, options.force, confirmation}).message;
 }
 

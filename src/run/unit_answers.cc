@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <numeric>
 
+#include "core/shell_command.h"
 #include "core/units.h"
 #include "run/run_budget.h"
 
@@ -45,12 +46,25 @@ std::string phase_hint(const ResultDocument& doc, const char* phase, const RunFa
   return "";
 }
 
+// The first grid read never-written space: written data would tell. A
+// --write run re-read the window it wrote; when that did not settle it, more
+// budget would.
+std::string unwritten_space_hint(const ResultDocument& doc, const RunFacts& facts) {
+  if (facts.write) {
+    std::string hint = phase_hint(doc, "read_written", facts, "--write ");
+    return hint.empty() ? more_budget(facts, "--write ") + " (the re-read of the written window did not settle)" : hint;
+  }
+  return "rerun with --write on a window the run writes and then re-reads, or with --region over space that holds "
+         "data (the read grid's space reads as never written or trimmed)";
+}
+
 std::string read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
   if (doc.read_page.state == UnitState::found || doc.read_page.state == UnitState::absent) return "";
-  if (!facts.timed) return fmt::format("run `ssdprobe {}` to measure it", doc.path);
+  if (!facts.timed) return fmt::format("run `ssdprobe {}` to measure it", shell_quote(doc.path));
   if (doc.read_page.state == UnitState::not_measured || doc.read_page.state == UnitState::undetermined) {
     std::string hint = phase_hint(doc, "read_grid", facts, "");
     if (!hint.empty()) return hint;
+    if (facts.read_space_unwritten) return unwritten_space_hint(doc, facts);
     return more_budget(facts) + " on an idle drive (the grid settled without a confident answer)";
   }
   return "";
@@ -80,7 +94,7 @@ std::string write_hint(const ResultDocument& doc, const DetectedUnit& unit, cons
   if (refuses_writes(doc)) return zoned_write_hint(doc);
   if (unit.state == UnitState::absent && std::string(phase) == "write_grid") return "";
   if (!facts.timed && unit.state != UnitState::not_measured) return "";
-  if (!facts.timed) return fmt::format("run `ssdprobe --write {}` to measure it", doc.path);
+  if (!facts.timed) return fmt::format("run `ssdprobe --write {}` to measure it", shell_quote(doc.path));
   if (!facts.write) return "rerun with --write";
   if (unit.state == UnitState::absent && std::string(phase) == "erase_stream") return erase_block_search_hint(doc);
   if (unit.state == UnitState::found) return "";

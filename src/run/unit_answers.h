@@ -17,6 +17,9 @@ struct RunFacts {
   bool timed = false;      // a characterization (not info or audit)
   bool write = false;      // --write was given
   double budget_s = 60.0;  // --budget
+  // The first read grid's space read as never written or trimmed
+  // (run/read_phases.h): only written data can tell the read page.
+  bool read_space_unwritten = false;
 };
 
 // Sets each DetectedUnit's `to_determine` (also written to the JSON's

@@ -4,7 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "analysis/io_size_policy.h"
+#include "analysis/block_size_policy.h"
+#include "core/shell_command.h"
 #include "core/units.h"
 #include "report/enum_names.h"
 #include "run/other_io.h"
@@ -182,6 +183,8 @@ std::string finding_phrase(const VerdictFinding& f, size_t others) {
 
 // What the defaults (1 MiB partition alignment, 4 KiB filesystem blocks)
 // amount to, stated only as far as the run and the disk show it.
+std::string block_size_phrase(const BlockSizePolicy& policy);
+
 // A zoned device takes no partitions (the kernel ignores a table there):
 // its part is said instead of an alignment.
 std::string defaults_phrase(const ResultDocument& doc, const Verdict& v) {
@@ -197,15 +200,21 @@ std::string defaults_phrase(const ResultDocument& doc, const Verdict& v) {
   std::string text = zoned               ? std::string(kNoPartitions)
                      : alignment == kMiB ? "1 MiB partition alignment covers every unit found"
                                          : fmt::format("align partitions to {}, not just 1 MiB", format_size(alignment));
-  const IoSizePolicy policy = io_size_policy(doc.read_page.bytes, doc.write_unit.bytes, doc.erase_block.bytes);
-  if (policy.physical_block && *policy.physical_block > kFilesystemBlock) {
-    text += fmt::format("; IO smaller than {} costs a whole {}: treat it as the physical block{} (block-size "
-                        "advice below)", format_size(*policy.physical_block), format_size(*policy.physical_block),
-                        policy.ashift ? fmt::format(", ZFS ashift {}", *policy.ashift) : "");
-  } else {
-    text += "; 4 KiB filesystem blocks are right";
+  return text + block_size_phrase(block_size_policy(doc.read_page.bytes, doc.write_unit.bytes));
+}
+
+// The block size, as analysis/block_size_policy.h decides it.
+std::string block_size_phrase(const BlockSizePolicy& policy) {
+  if (!policy.unit || *policy.unit <= kFilesystemBlock) return "; 4 KiB filesystem blocks are right";
+  const std::string unit = fmt::format("the {} {}", format_size(*policy.unit), policy.unit_name);
+  if (*policy.physical_block <= kFilesystemBlock) {
+    return fmt::format("; IO smaller than {} costs a whole one, and no block size above 4 KiB lines up with it: "
+                       "keep 4 KiB blocks", unit);
   }
-  return text;
+  return fmt::format("; IO smaller than {} costs a whole one: use {} blocks{}, ZFS ashift {}{} (block-size advice "
+                     "below)", unit, format_size(*policy.physical_block),
+                     *policy.physical_block < *policy.unit ? " (the largest power of two that divides it)" : "",
+                     *policy.ashift, policy.ashift_clamped ? " (the largest OpenZFS accepts)" : "");
 }
 
 // True only when something was found, 1 MiB covers it, 4 KiB IO costs no
@@ -213,9 +222,9 @@ std::string defaults_phrase(const ResultDocument& doc, const Verdict& v) {
 bool defaults_right(const ResultDocument& doc, const Verdict& v) {
   const bool any_found = std::any_of(v.units.begin(), v.units.end(),
                                      [](const VerdictUnit& u) { return u.answer == UnitAnswer::found; });
-  const IoSizePolicy policy = io_size_policy(doc.read_page.bytes, doc.write_unit.bytes, doc.erase_block.bytes);
+  const BlockSizePolicy policy = block_size_policy(doc.read_page.bytes, doc.write_unit.bytes);
   return any_found && v.findings.empty() && doc.recommendations.partition_alignment_bytes == kMiB &&
-         policy.physical_block.value_or(kFilesystemBlock) <= kFilesystemBlock;
+         policy.unit.value_or(kFilesystemBlock) <= kFilesystemBlock;
 }
 
 // With nothing to fix, the first thing to do is the measurement that would
@@ -228,11 +237,12 @@ std::optional<FirstAction> next_measurement(const Verdict& v, const std::string&
     // "rerun with --budget 120 on an idle drive" -> "ssdprobe --budget 120 TARGET"
     if (u.to_determine.rfind(kRerun, 0) == 0) {
       const std::string options = u.to_determine.substr(kRerun.size(), u.to_determine.find(" on ") - kRerun.size());
-      action.command = fmt::format("ssdprobe {} {}", options, target);
+      action.command = fmt::format("ssdprobe {} {}", options, shell_quote(target));
     } else if (const size_t open = u.to_determine.find('`'); open != std::string::npos) {
-      // "run `ssdprobe /dev/sdz` to measure it": the command between the quotes.
-      const size_t close = u.to_determine.find('`', open + 1);
-      if (close != std::string::npos) action.command = u.to_determine.substr(open + 1, close - open - 1);
+      // "run `ssdprobe /dev/sdz` to measure it": the command between the
+      // first and the last backquote (a quoted path may hold one itself).
+      const size_t close = u.to_determine.rfind('`');
+      if (close > open) action.command = u.to_determine.substr(open + 1, close - open - 1);
     }
     return action;
   }
@@ -273,6 +283,26 @@ std::vector<VerdictFinding> ranked_findings(const ResultDocument& doc) {
   return findings;
 }
 
+// ACTION: a finding on the disk with a measured cost, or one that contradicts
+// a unit (not a convention without a cost). INCONCLUSIVE: the run stopped
+// early, or the units the block-size and alignment advice rest on (the read
+// page, and the write unit on a --write run) were not determined. OK:
+// nothing to change.
+// Without timing, only an audit of a layout can say there is nothing to
+// change.
+VerdictStatus status_of(const Verdict& v, const ResultDocument& doc, const RunFacts& facts) {
+  if (std::any_of(v.findings.begin(), v.findings.end(), [](const VerdictFinding& f) { return !optional_fix(f); })) {
+    return VerdictStatus::action;
+  }
+  if (!v.stopped.empty()) return VerdictStatus::inconclusive;
+  if (!facts.timed) return doc.audit && doc.audit->layout ? VerdictStatus::ok : VerdictStatus::inconclusive;
+  for (const VerdictUnit& u : v.units) {
+    const bool decides = u.name == "read_page" || (u.name == "write_unit" && facts.write);
+    if (facts.timed && decides && u.answer == UnitAnswer::not_determined) return VerdictStatus::inconclusive;
+  }
+  return VerdictStatus::ok;
+}
+
 Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
   Verdict v;
   v.units = answer_units(doc, facts);
@@ -305,7 +335,8 @@ Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
   if (!v.first_action) v.first_action = next_measurement(v, doc.path);
   // Said in the one line, since a disturbed timing weakens every answer in it.
   if (!v.cautions.empty()) parts.push_back("other IO on the disk during the run may have disturbed the timings");
-  v.summary = fmt::format("Verdict: {}", fmt::join(parts, "; "));
+  v.status = status_of(v, doc, facts);
+  v.summary = fmt::format("{}: {}", status_word(v.status), fmt::join(parts, "; "));
   return v;
 }
 

@@ -10,8 +10,10 @@
 
 #include "analysis/stats.h"
 #include "analysis/throughput_drop.h"
+#include "core/block_math.h"
 #include "core/error.h"
 #include "core/output.h"
+#include "core/shell_command.h"
 #include "core/units.h"
 #include "firmware/firmware_query.h"
 #include "probes/erase_stream_probe.h"
@@ -59,8 +61,10 @@ void mark_regime_shift(ResultDocument& doc, DetectedUnit& unit, const GridProbeR
   unit.regime = "mixed";
 }
 
-GridPlan write_grid_plan(const RunContext& run) {
-  return plan_write_grid(grid_plan_input(run.target, run.write.window));
+GridPlan write_grid_plan(const RunContext& run) { return write_grid_plan(run.target, run.write.window); }
+
+GridPlan write_grid_plan(const Target& target, const Region& window) {
+  return plan_write_grid(grid_plan_input(target, window));
 }
 
 GridProbeResult run_write_grid_probe(RunContext& run, const GridPlan& plan, const char* name, double budget_s,
@@ -105,9 +109,19 @@ void record_stripe(ResultDocument& doc, const StripeVerdict& s) {
                                           .parallel_units = {}, .parallel_units_from = {}, .agrees = {}};
 }
 
+// The write window from its first byte whose disk offset is a multiple of
+// the write unit: a stream that starts off the unit writes a partial unit
+// with every write (the 96 KiB writes of a 48 KiB unit from a 1 MiB start
+// touch three units each), and its stalls then come at the period of the
+// units touched, not of the erase block.
+Region unit_aligned(const Region& window, uint64_t unit, uint64_t disk_start) {
+  const uint64_t first = align_up(disk_start + window.offset, unit) - disk_start;
+  const uint64_t end = window.offset + window.length;
+  return first >= end ? window : Region{first, end - first};
+}
+
 EraseStreamResult erase_stream(RunContext& run, double budget_s) {
   EraseStreamOptions stream;
-  stream.window = run.write.window;
   stream.budget_s = budget_s;
   // Whole write units per write (a stream of partial units would measure
   // read-modify-write, not the erase block), a power of two of them, at
@@ -117,6 +131,7 @@ EraseStreamResult erase_stream(RunContext& run, double budget_s) {
   const uint64_t unit = run.doc.write_unit.bytes.value_or(run.target.device->limits().logical_block);
   stream.chunk_bytes = unit;
   while (stream.chunk_bytes < 64 * 1024) stream.chunk_bytes *= 2;
+  stream.window = unit_aligned(run.write.window, unit, run.target.topology.partition_start_bytes);
   stream.seed = run.options.seed;
   stream.progress = [&run](int pass, uint64_t done, uint64_t total) {
     run.observer.message(fmt::format("sequential stream: pass {} of 2 ({}), {}/{} writes", pass,
@@ -139,7 +154,7 @@ WriteAmplification write_amplification(const RunContext& run, const SmartWriteCo
 // finishes or cancels them when this process exits.
 PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
   run.observer.finish();
-  const std::string journal = printable(run.write.session->journal_path().string());
+  const std::string journal = printable(shell_quote(run.write.session->journal_path().string()));
   print_quietly(stderr, fmt::format("ssdprobe: write probes stopped with {} request(s) still in flight that could not "
                                     "be reaped; the original content was NOT written back yet: once this process has "
                                     "exited, run: ssdprobe restore {}\n", outstanding, journal));
@@ -166,7 +181,7 @@ std::optional<RestoreReport> restore_or_name_journal(WriteSession& session) {
   const std::string journal = printable(session.journal_path().string());
   auto kept = [&](const std::string& what) {
     return fmt::format("the window was NOT restored ({}); its original content is kept in the journal {}: run "
-                       "ssdprobe restore {}", what, journal, journal);
+                       "ssdprobe restore {}", what, journal, printable(shell_quote(session.journal_path().string())));
   };
   try {
     return session.restore();
@@ -253,6 +268,7 @@ PhaseOutcome run_erase_stream(RunContext& run) {
     run.doc.notes.push_back(reclaim_unit_note(*s.write_amplification->reclaim_unit_bytes, run.doc.erase_block.bytes));
   s.bytes_written += stream.bytes_written;
   s.stream_chunk_bytes = stream.stream.chunk_bytes;
+  s.stream_offset = stream.window.offset;
   s.streamed_bytes = stream.streamed_bytes;
   s.stream_cut_to_budget = stream.cut_to_budget;
   s.stream_latency_us = std::move(stream.stream.latency_us);
@@ -297,6 +313,7 @@ PhaseOutcome restore_window(RunContext& run) {
   run.observer.finish();
   summary(run).restored = restored.has_value();
   summary(run).restore_message = restored ? restored->message : "";
+  if (restored) summary(run).restore_bytes_written = restored->bytes_written;
   if (run.doc.zoned_write) {  // the zones' reset was verified by a fresh zone report (safety/zone_reset.h)
     run.doc.zoned_write->reset_verified = restored.has_value();
     run.doc.zoned_write->reset_message = restored ? restored->message : "";

@@ -21,6 +21,10 @@ PhaseOutcome restore_window(RunContext& run);
 // The write grid over the window, for the write_grid phase and the grid
 // inside the SLC cache (run/in_cache_grid_phase.h).
 GridPlan write_grid_plan(const RunContext& run);
+// The same plan for `window` of an opened target: set-up makes it before
+// the question (run/write_setup.h), so a window too small for it is refused
+// before anything is written. Throws as plan_write_grid does.
+GridPlan write_grid_plan(const Target& target, const Region& window);
 GridProbeResult run_write_grid_probe(RunContext& run, const GridPlan& plan, const char* name, double budget_s,
                                      uint64_t max_bytes);
 // When a grid's later rounds moved from its first by a quarter of a typical

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "run/write_bound.h"
+#include "run/write_phases.h"
 #include "safety/confirm.h"
 
 namespace ssdprobe {
@@ -17,6 +18,21 @@ WritePlanSummary with_bound(WritePlanSummary plan, const Options& options) {
   plan.max_bytes_written = bound.total();
   plan.max_bytes_breakdown = bound.breakdown();
   plan.budget_s = options.budget_s;
+  return plan;
+}
+
+// A simulated drive: nothing real to preserve, but asked (or refused
+// without a terminal and --yes) exactly as a real drive is.
+WritePlanSummary simulated_plan(const Target& target, const Region& window) {
+  WritePlanSummary plan;
+  plan.path = target.path;
+  plan.model = target.topology.model;
+  plan.serial = target.topology.serial;
+  plan.device_size = target.topology.size_bytes;
+  plan.offset = window.offset;
+  plan.length = window.length;
+  plan.preserve = false;
+  plan.simulated = true;
   return plan;
 }
 
@@ -33,29 +49,31 @@ Region write_window(const Target& target, const Options& options) {
   return window;
 }
 
-std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region& window, const Options& options) {
-  if (target.kind == TargetKind::sim) {
-    // Nothing real to preserve, but asked (or refused without a terminal
-    // and --yes) exactly as a real drive is: a script tested on a sim must
-    // not first stop at the question on hardware.
-    WritePlanSummary plan;
-    plan.path = target.path;
-    plan.model = target.topology.model;
-    plan.serial = target.topology.serial;
-    plan.device_size = target.topology.size_bytes;
-    plan.offset = window.offset;
-    plan.length = window.length;
-    plan.preserve = false;
-    plan.simulated = true;
-    confirm_write(with_bound(plan, options), options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
-    return nullptr;
-  }
+std::unique_ptr<WriteSession> claim_for_writes(const Target& target, const Region& window, const Options& options) {
+  if (target.kind == TargetKind::sim) return nullptr;
   WriteSessionOptions session_options;
   session_options.journal_dir = options.journal_dir;
   session_options.preserve = options.preserve;
   session_options.region_given = options.region_given();
   session_options.journal_dir_options.allow_ram = options.allow_ram_journal;
-  auto session = std::make_unique<WriteSession>(target, window, session_options);
+  return std::make_unique<WriteSession>(target, window, session_options);
+}
+
+void refuse_unplannable_writes(const Target& target, const Region& window, const WriteSession* session) {
+  if (session != nullptr && session->zoned()) return;
+  // The write grid's own plan: the write_grid phase and the grid inside the
+  // SLC cache (a subset of it) plan exactly this. The erase stream, the SLC
+  // cache probe and the write parallelism probe refuse no window (the last
+  // records a window too small for it as not measured).
+  write_grid_plan(target, window);
+}
+
+void confirm_writes(const Target& target, const Region& window, const WriteSession* session, const Options& options) {
+  const bool interactive = ::isatty(STDIN_FILENO) != 0;
+  if (session == nullptr) {
+    confirm_write(with_bound(simulated_plan(target, window), options), options.yes, interactive, stdin, stderr);
+    return;
+  }
   WritePlanSummary plan = with_bound(session->summary(), options);
   if (session->zoned()) {
     // The window is the zones' span; only their capacity can be written.
@@ -63,8 +81,7 @@ std::unique_ptr<WriteSession> prepare_writes(const Target& target, const Region&
     for (const Zone& z : session->write_zones()) plan.max_bytes_written += z.capacity_bytes;
     plan.max_bytes_breakdown = "sequential writes into the zones up to their capacity";
   }
-  confirm_write(plan, options.yes, ::isatty(STDIN_FILENO) != 0, stdin, stderr);
-  return session;
+  confirm_write(plan, options.yes, interactive, stdin, stderr);
 }
 
 }  // namespace ssdprobe

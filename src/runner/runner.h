@@ -63,6 +63,10 @@ class ProbeRunner {
   // each 512-byte sector tagged as test data (core/probe_data.h).
   void fill_buffers(uint64_t seed);
 
+  // The bytes of buffer `index` (a read's data once run() returned it).
+  std::span<const std::byte> buffer(uint32_t index) const {
+    return std::span(buffers_.at(index).data(), buffers_.at(index).size());
+  }
   uint64_t now_ns() { return device_.now_ns(); }
   uint64_t ios_issued() const { return ios_issued_; }
   uint64_t bytes_issued() const { return bytes_issued_; }  // warm-up included

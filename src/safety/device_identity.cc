@@ -111,6 +111,16 @@ std::vector<std::string> identity_differences(const JournalIdentity& journaled, 
   return out;
 }
 
+std::optional<std::string> unproven_version1_binding(const JournalIdentity& journaled, const JournalIdentity& now) {
+  if (!journaled.canonical_path.empty()) return std::nullopt;  // version 2: bound by numbers, backing file, WWID
+  if (!journaled.serial.empty() && !now.serial.empty()) return std::nullopt;  // compared by identity_differences
+  if (journaled.serial.empty() && now.serial.empty()) {
+    return std::string("neither the journal nor the device has a serial");
+  }
+  if (journaled.serial.empty()) return std::string("the journal recorded no serial");
+  return std::string("the device reports no serial");
+}
+
 namespace {
 
 bool ranges_overlap(uint64_t a_start, uint64_t a_length, uint64_t b_start, uint64_t b_length) {

@@ -6,6 +6,7 @@
 // all match too.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,14 @@ JournalIdentity identity_of(const Target& target, int device_fd, const Region& w
 // are known, serial.
 std::vector<std::string> identity_differences(const JournalIdentity& journaled, const JournalIdentity& now,
                                               bool device_named);
+
+// Why nothing proves `now` is the device a version 1 journal was made for,
+// or nullopt when something does (a version 2 journal binds the device's
+// numbers, backing file and WWID). A version 1 journal binds only the size
+// and the serial, and loop and virtio devices have no serial: a loop device
+// re-attached to another file of the same size matches it. restore then
+// needs --force.
+std::optional<std::string> unproven_version1_binding(const JournalIdentity& journaled, const JournalIdentity& now);
 
 // Do the write windows of two identities share a byte of storage? They do
 // when they overlap in disk coordinates on one disk (a partition's window

@@ -9,9 +9,13 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
+#include <optional>
+#include <utility>
 
 #include "core/crc32c.h"
 #include "core/error.h"
+#include "core/shell_command.h"
+#include "core/output.h"
 #include "core/unique_fd.h"
 #include "safety/device_identity.h"
 
@@ -72,6 +76,19 @@ IndexEntry read_entry(const fs::path& entry) {
   uint64_t device = 0;
   if (!std::getline(in, path) || path.empty() || path.front() != '/' || !(in >> device)) return {};
   return {path, device};
+}
+
+// A journal of this user that was written back and verified once: nothing
+// left to restore, whatever became of its deletion.
+bool marked_restored(const fs::path& journal) {
+  struct stat st {};
+  if (::lstat(journal.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) return false;
+  try {
+    const UniqueFd fd = open_journal_for_reading(journal);
+    return read_journal_head(fd.get(), journal.string()).restored;
+  } catch (const Error&) {
+    return false;  // unreadable: read_pending_journal reports it
+  }
 }
 
 }  // namespace
@@ -135,13 +152,15 @@ std::vector<PendingJournal> indexed_pending_journals(const fs::path& index) {
     if (!directory_there && journal_gone) {
       found.push_back({journal, {}, false,
                        fmt::format("its directory is not there, or not on the filesystem it was on (a filesystem not "
-                                   "mounted?); mount it and restore the journal, or delete the index entry {} if the "
-                                   "journal is gone for good",
-                                   entry.path().string())});
+                                   "mounted?); mount it and restore the journal, or, if the journal is gone for good, "
+                                   "drop its index entry with: ssdprobe restore --forget {}",
+                                   shell_quote(journal.string()))});
       continue;
     }
-    if (journal_gone) {
-      ::unlink(entry.path().c_str());  // stale: restored or removed without unregistering (killed right after)
+    // Stale: restored or removed without unregistering (killed right after),
+    // or marked restored (its entry goes with the mark; killed in between).
+    if (journal_gone || marked_restored(journal)) {
+      ::unlink(entry.path().c_str());
       continue;
     }
     if (auto pending = read_pending_journal(journal)) found.push_back(std::move(*pending));
@@ -172,6 +191,73 @@ std::vector<PendingJournal> pending_journals_on(const Target& target, const fs::
     if (!pending.readable || windows_share_storage(pending.identity, whole)) on_target.push_back(std::move(pending));
   }
   return on_target;
+}
+
+}  // namespace ssdprobe
+
+namespace ssdprobe {
+namespace {
+
+// The entry listing `named`: by the journal path it holds (as given, or with
+// its directory resolved), or by the entry file's own path.
+std::optional<std::pair<fs::path, IndexEntry>> find_entry(const fs::path& index, const fs::path& named) {
+  std::error_code ec;
+  const fs::path as_given = fs::absolute(named).lexically_normal();
+  const fs::path resolved = absolute_journal(named);
+  for (const auto& entry : fs::directory_iterator(index, ec)) {
+    if (entry.path().extension() != ".entry") continue;
+    const IndexEntry listed = read_entry(entry.path());
+    if (listed.journal.empty()) continue;
+    const bool names_it = listed.journal == as_given || listed.journal == resolved ||
+                          fs::absolute(entry.path()).lexically_normal() == as_given;
+    if (names_it) return std::pair{entry.path(), listed};
+  }
+  return std::nullopt;
+}
+
+// Why a listed journal counts as gone, or nullopt while it is there.
+std::optional<std::string> why_gone(const IndexEntry& listed) {
+  std::error_code ec;
+  const fs::path& journal = listed.journal;
+  struct stat st {};
+  if (::lstat(journal.c_str(), &st) == 0) {
+    if (marked_restored(journal)) return std::string("it is there but marked restored (nothing left to restore)");
+    return std::nullopt;
+  }
+  const bool directory_there = fs::is_directory(journal.parent_path(), ec) &&
+                               directory_device(journal) == listed.directory_device;
+  if (directory_there) return std::string("its directory is there but the journal is not (removed or moved away)");
+  return std::string("its directory is not there, or not on the filesystem it was on (a filesystem not mounted?)");
+}
+
+}  // namespace
+
+std::string forget_journal_entry(const fs::path& index, const fs::path& journal, const Confirmation& confirmation) {
+  std::error_code ec;
+  if (fs::is_directory(index, ec)) check_journal_dir(index);  // an index others can write could plant the entry
+  const auto found = find_entry(index, journal);
+  if (!found) {
+    throw Error(ErrorCategory::target, fmt::format("nothing to forget: the index of pending journals {} lists no "
+                                                   "journal {}", index.string(), journal.string()));
+  }
+  const auto& [entry, listed] = *found;
+  const auto gone = why_gone(listed);
+  if (!gone) {
+    throw Error(ErrorCategory::refused,
+                fmt::format("refusing to forget {}: the journal is there, and it may hold the only copy of a drive's "
+                            "content; put it back with `ssdprobe restore {}` (an index entry is forgotten only when "
+                            "its journal is gone)", listed.journal.string(), shell_quote(listed.journal.string())));
+  }
+  confirm_action(fmt::format("ssdprobe will FORGET the journal {} (index entry {}): {}.\n"
+                             "  Write runs stop waiting for it. If it still exists on a filesystem not mounted now, "
+                             "the window it saved may still hold ssdprobe's test data: mount that filesystem and run "
+                             "`ssdprobe restore {}`.\n",
+                             printable(listed.journal.string()), printable(entry.string()), *gone,
+                             printable(shell_quote(listed.journal.string()))),
+                 "forget it", confirmation);
+  if (::unlink(entry.c_str()) != 0) throw os_error("removing the index entry " + entry.string(), errno);
+  fsync_dir(index);
+  return fmt::format("forgot the journal {}: its index entry {} is removed", listed.journal.string(), entry.string());
 }
 
 }  // namespace ssdprobe

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "device/target.h"
+#include "safety/confirm.h"
 #include "safety/journal_dir.h"
 
 namespace ssdprobe {
@@ -34,12 +35,22 @@ void unregister_journal(const std::filesystem::path& index, const std::filesyste
 
 // The listed journals that still hold content to restore. An entry whose
 // journal is gone while its directory is there, on the filesystem it was on,
-// is stale (the journal was restored or removed) and is deleted; one whose
-// directory is missing or now another filesystem's (not mounted?) is
-// returned unreadable: it blocks write runs until the directory is back or
-// the entry is deleted, because the journal may hold the only copy of a
-// drive's content.
+// or whose journal is marked restored, is stale (the journal was restored or
+// removed) and is deleted; one whose directory is missing or now another
+// filesystem's (not mounted?) is returned unreadable: it blocks write runs
+// until the directory is back or the entry is forgotten (forget_journal_entry),
+// because the journal may hold the only copy of a drive's content.
 std::vector<PendingJournal> indexed_pending_journals(const std::filesystem::path& index);
+
+// `ssdprobe restore --forget JOURNAL`: removes the index entry that lists
+// JOURNAL (named by the journal's path, or by the entry file's) once the
+// journal is gone: its directory missing or on another filesystem (not
+// mounted?), the journal removed, or marked restored. It first shows what it
+// forgets and asks (confirmation: --yes, or "yes" on a terminal). Returns
+// what it did. Throws Error(target) when no entry lists JOURNAL and
+// Error(refused) while the journal is there to restore.
+std::string forget_journal_entry(const std::filesystem::path& index, const std::filesystem::path& journal,
+                                 const Confirmation& confirmation);
 
 // This run's journal directory and the index together, each journal once.
 std::vector<PendingJournal> all_pending_journals(const std::filesystem::path& journal_dir,

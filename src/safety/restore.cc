@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "core/aligned_buffer.h"
-#include "core/crc32c.h"
 #include "core/error.h"
+#include "core/shell_command.h"
 #include "core/output.h"
 #include "core/probe_data.h"
 #include "core/unique_fd.h"
@@ -26,16 +26,6 @@
 
 namespace ssdprobe {
 namespace {
-
-void pwrite_all(int fd, const std::byte* data, size_t length, uint64_t offset) {
-  size_t done = 0;
-  while (done < length) {
-    const ssize_t n = ::pwrite(fd, data + done, length - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw os_error(fmt::format("restoring {} bytes at offset {}", length, offset), n < 0 ? errno : EIO);
-    done += static_cast<size_t>(n);
-  }
-}
 
 void pread_all(int fd, std::byte* data, size_t length, uint64_t offset, const char* doing) {
   size_t done = 0;
@@ -69,7 +59,7 @@ RestoreReport handle_uncommitted(const RestoreRequest& request, int journal_fd, 
                           "`ssdprobe restore --partial {}` puts them back, and the rest of the range must be "
                           "restored from a backup",
                           name, contents.incomplete_reason, id.window_offset, id.window_offset + id.window_length,
-                          id.path, contents.recorded_bytes(), id.window_length, name));
+                          id.path, contents.recorded_bytes(), id.window_length, shell_quote(name)));
 }
 
 // The device, opened once for writing; the descriptor must be the node the
@@ -111,6 +101,25 @@ void refuse_foreign_content(const RestoreRequest& request, const JournalContents
                           request.journal.string(), path, census.foreign_bytes, census.first_foreign_offset));
 }
 
+// A version 1 journal binds only size and serial: on a device without a
+// serial (loop and virtio devices have none) nothing tells the journaled
+// device from another of the same size, such as a loop device re-attached to
+// another file, whose content the restore would overwrite.
+void refuse_unproven_device(const RestoreRequest& request, const JournalIdentity& journaled,
+                            const JournalIdentity& now, const std::string& path) {
+  const auto missing = unproven_version1_binding(journaled, now);
+  if (!missing || request.force) return;
+  throw Error(ErrorCategory::refused,
+              fmt::format("refusing to restore {} onto {} without --force: the journal was made by an earlier "
+                          "ssdprobe (journal version 1), which bound only the device's size and serial, and {} (loop "
+                          "and virtio devices have none). So nothing shows that {} is the device the journal was made "
+                          "for: another device of the same size, such as a loop device re-attached to another file, "
+                          "looks the same, and restoring would overwrite its bytes {} to {}. If you are sure {} is the "
+                          "journaled device, give --force",
+                          request.journal.string(), path, *missing, path, journaled.window_offset,
+                          journaled.window_offset + journaled.window_length, path));
+}
+
 std::string describe_restore(const JournalContents& contents, const WindowCensus& census, const std::string& path,
                              const std::string& journal) {
   const JournalIdentity& id = contents.identity;
@@ -134,8 +143,7 @@ std::string describe_restore(const JournalContents& contents, const WindowCensus
 }
 
 void retire_and_unregister(const std::filesystem::path& journal, int fd, RestoreReport& report) {
-  if (!retire_journal(journal, fd, report)) return;
-  unregister_journal(default_journal_index(), journal);
+  if (!retire_journal(journal, fd, default_journal_index(), report)) return;
   report.message += fmt::format("; journal {} removed", journal.string());
 }
 
@@ -165,52 +173,27 @@ WindowCensus survey_window(int device_fd, int journal_fd, const std::string& jou
   return census;
 }
 
-RestoreReport restore_records(int device_fd, int journal_fd, const std::string& journal_name,
-                              const JournalContents& contents, RestoreBuffers& buffers) {
-  RestoreReport report;
-  for (const auto& record : contents.records) {
-    // Checksummed whole before any of it is written: a record that changed
-    // since it was validated is refused, not half written.
-    for_each_record_piece(journal_fd, journal_name, record, buffers.journal(), [](uint64_t, auto) {});
-    // Pieces start at the journal buffer's first byte, which is aligned for O_DIRECT.
-    for_each_record_piece(journal_fd, journal_name, record, buffers.journal(),
-                          [&](uint64_t offset, std::span<const std::byte> saved) {
-      pwrite_all(device_fd, saved.data(), saved.size(), offset);
-    });
-    ++report.records;
-    report.bytes += record.length;
-  }
-  if (::fsync(device_fd) != 0) throw os_error("flushing the restored device", errno);
-  for (const auto& record : contents.records) {
-    uint32_t crc = 0;
-    for (uint64_t done = 0; done < record.length; done += RestoreBuffers::kPieceBytes) {
-      const size_t length = std::min<uint64_t>(RestoreBuffers::kPieceBytes, record.length - done);
-      pread_all(device_fd, buffers.device().data(), length, record.offset + done, "verifying");
-      crc = crc32c(std::span(buffers.device().data(), length), crc);
-    }
-    if (crc != record.crc) {
-      throw Error(ErrorCategory::io, fmt::format("verification failed: {} bytes at offset {} do not read back as "
-                                                 "journaled; the journal {} is kept",
-                                                 record.length, record.offset, journal_name));
-    }
-  }
-  report.message = fmt::format("restored and verified {} bytes in {} ranges", report.bytes, report.records);
-  return report;
-}
-
-bool retire_journal(const std::filesystem::path& file, int fd, RestoreReport& report) {
+bool retire_journal(const std::filesystem::path& file, int fd, const std::filesystem::path& index,
+                    RestoreReport& report) {
   std::string mark_error;
   try {
     mark_journal_restored(fd, file.string());
+    // Marked: nothing is pending any more. Left listed, its entry would block
+    // every write run once the journal's filesystem is unmounted.
+    unregister_journal(index, file);
   } catch (const Error& e) {
     mark_error = e.what();
   }
-  if (remove_journal_if_same(file, fd)) return true;
+  if (remove_journal_if_same(file, fd)) {
+    unregister_journal(index, file);
+    return true;
+  }
   report.journal_kept = true;
   if (mark_error.empty()) {
     report.message += fmt::format("; the journal {} was not deleted (unlinking it failed, or its name now refers to "
-                                  "another file): it is marked restored, so `ssdprobe restore` refuses it without "
-                                  "--force; delete it", file.string());
+                                  "another file): it is marked restored and no longer listed as pending, so no run "
+                                  "waits for it and `ssdprobe restore` refuses it without --force; delete it",
+                                  file.string());
   } else {
     report.message += fmt::format("; the journal {} could neither be marked restored ({}) nor deleted: delete it now, "
                                   "because `ssdprobe restore` on it would write the old content over anything "
@@ -247,6 +230,7 @@ RestoreReport restore_journal(const RestoreRequest& request) {
                             "name it with --device PATH (its path and device numbers are then not compared)",
                             name, path, why));
   }
+  refuse_unproven_device(request, contents.identity, now, path);
   if (!contents.identity.reset_zones.empty()) {
     RestoreReport report = restore_zone_journal(request, contents, device.get(), path);
     retire_and_unregister(request.journal, journal.get(), report);

@@ -16,7 +16,9 @@ namespace ssdprobe {
 
 struct RestoreReport {
   uint64_t records = 0;
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;           // the records' bytes, all verified
+  uint64_t bytes_written = 0;   // of those, the ones that did not already hold the saved content
+  uint64_t writes = 0;          // the runs of differing blocks written
   bool nothing_to_restore = false;  // journal never acted on: the device was not written
   bool journal_kept = false;        // verified, but the journal could not be deleted (the message says what to do)
   std::string message;
@@ -49,24 +51,31 @@ WindowCensus survey_window(int device_fd, int journal_fd, const std::string& jou
 
 // Restores `contents` (already validated) from the journal open at
 // `journal_fd` through `device_fd`, an O_DIRECT descriptor open for writing
-// on the journal's device: every record written, the device flushed, every
-// record read back and checksummed. Throws Error(io) if a range cannot be
-// written or does not read back identically.
+// on the journal's device (restore_records.cc): each record is read from the
+// device first and only the logical blocks that differ from it are written
+// (a failed write is noted and the rest still written), the device flushed,
+// every record read back and checksummed. Throws Error(io) naming every byte
+// range that does not hold the saved content afterwards and why (the write
+// failed with which error, or it reads back differently).
 RestoreReport restore_records(int device_fd, int journal_fd, const std::string& journal_name,
                               const JournalContents& contents, RestoreBuffers& buffers);
 
 // After a verified restore: marks the journal open at `fd` restored, then
-// deletes it if `file` still names it. Neither failing undoes the restore:
-// `report` is told what is left (journal_kept, and the message says what to
-// do). Returns whether the journal is gone.
-bool retire_journal(const std::filesystem::path& file, int fd, RestoreReport& report);
+// deletes it if `file` still names it, and removes its entry from the index
+// of pending journals `index` once either is done (a journal marked restored
+// blocks no run, also when its filesystem is later unmounted). Neither
+// failing undoes the restore: `report` is told what is left (journal_kept,
+// and the message says what to do). Returns whether the journal is gone.
+bool retire_journal(const std::filesystem::path& file, int fd, const std::filesystem::path& index,
+                    RestoreReport& report);
 
 struct RestoreRequest {
   std::filesystem::path journal;
   std::string device;    // --device: where the drive is now (path and device numbers are then not compared)
   bool partial = false;  // --partial: restore the complete records of a journal whose end was lost
   bool force = false;    // --force: also a journal marked restored (an earlier restore could not delete it),
-                         // and a window someone wrote to since the run
+                         // a window someone wrote to since the run, and a version 1 journal on a device
+                         // without a serial (nothing else binds it: device_identity.h)
   Confirmation confirmation;  // --yes, or the terminal to ask on
 };
 

@@ -14,6 +14,7 @@
 #include "core/clock_text.h"
 #include "core/error.h"
 #include "core/interrupt.h"
+#include "core/shell_command.h"
 #include "device/sysfs_text.h"
 #include "safety/device_identity.h"
 #include "safety/exclusive_use.h"
@@ -227,13 +228,13 @@ void WriteSession::refuse_pending_journals() const {
       throw Error(ErrorCategory::refused,
                   fmt::format("{} cannot be read ({}); it may hold the only copy of a drive's content, so no write run "
                               "starts until it is restored with `ssdprobe restore {}` or moved away",
-                              pending.file.string(), pending.problem, pending.file.string()));
+                              pending.file.string(), pending.problem, shell_quote(pending.file.string())));
     }
     if (!windows_share_storage(pending.identity, identity_)) continue;
     throw Error(ErrorCategory::refused,
                 fmt::format("{} has an unrestored journal from an earlier write run whose window overlaps this one "
                             "(journal of {}); restore it first with: ssdprobe restore {}",
-                            path_, pending.identity.path, pending.file.string()));
+                            path_, pending.identity.path, shell_quote(pending.file.string())));
   }
 }
 
@@ -302,11 +303,11 @@ std::optional<RestoreReport> WriteSession::restore() {
     throw Error(ErrorCategory::internal,
                 fmt::format("the journal {} no longer matches this run ({}); nothing was restored, run: ssdprobe "
                             "restore {}",
-                            name, differences.empty() ? "window or commit" : differences.front(), name));
+                            name, differences.empty() ? "window or commit" : differences.front(), shell_quote(name)));
   }
   RestoreReport report = zoned() ? reset_zones_back(contents)
                                  : restore_records(device_.get(), journal_.get(), name, contents, *restore_buffers_);
-  if (retire_journal(journal_path_, journal_.get(), report)) unregister_journal(options_.journal_index, journal_path_);
+  retire_journal(journal_path_, journal_.get(), options_.journal_index, report);
   journal_.reset();
   saved_ = false;
   return report;
@@ -317,7 +318,7 @@ RestoreReport WriteSession::reset_zones_back(const JournalContents& contents) {
   if (contents.identity.reset_zones != identity_.reset_zones) {
     throw Error(ErrorCategory::internal, fmt::format("the journal {} lists other zones than this run's; nothing was "
                                                      "reset, run: ssdprobe restore {}", journal_path_.string(),
-                                                     journal_path_.string()));
+                                                     shell_quote(journal_path_.string())));
   }
   reset_and_verify_zones(device_.get(), identity_.reset_zones, path_);
   RestoreReport report;

@@ -22,8 +22,9 @@
 //     the journal "writes may have started";
 //  5. after the probes, or on any error or signal, read the journal back
 //     through the descriptor it was created with, check it is exactly this
-//     session's (identity and window), write the window back, read it back,
-//     compare checksums, and delete the journal if its name still refers to it.
+//     session's (identity and window), write back what differs from it
+//     (restore.h restore_records), read it back, compare checksums, and
+//     delete the journal if its name still refers to it.
 //
 // With preserve == false steps 2-5 are skipped (scratch drives).
 #pragma once

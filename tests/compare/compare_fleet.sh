@@ -165,8 +165,8 @@ check "no model: csv grouped_by and identity columns" \
 # --- quirks ---
 "$SSDPROBE" compare --quirks --csv - "$F" > "$T/q.csv" 2> /dev/null
 check "quirks csv: one row per group that measured > reported" '[ "$(wc -l < "$T/q.csv")" = 4 ]'
-check "quirks csv: sata-mlc-8k uses 16 KiB, ashift 14, optimal 4 MiB" \
-  'grep -q "^ssdprobe simulated drive sata-mlc-8k,sim,68719476736,3,3,512,512,512,0,,8192,16384,4194304,16384,14,4194304," "$T/q.csv"'
+check "quirks csv: sata-mlc-8k uses 16 KiB, ashift 14, no optimal IO (the erase block is not one)" \
+  'grep -q "^ssdprobe simulated drive sata-mlc-8k,sim,68719476736,3,3,512,512,512,0,,8192,16384,4194304,16384,14,," "$T/q.csv"'
 "$SSDPROBE" compare --quirks --json - "$F" > "$T/q.json" 2> /dev/null
 check "quirks json: 3 quirks, rule stated" '[ "$(jq -r "[(.quirks|length), (.rule|test(\"at least 3 timed runs\"))] | join(\" \")" "$T/q.json")" = "3 true" ]'
 # Two runs are not enough for the rule: one seed fewer per profile, no quirk at all.
@@ -174,6 +174,47 @@ mkdir -p "$T/two"
 cp "$F"/host1/*-1.json "$F"/host2/*-2.json "$T/two/"
 "$SSDPROBE" compare --quirks --json - "$T/two" > "$T/q2.json" 2> /dev/null
 check "quirks: 2 runs per group give no row" '[ "$(jq ".quirks | length" "$T/q2.json")" = 0 ]'
+
+# --- text a spreadsheet would evaluate ---
+# Models, firmware, serials, mismatch fields and file names starting with = + - @ TAB CR (OWASP's CSV
+# injection list): read back with Python's csv module, each such cell starts with a single quote.
+X="$T/formula"
+mkdir -p "$X"
+for seed in 1 2 3; do
+  jq '.target.model = "=HYPERLINK(\"http://evil.example/\",\"open\")" | .target.firmware = "+1+1" |
+      .mismatches |= map(.field = "@evil")' "$F/host$seed/nvme-tlc-16k-$seed.json" > "$X/=cmd$seed.json"
+done
+n=0
+for serial in '-2+3' $'\t=1+1' $'\r@x'; do
+  n=$((n + 1))
+  jq --arg s "$serial" '.target.model = null | .target.serial = $s' "$F/host1/clean-4k-1.json" > "$X/nm$n.json"
+done
+# Relative names, so the representative is "=cmdN.json".
+(cd "$X" && "$SSDPROBE" compare --csv - -- *.json > "$T/x.csv" 2> /dev/null &&
+  "$SSDPROBE" compare --quirks --csv - -- *.json > "$T/xq.csv" 2> /dev/null)
+check "csv: text cells a spreadsheet would evaluate start with a single quote" 'python3 - "$T/x.csv" <<PY
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 4, rows
+evil = [r for r in rows if r["model"]][0]
+assert evil["model"] == "\x27=HYPERLINK(\"http://evil.example/\",\"open\")", evil["model"]
+assert evil["firmware"] == "\x27+1+1", evil["firmware"]
+assert evil["mismatches"].startswith("\x27@evil:"), evil["mismatches"]
+assert evil["representative"].startswith("\x27=cmd"), evil["representative"]
+identities = sorted(r["identity"] for r in rows if not r["model"])
+assert identities == ["\x27\t=1+1", "\x27\r@x", "\x27-2+3"], identities
+for r in rows:
+    for column, cell in r.items():
+        assert not cell[:1] in ("=", "+", "-", "@", "\t", "\r"), (column, cell)
+assert float(evil["read_aligned_median_us"]) > 0 and int(evil["documents"]) == 3  # numbers stay numbers
+PY'
+check "quirks csv: the model and firmware start with a single quote" 'python3 - "$T/xq.csv" <<PY
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+want = [("\x27=HYPERLINK(\"http://evil.example/\",\"open\")", "\x27+1+1")]
+assert [(r["model"], r["firmware"]) for r in rows] == want, rows
+assert all(not cell[:1] in ("=", "+", "-", "@", "\t", "\r") for r in rows for cell in r.values()), rows
+PY'
 
 # --- nothing usable ---
 "$SSDPROBE" compare "$F/broken" > "$T/none.out" 2> "$T/none.err"

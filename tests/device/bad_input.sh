@@ -62,14 +62,15 @@ expect 2 "--budget" -q --budget 1000001 sim:clean-4k
 # --qd deeper than the engine allows: the engine is the reason given.
 expect 2 "the psync engine does one IO at a time" -q --engine psync --qd 4 sim:clean-4k
 
-# A --json value that looks like a target (a missing value, or a shell that
-# put the target there) is refused, and no file of that name is made.
+# A --json value that looks like a target (a shell that put a target there)
+# is refused, and no file of that name is made; with no TARGET at all the
+# refusal names the option that may have taken it (tests/sim/cli_output_door.sh).
 outputs_refused() {
   local value="$1" shown="$2" out="$SCRATCH/target-like.txt" rc
-  (cd "$SCRATCH" && "$SSDPROBE" -q --budget 1 --json "$value" > "$out" 2>&1)
+  (cd "$SCRATCH" && "$SSDPROBE" -q --budget 1 --json "$value" sim:clean-4k > "$out" 2>&1)
   rc=$?
   n=$((n + 1))
-  if [ "$rc" = 2 ] && grep -qF "looks like a" "$out" && [ ! -e "$SCRATCH/$value" ] && [ ! -e "$value" ]; then
+  if [ "$rc" = 2 ] && grep -qF "$shown" "$out" && [ ! -e "$SCRATCH/$value" ] && [ ! -e "$value" ]; then
     note "ok   exit 2: --json $value: $(grep -m 1 error "$out")"
   else
     echo "FAIL: --json $value: exit $rc (want 2, '$shown')," \

@@ -233,6 +233,34 @@ dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; 
 # journals: the write journals in $J (the test's --journal directory).
 journals() { find "$J" -maxdepth 1 -name '*.ssdpj' 2>/dev/null; }
 
+# journal_state JOURNAL: its state word as od prints it (54495257, "WRIT":
+# writes may have started).
+journal_state() { od -An -tx4 -j12 -N4 "$1" 2>/dev/null | tr -d ' '; }
+
+# leave_committed_journal TARGET REGION: a --write run (journal in $J)
+# SIGKILLed as soon as its journal says writes may have started, so one
+# committed journal is left in $J. --budget 3: the read grid before the
+# journal takes at most ~1.4 s of it; the write phases after the commit last
+# far longer than the few milliseconds the kill takes to land. Waits a
+# second after, for the writes the killed run had in flight.
+leave_committed_journal() {
+  local f pid
+  "$SSDPROBE" --write --yes --cache-bytes 64M --budget 3 -q --journal "$J" --region "$2" "$1" < /dev/null \
+    > "$SCRATCH/killed.log" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    f=$(journals | head -n 1)
+    if [ -n "$f" ] && [ "$(journal_state "$f")" = 54495257 ]; then
+      kill -9 "$pid"
+      break
+    fi
+    sleep 0.002
+  done
+  wait "$pid" 2>/dev/null
+  sleep 1
+  [ -n "$(journals)" ] || fail "no journal was left by the killed run (log: $(tail -n 3 "$SCRATCH/killed.log"))"
+}
+
 # traced_window_layout: the layout of the tests that aim signals and kills at
 # phases of a --write run: a 64 MiB window at 64 MiB (WIN_OFF, WIN_LEN, and
 # REGION for --region), the emudrive mount MP, its --trace file TRACE and the

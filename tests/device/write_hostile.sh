@@ -53,30 +53,10 @@ expect() {
   note "ok: $tag"
 }
 
-journal_state() { od -An -tx4 -j12 -N4 "$1" 2>/dev/null | tr -d ' '; }
 
-# leave_journal [TARGET]: a --write run SIGKILLed as soon as its journal says
-# "writes may have started" (the state ssdprobe sets after the commit, just
-# before the first write), so one committed journal is left in $J.
-# --budget 3: the read grid, which runs before the journal, takes at most
-# ~1.4 s of it (45 %); the write phases after the commit still last far
-# longer than the few milliseconds the kill takes to land.
-leave_journal() {
-  local target="${1:-$DEV}" region="${2:-$REGION}" f
-  "$SSDPROBE" --write --yes --cache-bytes 64M --budget 3 -q --journal "$J" --region "$region" "$target" < /dev/null \
-    > "$SCRATCH/killed.log" 2>&1 &
-  local pid=$!
-  while kill -0 "$pid" 2>/dev/null; do
-    f=$(journals | head -n 1)
-    if [ -n "$f" ] && [ "$(journal_state "$f")" = 54495257 ]; then
-      kill -9 "$pid"
-      break
-    fi
-    sleep 0.002
-  done
-  wait "$pid" 2>/dev/null
-  [ -n "$(journals)" ] || fail "no journal was left by the killed run (log: $(tail -n 3 "$SCRATCH/killed.log"))"
-}
+# leave_journal [TARGET [REGION]]: leave_committed_journal (lib.sh) on $DEV
+# and $REGION unless told otherwise.
+leave_journal() { leave_committed_journal "${1:-$DEV}" "${2:-$REGION}"; }
 
 restore_clean() {
   local f
@@ -169,15 +149,17 @@ expect 0 $? "$SCRATCH/renumber-ok.log" "removed" "renumber: the right file resto
 addpart "$DEV" 1 16384 65536 || fail "addpart $DEV 1"   # 8 MiB..40 MiB of the disk
 PART="${DEV}p1"
 for _ in $(seq 50); do [ -b "$PART" ] && break; sleep 0.1; done
-leave_journal "$PART" "4M:8M"                            # disk bytes 12..20 MiB
-write_run "$SCRATCH/overlap.log" "$J" "16M:8M" "$DEV"
+# Windows of 16 MiB: a smaller one is refused before anything starts, too
+# small for the write grid (write_setup_first.sh).
+leave_journal "$PART" "4M:16M"                           # disk bytes 12..28 MiB
+write_run "$SCRATCH/overlap.log" "$J" "16M:16M" "$DEV"
 expect 7 $? "$SCRATCH/overlap.log" "overlaps" "overlap: a whole-disk run over a partition's pending window"
 write_run "$SCRATCH/apart.log" "$J" "44M:16M" "$DEV"
 rc=$?
 [ "$rc" = 0 ] || { bad "overlap: a whole-disk run that does not overlap exits $rc"; tail -n 3 "$SCRATCH/apart.log" >&2; }
 restore_clean
-leave_journal "$DEV" "16M:8M"                            # disk bytes 16..24 MiB
-write_run "$SCRATCH/overlap2.log" "$J" "4M:8M" "$PART"  # disk bytes 12..20 MiB
+leave_journal "$DEV" "16M:16M"                           # disk bytes 16..32 MiB
+write_run "$SCRATCH/overlap2.log" "$J" "4M:16M" "$PART"  # disk bytes 12..28 MiB
 expect 7 $? "$SCRATCH/overlap2.log" "overlaps" "overlap: a partition run over its disk's pending window"
 restore_clean
 delpart "$DEV" 1

@@ -57,12 +57,17 @@ preserved_run() {
   journal=$(jget "$json" .write_probe.journal)
   { [ "$journal" != null ] && [ ! -e "$journal" ]; } || bad "$tag: .write_probe.journal = '$journal' (want a path that no longer exists)"
 
-  # What reached the device: the probes' writes plus the restore of the window.
-  local reported device
+  # What reached the device: the probes' writes plus what the restore wrote
+  # back (only the blocks that differ from the saved content: at most the
+  # window, and something, since the probes wrote test data there).
+  local reported restored device
   reported=$(jget "$json" .write_probe.bytes_written)
+  restored=$(jget "$json" .write_probe.restore_bytes_written)
   device=$(((s1 - s0) * 512))
-  [ "$device" = $((reported + WIN_LEN)) ] ||
-    bad "$tag: the device received $device bytes of writes, but .write_probe.bytes_written ($reported) + the restore ($WIN_LEN) = $((reported + WIN_LEN))"
+  [ "$restored" -gt 0 ] && [ "$restored" -le "$WIN_LEN" ] 2>/dev/null ||
+    bad "$tag: .write_probe.restore_bytes_written = $restored (want 1..$WIN_LEN)"
+  [ "$device" = $((reported + restored)) ] ||
+    bad "$tag: the device received $device bytes of writes, but .write_probe.bytes_written ($reported) + the restore ($restored) = $((reported + restored))"
   [ "$reported" -le "$(cap_for "$cache")" ] ||
     bad "$tag: wear cap: $reported bytes written by the probes, more than the documented $cache (--cache-bytes) + 1 GiB (write grid) + 2 x $WIN_LEN (stream) + 384 MiB (write parallelism) = $(cap_for "$cache")"
   local cache_written

@@ -56,7 +56,6 @@ write_run() {  # LOG JOURNAL_DIR REGION TARGET [ARGS...]
     < /dev/null > "$log" 2>&1
 }
 
-journal_state() { od -An -tx4 -j12 -N4 "$1" 2>/dev/null | tr -d ' '; }
 
 # window_has_test_data TARGET OFFSET_M:LENGTH_M: a sector of the window starts
 # with the probes' tag.

@@ -11,7 +11,9 @@
 // docs/result-json.md promise a reader of the result:
 //  - one stack per partition of the table (none but the extended container
 //    skipped), or one stack for the whole disk when there is no table;
-//  - a partition that runs past the image's end says so in a note;
+//  - a partition that runs past the image's end says so in a note, and is
+//    an error finding of its own; a table is read no further than the cap;
+//    a finding whose fix a person must decide gets words, no command;
 //  - what a stack holds lies inside what was read of it, at the absolute
 //    offset its layers add up to (partition + md data offset + PE start +
 //    the LV's first extent);
@@ -162,6 +164,28 @@ void check_line(const AuditLine& line, uint64_t alignment) {
   }
 }
 
+// What is wrong with the table as a table is named, and what a person must
+// decide gets no command (table_audit.h): an entry past the disk's end has
+// its range finding, a table is read no further than the cap, and a
+// withheld fix is one step of words.
+void check_table_findings(const LayoutAudit& audit) {
+  const DiskLayout& layout = audit.layout;
+  if (layout.table) {
+    FUZZ_CHECK(layout.table->partitions.size() <= kMaxTablePartitions);
+    FUZZ_CHECK((line_named(audit, "partition_table.entries") != nullptr) == layout.table->past_cap);
+    for (const auto& entry : layout.table->partitions) {
+      if (entry.start_bytes + entry.size_bytes <= layout.disk_size_bytes) continue;
+      const AuditLine* range = line_named(audit, fmt::format("partition[{}].range", entry.number));
+      FUZZ_CHECK(range && !range->ok && range->severity == Severity::error);
+    }
+  }
+  for (const auto& line : audit.lines) {
+    if (line.fix_withheld.empty() || line.ok) continue;
+    FUZZ_CHECK(line.fix.size() == 1 && line.fix[0].command.empty() && !line.fix[0].moves_data &&
+               !line.fix[0].destroys_data);
+  }
+}
+
 void check_audit(const ResultDocument& doc, const disk_image::Input& in) {
   FUZZ_CHECK(doc.audit.has_value());
   // The descriptor is a readable regular file (an empty one too) and the
@@ -178,6 +202,7 @@ void check_audit(const ResultDocument& doc, const disk_image::Input& in) {
     for (const auto& note : stack.notes) FUZZ_CHECK(has(audit.notes, note));
   }
   for (const auto& note : layout.notes) FUZZ_CHECK(has(audit.notes, note));
+  check_table_findings(audit);
   const uint64_t alignment = wanted_alignment(audit.units);
   size_t not_ok = 0;
   for (const auto& line : audit.lines) {

@@ -31,11 +31,11 @@ Json misaligned_audit() {
 }  // namespace
 
 TEST_CASE("the verdict section has the summary word for word, escaped, and says why findings are empty") {
-  Json doc = Json::parse(R"J({"verdict": {"summary": "Verdict: read page 16 KiB; a < b & c", "units": [],
+  Json doc = Json::parse(R"J({"verdict": {"summary": "OK: read page 16 KiB; a < b & c", "units": [],
     "findings": [], "first_action": null, "cautions": [], "stopped": null},
     "audit": {"available": false, "reason": "sim:x is a simulated drive: there is no layout on it to audit"}})J");
   const std::string html = verdict_section(doc);
-  CHECK(html.find("Verdict: read page 16 KiB; a &lt; b &amp; c</p>") != std::string::npos);
+  CHECK(html.find("OK: read page 16 KiB; a &lt; b &amp; c</p>") != std::string::npos);
   CHECK(html.find("no audit findings: no audit: sim:x is a simulated drive") != std::string::npos);
   CHECK(html.find("nothing to do first") != std::string::npos);
   CHECK(html.find("not stopped: every phase had its turn") != std::string::npos);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "layout/audit.h"
+#include "layout/volume_names.h"
 
 using namespace ssdprobe;
 
@@ -30,7 +31,8 @@ DiskLayout dos_disk(std::vector<LayoutStack> stacks, uint64_t disk = 256 * MiB) 
   DiskLayout d;
   d.disk_path = "/dev/loop7";
   d.disk_size_bytes = disk;
-  d.table = PartitionTable{"dos", 512, {}};
+  d.table = PartitionTable{};
+  d.table->scheme = "dos";
   for (const auto& s : stacks) d.table->partitions.push_back(*s.partition);
   d.stacks = std::move(stacks);
   return d;
@@ -95,7 +97,7 @@ TEST_CASE("a sector-63 partition with room after it is moved with its data, pric
   const auto audit = audited(dos_disk({with_fs(partition_at(1, 63 * 512, 64 * MiB), fs_of("ext4", 4096))}), rates);
   const AuditLine& line = line_for(audit, "partition[1].start");
   REQUIRE(line.fix.size() == 3);
-  CHECK(line.fix[0].command == "echo '2048,131072' | sfdisk --move-data /dev/loop7 -N 1");
+  CHECK(line.fix[0].command == "printf '%s\\n' 2048,131072 | sfdisk --move-data /dev/loop7 -N 1");
   CHECK(line.fix[0].moves_data);
   CHECK_FALSE(line.fix[0].destroys_data);
   CHECK(line.fix[0].cost.find("moves 64 MiB") != std::string::npos);
@@ -152,7 +154,7 @@ TEST_CASE("a partition blocked above moves down to the aligned start below when 
   const uint64_t start = 2 * MiB + 63 * 512;
   const auto audit = audited(dos_disk({partition_at(1, start, 8 * MiB), partition_at(2, start + 8 * MiB, MiB)}));
   CHECK(line_for(audit, "partition[1].start").fix.at(0).command ==
-        "echo '4096,16384' | sfdisk --move-data /dev/loop7 -N 1");
+        "printf '%s\\n' 4096,16384 | sfdisk --move-data /dev/loop7 -N 1");
 }
 
 TEST_CASE("ext4 stride on a plain partition claims a stripe that does not exist; tune2fs clears it") {
@@ -201,16 +203,26 @@ TEST_CASE("md chunk and data offset: reshapes (strings only: no md here)") {
   CHECK(line_for(audit, "md.data_offset").fix.at(0).command == "mdadm --grow /dev/md/md0 --data-offset=2048K");
 }
 
-TEST_CASE("LVM pe_start: pvmove onto a PV made aligned; extent size by vgchange (strings only)") {
+namespace {
+
+// Partition 2 of /dev/sdb, an LVM PV of volume group `vg` whose data area
+// starts 192 KiB in (misaligned), holding 10 extents of logical volume `lv`.
+LayoutStack lvm_partition(const std::string& vg, const std::string& lv) {
   auto s = partition_at(2, 1 * MiB, 200 * MiB);
   s.node = "/dev/sdb2";
   LvmPhysicalVolume pv;
   pv.pe_start_bytes = 192 * KiB;
   pv.extent_bytes = 4 * MiB;
-  pv.vg_name = "vg0";
-  pv.segments = {LvmSegment{"root", 0, 0, 10, 1, 0}};
+  pv.vg_name = vg;
+  pv.segments = {LvmSegment{lv, 0, 0, 10, 1, 0}};
   s.lvm = pv;
-  const auto audit = audited(dos_disk({s}));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("LVM pe_start: pvmove onto a PV made aligned; extent size by vgchange (strings only)") {
+  const auto audit = audited(dos_disk({lvm_partition("vg0", "root")}));
   const auto& fix = line_for(audit, "partition[2].lvm.pe_start").fix;
   REQUIRE(fix.size() == 5);
   CHECK(fix[0].command == "pvcreate --dataalignment 1024K NEWDEV");
@@ -225,4 +237,73 @@ TEST_CASE("a kernel partition that disagrees with the table: partx") {
   auto d = dos_disk({partition_at(1, 1 * MiB, 64 * MiB)});
   d.kernel_partitions = {KernelPartition{1, "loop7p1", 63 * 512, 64 * MiB, 0}};
   CHECK(line_for(audited(d), "partition[1].kernel_start").fix.at(0).command == "partx --update --nr 1 /dev/loop7");
+}
+
+// Names from the disk and paths from the user never turn a fix into another
+// command: a path is one quoted word; a name LVM or mdadm would refuse is
+// not pasted at all, and the step says what stands in its place.
+TEST_CASE("hostile names and paths: quoted paths, refused names replaced by placeholders") {
+  SECTION("a disk image whose name has a space") {
+    auto d = dos_disk({partition_at(1, 63 * 512, 64 * MiB)});
+    d.disk_path = "my disk.img";
+    const auto audit = audited(d);
+    CHECK(line_for(audit, "partition[1].start").fix.at(0).command ==
+          "printf '%s\\n' 2048,131072 | sfdisk --move-data 'my disk.img' -N 1");
+    CHECK(line_for(audit, "partition[1].start").fix.at(1).command == "partx --update --nr 1 'my disk.img'");
+  }
+  SECTION("a quote in a path is closed, escaped and reopened") {
+    auto d = dos_disk({partition_at(1, 63 * 512, 64 * MiB)});
+    d.disk_path = "/tmp/it's;reboot";
+    CHECK(line_for(audited(d), "partition[1].start").fix.at(1).command ==
+          "partx --update --nr 1 '/tmp/it'\\''s;reboot'");
+  }
+  SECTION("a volume group named to run a command") {
+    const auto audit = audited(dos_disk({lvm_partition("vg;touch$IFS/var/x;:", "root`id`")}));
+    const auto& fix = line_for(audit, "partition[2].lvm.pe_start").fix;
+    REQUIRE(fix.size() == 5);
+    CHECK(fix[1].command == "vgextend VG NEWDEV");
+    CHECK(fix[1].purpose.find("\"vg;touch$IFS/var/x;:\", is not one LVM accepts") != std::string::npos);
+    CHECK(fix[3].command == "vgreduce VG /dev/sdb2");
+    const auto& lv_fix = line_for(audit, "partition[2].lvm.lv[root`id`].start").fix;
+    CHECK(lv_fix.at(2).command == "pvmove -n LV /dev/sdb2 NEWDEV");
+    CHECK(lv_fix.at(2).purpose.find("LV stands for it") != std::string::npos);
+    for (const auto& line : audit.lines) {
+      for (const auto& step : line.fix) {
+        CHECK(step.command.find("touch") == std::string::npos);
+        CHECK(step.command.find('`') == std::string::npos);
+      }
+    }
+  }
+  SECTION("a logical volume named to pass for another (']' in its name)") {
+    auto s = lvm_partition("vg0", "root]x");
+    s.lvm->segments.push_back(LvmSegment{"root", 0, 10, 10, 1, 0});
+    const auto audit = audited(dos_disk({s}));
+    CHECK(line_for(audit, "partition[2].lvm.lv[root]x].start").fix.at(2).command == "pvmove -n LV /dev/sdb2 NEWDEV");
+    CHECK(line_for(audit, "partition[2].lvm.lv[root].start").fix.at(2).command == "pvmove -n root /dev/sdb2 NEWDEV");
+  }
+  SECTION("an md array named to run a command") {
+    const DiskLayout d = whole_disk(md_member("x;touch$IFS/var/x;:", 3, 12 * KiB, 1 * MiB + 4 * KiB));
+    const auto audit = audited(d);
+    const auto& offset = line_for(audit, "md.data_offset").fix.at(0);
+    CHECK(offset.command == "mdadm --grow /dev/mdN --data-offset=2048K");
+    CHECK(offset.purpose.find("is not one mdadm accepts") != std::string::npos);
+    CHECK(line_for(audit, "md.chunk").fix.at(0).command ==
+          "mdadm --grow /dev/mdN --chunk=16K --backup-file=/root/md-mdN-chunk.backup");
+  }
+}
+
+TEST_CASE("the names LVM and mdadm accept") {
+  CHECK(lvm_accepts_name("vg0"));
+  CHECK(lvm_accepts_name("data+logs_1.x-y"));
+  CHECK_FALSE(lvm_accepts_name(""));
+  CHECK_FALSE(lvm_accepts_name("-vg"));
+  CHECK_FALSE(lvm_accepts_name(".."));
+  CHECK_FALSE(lvm_accepts_name("vg name"));
+  CHECK_FALSE(lvm_accepts_name("vg;x"));
+  CHECK_FALSE(lvm_accepts_name(std::string(128, 'a')));
+  CHECK(mdadm_accepts_name("md0"));
+  CHECK(mdadm_accepts_name("data.1_x-y"));
+  CHECK_FALSE(mdadm_accepts_name("a+b"));
+  CHECK_FALSE(mdadm_accepts_name("x\ny"));
+  CHECK_FALSE(mdadm_accepts_name(std::string(33, 'a')));
 }

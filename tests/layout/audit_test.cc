@@ -36,7 +36,8 @@ DiskLayout dos_disk(std::vector<LayoutStack> stacks) {
   DiskLayout d;
   d.disk_path = "/dev/test";
   d.disk_size_bytes = 1024 * MiB;
-  d.table = PartitionTable{"dos", 512, {}};
+  d.table = PartitionTable{};
+  d.table->scheme = "dos";
   for (const auto& s : stacks) d.table->partitions.push_back(*s.partition);
   d.stacks = std::move(stacks);
   return d;

@@ -3,7 +3,7 @@
 // the tests run on has no md driver for mdadm --create to use.
 //
 //   make-md-member PATH --level N --raid-disks N --chunk BYTES
-//                  --data-offset BYTES --role N
+//                  --data-offset BYTES --role N [--name HOST:NAME]
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
@@ -21,7 +21,8 @@
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: make-md-member PATH --level N --raid-disks N --chunk BYTES --data-offset BYTES --role N\n");
+  std::fprintf(stderr, "usage: make-md-member PATH --level N --raid-disks N --chunk BYTES --data-offset BYTES --role N "
+                       "[--name HOST:NAME]\n");
   return 2;
 }
 
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     else if (key == "--chunk") sb.chunk_bytes = static_cast<uint64_t>(value);
     else if (key == "--data-offset") sb.data_offset_bytes = static_cast<uint64_t>(value);
     else if (key == "--role") sb.role = static_cast<int>(value);
+    else if (key == "--name") sb.name = argv[i + 1];  // any bytes: a crafted array's name
     else return usage();
   }
   const int fd = ::open(argv[1], O_RDWR | O_CLOEXEC);

@@ -4,8 +4,12 @@
 # only that collector), curl scrapes it, and `promtool check metrics` lints
 # every file. The documents come from runs this test makes:
 #  - a sim run (sim:nvme-tlc-16k: a 16 KiB read page the kernel under-reports
-#    as 512 B) with --at 32256: read page, mismatches, unit states, the
-#    measured cost of a start at sector 63;
+#    as 512 B) with --at 32256,4096,4096,4k: read page, mismatches, unit
+#    states, the measured cost of a start at sector 63, and 4096 priced once
+#    however often it is given;
+#  - `report --prometheus` of a saved document whose audit.at holds each
+#    start twice: each series still once (node_exporter logs a repeated one
+#    as "was collected before" and drops it);
 #  - `audit` of a disk image with a partition at sector 63 (an error), whose
 #    file name holds a double quote and a newline (label escaping), and its
 #    wall time as the duration (the daily audit's, once always 0);
@@ -37,9 +41,16 @@ textfiles="$work/textfile"
 mkdir "$textfiles"
 
 # --- The documents and their metrics.
-"$SSDPROBE" -q --budget 5 --at 32256 sim:nvme-tlc-16k --json "$work/run.json" --prometheus "$textfiles/run.prom" \
-  > /dev/null ||
+"$SSDPROBE" -q --budget 5 --at 32256,4096,4096,4k sim:nvme-tlc-16k --json "$work/run.json" \
+  --prometheus "$textfiles/run.prom" > /dev/null ||
   fail "the sim run failed"
+[ "$(jq -c '[.audit.at[].disk_offset]' "$work/run.json")" = "[32256,4096]" ] ||
+  fail "--at 32256,4096,4096,4k did not audit each offset once: $(jq -c '[.audit.at[].disk_offset]' "$work/run.json")"
+jq '.audit.at += .audit.at | .target.path = "/dev/repeats"' "$work/run.json" > "$work/repeats.json"
+"$SSDPROBE" report "$work/repeats.json" -q --prometheus "$textfiles/repeats.prom" ||
+  fail "report --prometheus of a document with repeated starts failed"
+grep -q '^# ssdprobe: left out a repeated series (the first is kept): ssdprobe_misalignment_cost_ratio{' \
+  "$textfiles/repeats.prom" || fail "the repeated starts are not named: $(cat "$textfiles/repeats.prom")"
 
 image="$work/odd \"disk\"
 name.img"
@@ -141,10 +152,18 @@ jq -e '.duration_s > 0 and .duration_s < 60' "$work/audit.json" > /dev/null ||
   fail "the audit's duration_s is $audit_s, not its wall time"
 expect "the audit's wall time" ssdprobe_last_run_duration_seconds "$audit_s" "device=$image" command=audit
 
+expect "the cost at 4096" ssdprobe_misalignment_cost_ratio "*" "${sim[@]}" offset_bytes=4096 op=read \
+  request_bytes=4096
+expect "the document with repeated starts" ssdprobe_misalignment_cost_ratio "$cost" device=/dev/repeats \
+  offset_bytes=32256 op=read request_bytes=4096
 expect "the document with no serial" ssdprobe_up 1 device=sim:nvme-tlc-16k serial= command=run
 expect "the older document" ssdprobe_up 1 device=/dev/older
 expect "the older document's read page" ssdprobe_unit_bytes "$page" device=/dev/older unit=read_page
 grep -Eq '^ssdprobe_audit_findings\{.*device="/dev/older"' "$scrape" &&
   fail "the older document has no findings_by_severity, yet its findings are exported"
 expect "the failed info" ssdprobe_up 0 "device=$work/missing.img" model= serial= firmware= command=info
+# node_exporter logs a series it saw twice (and drops it) while it answers the scrape.
+if grep -q 'was collected before' "$work/exporter.log"; then
+  fail "node_exporter dropped a repeated series: $(grep 'was collected before' "$work/exporter.log" | head -3)"
+fi
 echo "PASS: $(grep -c '^ssdprobe_' "$scrape") ssdprobe series scraped from $(ls "$textfiles" | wc -l) files"

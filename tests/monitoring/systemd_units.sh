@@ -2,6 +2,8 @@
 # The daily audit's systemd units, as `meson install` puts them:
 #  - ssdprobe-audit.service and .timer land in PREFIX/lib/systemd/system,
 #    the service's ExecStart naming the installed PREFIX/bin/ssdprobe;
+#  - the service has a finite TimeoutStartSec (a oneshot waits for ever
+#    by default);
 #  - `systemd-analyze verify` passes on both (in a root made of the install
 #    and this machine's own units, so targets such as timers.target resolve,
 #    and with the installed man page that Documentation= names);
@@ -35,6 +37,15 @@ exec_start=$(sed -n 's/^ExecStart=//p' "$service")
 case "$exec_start" in
   "$program audit --all-disks "*) ;;
   *) fail "ExecStart does not run the installed $program: $exec_start" ;;
+esac
+
+# A oneshot unit waits for ever unless told: the audit must have a bound
+# (a disk that stops answering must not hold it until the next day's timer),
+# and systemd must read it as one (not infinity).
+timeout=$(sed -n 's/^TimeoutStartSec=//p' "$service")
+case "$timeout" in
+  [1-9]*min | [1-9]*s | [1-9]*) ;;
+  *) fail "the service has no finite TimeoutStartSec (found '$timeout')" ;;
 esac
 
 # A root with this machine's units beside the installed ones.

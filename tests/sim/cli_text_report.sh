@@ -21,11 +21,11 @@ commands='^     (parted|sfdisk|sgdisk|mdadm|pvcreate|vgcreate|lvcreate|mkfs_[a-z
 COLUMNS=72 "$SSDPROBE" -q --write --yes --json "$T/q.json" sim:qlc-16k-iu > "$T/q.txt" 2> "$T/q.err" ||
   fail "qlc run exited $?"
 first=$(head -n 1 "$T/q.txt")
-echo "$first" | grep -Eq '^Verdict: read page 32 KiB; write unit 128 KiB \(no SLC cache drop within 16 GiB: it may be the cache.s unit\); no erase block up to [0-9.]+ MiB; no SLC cache up to [0-9.]+ GiB; the kernel under-reports \(minimum_io_size 4 KiB' ||
+echo "$first" | grep -Eq '^OK: read page 32 KiB; write unit 128 KiB \(no SLC cache drop within 16 GiB: it may be the cache.s unit\); no erase block up to [0-9.]+ MiB; no SLC cache up to [0-9.]+ GiB; the kernel under-reports \(minimum_io_size 4 KiB' ||
   fail "verdict: $first"
 # The first line is the JSON's verdict.summary, word for word (never folded).
 [ "$first" = "$(jq -r .verdict.summary "$T/q.json")" ] || fail "first line is not verdict.summary: $first"
-echo "$first" | grep -q "IO smaller than 128 KiB costs a whole 128 KiB" ||
+echo "$first" | grep -q "IO smaller than the 128 KiB write unit costs a whole one: use 128 KiB blocks, ZFS ashift 16 (the largest OpenZFS accepts)" ||
   fail "the verdict does not say what 4 KiB blocks cost on a 128 KiB write unit: $first"
 echo "$first" | grep -q "are right" && fail "the verdict calls the defaults right with a 128 KiB write unit: $first"
 [ "$(jq -r '.verdict.units | map(.state) | join(",")' "$T/q.json")" = "found,found,ruled_out,ruled_out" ] ||
@@ -62,7 +62,7 @@ head -n 1 "$T/f.txt" | grep -q "read page 16 KiB (on freshly written space)" || 
 
 # info measures nothing: its recommendation is the defaults, said so.
 "$SSDPROBE" -q info sim:clean-4k > "$T/i.txt" || fail "info exited $?"
-head -n 1 "$T/i.txt" | grep -q "^Verdict: nothing measured" || fail "info verdict: $(head -n 1 "$T/i.txt")"
+head -n 1 "$T/i.txt" | grep -q "^INCONCLUSIVE: nothing measured" || fail "info verdict: $(head -n 1 "$T/i.txt")"
 grep -A1 "^Recommendation" "$T/i.txt" | grep -q "^  defaults, not measurements" ||
   fail "info does not say its recommendation is the defaults"
 grep -q "defaults are right" "$T/i.txt" && fail "info, which measured nothing, calls the defaults right for the drive"

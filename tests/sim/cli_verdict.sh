@@ -56,7 +56,7 @@ printf 'start=63, size=200000, type=83\nstart=204800, size=200000, type=83\n' |
 "$SSDPROBE" -q audit --json "$T/a.json" "$img" > "$T/a.txt"; rc=$?
 [ "$rc" = 8 ] || fail "audit of a sector-63 partition exited $rc, want 8"
 same_first_line "$T/a.txt" "$T/a.json"
-head -n 1 "$T/a.txt" | grep -q "^Verdict: ERROR partition 1 " || fail "audit verdict: $(head -n 1 "$T/a.txt")"
+head -n 1 "$T/a.txt" | grep -q "^ACTION: ERROR partition 1 " || fail "audit verdict: $(head -n 1 "$T/a.txt")"
 jq -e '.verdict.findings_by_severity.error >= 1 and .verdict.findings[0].severity == "error"' "$T/a.json" >/dev/null ||
   fail "findings: $(jq -c .verdict.findings "$T/a.json")"
 "$SSDPROBE" -q audit --fail-on never "$img" >/dev/null; rc=$?
@@ -68,7 +68,7 @@ jq -e '.verdict.findings_by_severity.error >= 1 and .verdict.findings[0].severit
 [ "$rc" = 0 ] || fail "run on the image exited $rc"
 same_first_line "$T/r.txt" "$T/r.json"
 first=$(head -n 1 "$T/r.txt")
-echo "$first" | grep -q "^Verdict: ERROR partition 1 " || fail "run verdict: $first"
+echo "$first" | grep -q "^ACTION: ERROR partition 1 " || fail "run verdict: $first"
 echo "$first" | grep -q "are right" && fail "the defaults are called right on a misaligned disk: $first"
 jq -e '.verdict.defaults_right == false and .verdict.first_action.text != null' "$T/r.json" >/dev/null ||
   fail "verdict: $(jq -c '.verdict | {defaults_right, first_action}' "$T/r.json")"

@@ -149,7 +149,7 @@ TEST_CASE("a signal during the write grid keeps what finished and names what did
   const std::string text = render_text(doc);
   // The first line is the verdict, which leads with where the run stopped;
   // the paragraph after it lists what finished and what did not.
-  CHECK(text.rfind("Verdict: run stopped in the write_grid phase (interrupted by signal", 0) == 0);
+  CHECK(text.rfind("INCONCLUSIVE: run stopped in the write_grid phase (interrupted by signal", 0) == 0);
   CHECK(text.substr(0, text.find('\n')) == doc.verdict.summary);
   CHECK(text.find("\nRun stopped in the write_grid phase (interrupted by signal") != std::string::npos);
   const auto json = to_json(doc);

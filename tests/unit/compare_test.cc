@@ -170,7 +170,8 @@ TEST_CASE("the quirk table lists only agreed units that contradict what the driv
   CHECK(rows[0].ashift == 14u);
   CHECK(rows[0].physical_block == 512u);
   REQUIRE(rows[0].reasons.size() == 2);
-  CHECK(rows[0].reasons[0] == "physical_block_size 512 B < measured 16 KiB");
+  CHECK(rows[0].reasons[0] == "physical_block_size 512 B < 16 KiB (measured 16 KiB read page)");
+  CHECK_FALSE(rows[0].optimal_io_bytes);  // the erase block is no optimal IO size
   const std::string csv = render_quirks_csv(rows);
   CHECK(csv.find("Agreed,FW1,68719476736,3,3,512,512,512,0,,16384,,,16384,14,,") != std::string::npos);
 }
@@ -188,6 +189,42 @@ TEST_CASE("CSV fields are quoted as RFC 4180 says") {
   const std::string csv = render_csv(compare_fleet(docs));
   const size_t second_line = csv.find("\r\n") + 2;
   CHECK(csv.substr(second_line).starts_with("\"Evil, \"\"Inc\"\"\nSSD\",FW1,"));
+}
+
+TEST_CASE("CSV text cells a spreadsheet would evaluate as a formula start with a single quote") {
+  // OWASP's list: = + - @, TAB and CR. A model, firmware, firmware field
+  // name, mismatch field and file name of a document, and a serial as a
+  // model-less group's identity.
+  std::vector<DocumentSummary> docs;
+  for (int i = 0; i < 3; ++i) {
+    docs.push_back(run("=HYPERLINK(\"http://evil.example/\",\"open\")", "s" + std::to_string(i), 16384, -5.0));
+    docs.back().firmware = "+1+1";
+    docs.back().firmware_geometry = {{"@geometry", 16384}};
+    docs.back().mismatch_fields = {"-field"};
+    docs.back().file = "=cmd.json";
+  }
+  for (const char* serial : {"\t=1+1", "\r@x", "-2+3"}) docs.push_back(run("", serial, 4096));
+  const FleetComparison c = compare_fleet(docs);
+  const std::string csv = render_csv(c);
+  INFO(csv);
+  CHECK(csv.find("\r\n\"'=HYPERLINK(\"\"http://evil.example/\"\",\"\"open\"\")\",'+1+1,68719476736,3,") !=
+        std::string::npos);
+  CHECK(csv.find(",'@geometry=16384,") != std::string::npos);
+  CHECK(csv.find(",'-field:3,") != std::string::npos);
+  CHECK(csv.find(",'=cmd.json,model,") != std::string::npos);
+  CHECK(csv.find(",serial,'\t=1+1\r\n") != std::string::npos);   // a TAB needs no RFC 4180 quotes
+  CHECK(csv.find(",serial,\"'\r@x\"\r\n") != std::string::npos);  // a CR does
+  CHECK(csv.find(",serial,'-2+3\r\n") != std::string::npos);
+  // A number ssdprobe wrote stays a number, a negative one too (a median from a hostile document).
+  CHECK(csv.find(",3,-5.000,-5.000,-5.000,") != std::string::npos);
+  // Text that merely holds such a character further in is left alone.
+  CHECK(render_csv(compare_fleet({run("Disk-1 =x", "q", 16384)})).find("\r\nDisk-1 =x,FW1,") != std::string::npos);
+
+  const std::string quirks = render_quirks_csv(quirk_table(c));
+  INFO(quirks);
+  CHECK(quirks.find("\r\n\"'=HYPERLINK(\"\"http://evil.example/\"\",\"\"open\"\")\",'+1+1,68719476736,3,3,") !=
+        std::string::npos);
+  CHECK(quirks.find(",'@geometry=16384,") != std::string::npos);
 }
 
 TEST_CASE("JSON keeps document text as text, invalid UTF-8 as \\xHH") {

@@ -5,7 +5,9 @@
 // lacks left out with the reason, and documents that cannot be reproduced
 // refused. Also the options --replay reads (report/saved_options.h).
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "fio_job_lines.h"
 #include "report/fio_jobs.h"
 #include "report/saved_options.h"
 
@@ -294,6 +297,198 @@ TEST_CASE("fio jobs: documents that cannot be reproduced are refused") {
   info["run"] = nullptr;
   CHECK(refusal(info).find("is an `info` or `audit` document") != std::string::npos);
   CHECK(refusal(json::array()).find("r.json: is not a JSON result document") != std::string::npos);
+}
+
+// ---- Hostile documents: every string a document holds is text someone else wrote.
+
+namespace {
+
+// What a line breaking out of its comment would add: a section of its own
+// and an option fio runs even with --readonly.
+const std::string kBreakOut = "x\n[global]\nexec_prerun=touch /tmp/ssdprobe-fio-pwned\n";
+
+// The longest line of `text`, in bytes.
+size_t longest_line(const std::string& text) {
+  size_t longest = 0, start = 0;
+  for (size_t nl = text.find('\n'); nl != std::string::npos; start = nl + 1, nl = text.find('\n', start)) {
+    longest = std::max(longest, nl - start);
+  }
+  return std::max(longest, text.size() - start);
+}
+
+// document() with `text` in every string that lands in a comment.
+json hostile_document(const std::string& text) {
+  json d = document();
+  d["schema"] = "ssdprobe/1" + text;
+  d["tool"]["version"] = text;
+  d["started_at"] = text;
+  d["hostname"] = text;
+  for (const char* key : {"model", "serial", "firmware"}) d["target"][key] = text;
+  d["target"]["kind"] = text;
+  d["run"]["engine"] = "io_uring" + text;
+  d["run"]["read_region"]["source"] = text;
+  d["grids"].push_back(json{{"name", text}, {"sizes", json::array()}, {"offsets", json::array()},
+                            {"median_us", json::array()}});
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("fio jobs: a document's strings stay inside their comments") {
+  // C0 (newline, CR, ESC, TAB), DEL and C1 (NEL, CSI) controls, each able to end a line or rewrite a terminal.
+  const std::string controls = kBreakOut + "\r[qd-knee]\r\x1b[2J\x7f\xc2\x85[global]\xc2\x9b\t;";
+  json d = hostile_document(controls);
+  FioJobsOptions o;
+  o.source = "evil" + kBreakOut + ".json";
+  o.runtime_s = 3;
+  const std::string text = fio_job_file(d.dump(), o);
+  INFO(text);
+  CHECK(test_support::foreign_fio_lines(text).empty());
+  for (const char c : text) {
+    CHECK((c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f)));
+  }
+  CHECK(text.find("\xc2\x85") == std::string::npos);  // NEL
+  CHECK(text.find("\xc2\x9b") == std::string::npos);  // CSI
+  // The text is still there, escaped, and the sections are the builder's alone.
+  CHECK(text.find("model x\\x0a[global]\\x0aexec_prerun=touch /tmp/ssdprobe-fio-pwned\\x0a\\x0d[qd-knee]") !=
+        std::string::npos);
+  CHECK(text.find("from evilx\\x0a[global]") != std::string::npos);
+  const Sections s = sections(text);
+  CHECK(s.at("global").count("exec_prerun") == 0);
+  CHECK(s.count("qd-knee") == 1);
+  CHECK(s.at("qd-knee").at("iodepth") == "8");
+
+  SECTION("a knee's evidence, in the job that says no knee was found") {
+    d["detected"]["parallelism"]["queue_depth_knee"] = {{"value", nullptr}, {"state", controls},
+                                                        {"evidence", controls}};
+    const std::string t = fio_job_file(d.dump(), o);
+    INFO(t);
+    CHECK(test_support::foreign_fio_lines(t).empty());
+    CHECK(t.find("no knee was found (detected.parallelism.queue_depth_knee \"x\\x0a[global]") != std::string::npos);
+  }
+  SECTION("the same evidence, when the document has no parallelism probe") {
+    d["parallelism_probe"] = nullptr;
+    d["detected"]["parallelism"]["queue_depth_knee"]["evidence"] = controls;
+    const std::string t = fio_job_file(d.dump(), o);
+    CHECK(test_support::foreign_fio_lines(t).empty());
+    CHECK(t.find("# left out: qd-*: the document has no parallelism probe (detected.parallelism.queue_depth_knee: "
+                 "x\\x0a[global]") != std::string::npos);
+  }
+  SECTION("the write jobs' comments, written active and commented out") {
+    d["options"]["write"] = true;
+    d["write_probe"] = {{"region", {{"offset", 512ull << 20}, {"length", 256ull << 20}}}};
+    d["detected"]["write_unit"] = {{"bytes", 49152}, {"state", "found"}, {"confidence", 0.99}};
+    for (const bool with_writes : {false, true}) {
+      o.with_writes = with_writes;
+      const std::string t = fio_job_file(d.dump(), o);
+      INFO(t);
+      CHECK(test_support::foreign_fio_lines(t).empty());
+      CHECK(t.find(with_writes ? "\n[write-unit]\n" : "\n# [write-unit]\n") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("fio jobs: a long string is cut into comment lines fio reads whole") {
+  // fio 3.33 reads a line 8191 bytes at a time and takes the rest as a line of
+  // its own: a 9000-byte model once put an option there.
+  const std::string model = std::string(8191 - std::string("# the run of ").size(), 'x') + "exec_prerun=touch /tmp/p";
+  json d = document();
+  d["started_at"] = model;
+  d["target"]["model"] = std::string(3000, 'y') + "\xc3\xa9\xc3\xa9\xc3\xa9" + std::string(9000, 'z');
+  d["hostname"] = std::string(5000, '\n');  // 20000 bytes once escaped
+  std::string accents;
+  for (int i = 0; i < 2000; ++i) accents += "\xc3\xa9";  // é: cuts must fall between its two bytes' character
+  d["target"]["serial"] = accents;
+  const std::string text = jobs(d);
+  CHECK(test_support::foreign_fio_lines(text).empty());
+  CHECK(longest_line(text) <= ssdprobe::kFioCommentBytes + 2);
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    // No line starts in the middle of a character (a UTF-8 continuation byte after "# ").
+    if (line.size() > 2) CHECK((static_cast<unsigned char>(line[2]) & 0xC0) != 0x80);
+  }
+  CHECK(text.find("xexec_prerun=touch /tmp/p") != std::string::npos);  // kept, inside a comment
+
+  // A cut that would fall inside a character moves back before it.
+  const std::string cut = ssdprobe::fio_comment(std::string(999, 'a') + "\xc3\xa9" "b");
+  CHECK(cut == "# " + std::string(999, 'a') + "\n# \xc3\xa9" "b\n");
+  CHECK(ssdprobe::fio_comment("") == "# \n");
+  CHECK(ssdprobe::fio_comment("a\nb") == "# a\\x0ab\n");
+}
+
+TEST_CASE("fio jobs: a document's 0 B read size or write unit is left out, not divided by") {
+  json d = document();
+  d["parallelism_probe"]["read_bytes"] = 0;
+  d["options"]["write"] = true;
+  d["write_probe"] = {{"region", {{"offset", 512ull << 20}, {"length", 256ull << 20}}}};
+  d["detected"]["write_unit"] = {{"bytes", 0}, {"state", "found"}, {"confidence", 0.99}};
+  const std::string text = jobs(d, true);
+  CHECK(text.find("[qd-") == std::string::npos);
+  CHECK(text.find("# left out: qd-*: the run's read region") != std::string::npos);
+  CHECK(text.find("[write-unit]") == std::string::npos);
+  CHECK(text.find("# left out: write-unit: the write window holds no 0 B write unit") != std::string::npos);
+  CHECK(text.find("[read-aligned]") != std::string::npos);  // the rest is still there
+}
+
+TEST_CASE("fio jobs: filename= escapes ':' as fio wants it") {
+  json d = document();
+  d["target"]["path"] = "/dev/disk/by-path/pci-0000:00:1f.2-ata-1";
+  const std::string text = jobs(d);
+  CHECK(sections(text).at("global").at("filename") == "/dev/disk/by-path/pci-0000\\:00\\:1f.2-ata-1");
+  CHECK(ssdprobe::fio_filename(":a\\:b:", "r.json") == "\\:a\\\\:b\\:");  // fio takes "\:" as ':', any other '\' as is
+  CHECK(ssdprobe::fio_filename("/dev/sda", "r.json") == "/dev/sda");
+  CHECK(ssdprobe::fio_filename("/x/a\"b'c=d,e", "r.json") == "/x/a\"b'c=d,e");
+}
+
+TEST_CASE("fio jobs: a target.path fio would read as another file is refused") {
+  auto refusal = [](const std::string& path) -> std::string {
+    json d = document();
+    d["target"]["path"] = path;
+    try {
+      const std::string text = jobs(d);
+      FAIL("a job file was written: " << text);
+    } catch (const ssdprobe::Error& e) {
+      CHECK(e.category() == ssdprobe::ErrorCategory::target);
+      return e.what();
+    }
+    return "";
+  };
+  const std::string newline = refusal("/dev/sda\n[global]\nexec_prerun=touch /tmp/x");
+  CHECK(newline.find("r.json: target.path \"/dev/sda\\x0a[global]\\x0aexec_prerun=touch /tmp/x\" holds a control "
+                     "character: fio's filename= cannot name it, so no job file is written") != std::string::npos);
+  CHECK(newline.find('\n') == std::string::npos);
+  CHECK(refusal("/dev/sda\r").find("holds a control character") != std::string::npos);
+  CHECK(refusal("/dev/sd\xc2\x85" "a").find("holds a control character") != std::string::npos);  // NEL
+  CHECK(refusal("/dev/sda#1").find("holds '#' (fio ends the line there)") != std::string::npos);
+  CHECK(refusal("/dev/sda;1").find("holds ';' (fio ends the line there)") != std::string::npos);
+  CHECK(refusal("/mnt/${HOME}/f").find("holds '$'") != std::string::npos);
+  CHECK(refusal("/mnt/$ncpus").find("holds '$'") != std::string::npos);
+  CHECK(refusal("/mnt/file ").find("ends in a space (fio strips it)") != std::string::npos);
+  CHECK(refusal("-").find("is '-' (fio reads and writes standard input and output for it)") != std::string::npos);
+  CHECK(refusal("/" + std::string(4090, ':')).find("bytes long as fio's filename=") != std::string::npos);
+}
+
+TEST_CASE("fio jobs: runtime in a unit fio reads for time_based runs") {
+  json d = document();
+  FioJobsOptions o;
+  o.source = "r.json";
+  const std::vector<std::pair<double, std::string>> cases{
+      {10.0, "10"}, {0.5, "500ms"}, {1.25, "1250ms"}, {0.001, "1ms"}, {2.0004, "2"}, {1e6, "1000000"}};
+  for (const auto& [seconds, want] : cases) {
+    o.runtime_s = seconds;
+    CHECK(sections(fio_job_file(d.dump(), o)).at("global").at("runtime") == want);
+  }
+  for (const double bad : {0.0009, 0.0, -1.0, 1e7, std::nan("")}) {
+    o.runtime_s = bad;
+    try {
+      (void)fio_job_file(d.dump(), o);
+      FAIL("runtime " << bad << " was written");
+    } catch (const ssdprobe::Error& e) {
+      CHECK(e.category() == ssdprobe::ErrorCategory::usage);
+      CHECK(std::string(e.what()).find("--runtime") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("replay: the options a document records, as command-line text") {

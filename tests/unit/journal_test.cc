@@ -1,10 +1,13 @@
 // The undo journal as untrusted bytes: a journal round-trips, and every kind
 // of damage (truncation, flipped bits, junk, impossible ranges) is reported
 // as corrupt or incomplete, never decoded into something to restore.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -13,6 +16,8 @@
 #include "core/random.h"
 #include "safety/journal.h"
 #include "safety/journal_dir.h"
+#include "safety/journal_index.h"
+#include "safety/restore.h"
 
 using namespace ssdprobe;
 namespace fs = std::filesystem;
@@ -278,4 +283,145 @@ TEST_CASE("an identity with non-UTF-8 bytes round-trips exactly") {
   CHECK(c.identity.canonical_path == id.canonical_path);
   CHECK(c.identity.model == id.model);
   CHECK(c.identity.serial == id.serial);
+}
+
+namespace {
+
+// A 16 MiB "device" file holding, in the journal's window, the journal's
+// saved content with `changes` (offset, length) overwritten by other bytes.
+fs::path device_file(const fs::path& file, const std::vector<std::pair<uint64_t, size_t>>& changes) {
+  std::vector<char> bytes(16 << 20, 'x');
+  const auto saved1 = pattern(65536, 1), saved2 = pattern(4096, 2);
+  std::memcpy(bytes.data() + (8 << 20), saved1.data(), saved1.size());
+  std::memcpy(bytes.data() + (8 << 20) + 65536, saved2.data(), saved2.size());
+  for (const auto& [offset, length] : changes) std::memset(bytes.data() + offset, 't', length);
+  save(file, bytes);
+  return file;
+}
+
+struct OpenJournal {
+  UniqueFd fd;
+  JournalContents contents;
+  explicit OpenJournal(const fs::path& file)
+      : fd(open_journal_for_reading(file)), contents(read_journal(fd.get(), file.string())) {}
+};
+
+}  // namespace
+
+TEST_CASE("a restore writes back only the blocks that differ from the journal, then verifies all") {
+  Scratch s;
+  const OpenJournal journal(write_journal(s.dir / "r.ssdpj", true));
+  const uint64_t first = (8 << 20) + 1024, second = (8 << 20) + 65536;
+  const fs::path device = device_file(s.dir / "device", {{first, 512}, {second, 4096}});
+  const UniqueFd fd(::open(device.c_str(), O_RDWR | O_CLOEXEC));
+  RestoreBuffers buffers;
+  const RestoreReport report = restore_records(fd.get(), journal.fd.get(), "r.ssdpj", journal.contents, buffers);
+  CHECK(report.bytes == 65536 + 4096);
+  CHECK(report.bytes_written == 512 + 4096);
+  CHECK(report.writes == 2);
+  CHECK(report.message == "restored and verified 69632 bytes in 2 ranges (4608 bytes written back, 65024 already as "
+                          "saved)");
+  CHECK(bytes_of(device) == bytes_of(device_file(s.dir / "expected", {})));
+}
+
+TEST_CASE("a restore whose writes fail names exactly the byte ranges not restored and why") {
+  Scratch s;
+  const OpenJournal journal(write_journal(s.dir / "w.ssdpj", true));
+  const uint64_t first = (8 << 20) + 1024, second = (8 << 20) + 65536 + 512;
+  const fs::path device = device_file(s.dir / "device", {{first, 1024}, {second, 512}});
+  const UniqueFd read_only(::open(device.c_str(), O_RDONLY | O_CLOEXEC));  // every write fails: EBADF
+  RestoreBuffers buffers;
+  try {
+    restore_records(read_only.get(), journal.fd.get(), "w.ssdpj", journal.contents, buffers);
+    FAIL("the restore did not report its failed writes");
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    INFO(message);
+    CHECK(e.category() == ErrorCategory::io);
+    CHECK(message.find("1536 bytes of the window do not hold the saved content: bytes 8389632 to 8390656 (writing "
+                       "them failed: Bad file descriptor), bytes 8454656 to 8455168 (writing them failed: Bad file "
+                       "descriptor); the other 68096 bytes do; the journal w.ssdpj is kept") == 0);
+  }
+}
+
+TEST_CASE("a journal marked restored leaves the index of pending journals even when it cannot be deleted") {
+  Scratch s;
+  const fs::path index = s.dir / "index", journals = s.dir / "journals";
+  fs::create_directories(journals);
+  const fs::path file = write_journal(journals / "m.ssdpj", true);
+  register_journal(index, file);
+  REQUIRE(indexed_pending_journals(index).size() == 1);
+  UniqueFd fd(::open(file.c_str(), O_RDWR | O_CLOEXEC));
+  // Deleting fails: the name now refers to another file.
+  fs::rename(file, journals / "m.kept");
+  std::ofstream(file) << "not the journal";
+  RestoreReport report;
+  CHECK_FALSE(retire_journal(file, fd.get(), index, report));
+  CHECK(report.journal_kept);
+  CHECK(report.message.find("no longer listed as pending") != std::string::npos);
+  // With the journals' filesystem gone (here: its directory), nothing is
+  // left listed to block a write run.
+  fs::remove_all(journals);
+  CHECK(indexed_pending_journals(index).empty());
+}
+
+TEST_CASE("an index entry whose journal is marked restored is dropped by the next reader") {
+  Scratch s;
+  const fs::path index = s.dir / "index";
+  const fs::path file = write_journal(s.dir / "n.ssdpj", true);
+  register_journal(index, file);
+  {
+    UniqueFd fd(::open(file.c_str(), O_RDWR | O_CLOEXEC));
+    mark_journal_restored(fd.get(), file.string());  // and killed before its entry was removed
+  }
+  CHECK(indexed_pending_journals(index).empty());
+  CHECK(fs::is_empty(index));
+}
+
+TEST_CASE("restore --forget drops the index entry of a journal that is gone, after saying so and asking") {
+  Scratch s;
+  const fs::path index = s.dir / "index", mounted = s.dir / "mnt";
+  fs::create_directories(mounted);
+  const fs::path file = write_journal(mounted / "f.ssdpj", true);
+  register_journal(index, file);
+  const fs::path said = s.dir / "said.txt";
+  std::FILE* out = std::fopen(said.c_str(), "w");
+  REQUIRE(out != nullptr);
+  const Confirmation yes{true, false, nullptr, out};
+
+  // The journal is there: it is to be restored, not forgotten.
+  try {
+    forget_journal_entry(index, file, yes);
+    FAIL("forgot a journal that is there");
+  } catch (const Error& e) {
+    CHECK(e.category() == ErrorCategory::refused);
+    CHECK(std::string(e.what()).find("ssdprobe restore " + file.string()) != std::string::npos);
+  }
+  CHECK(indexed_pending_journals(index).size() == 1);
+
+  // Its filesystem is gone (here: the directory): the entry blocks every run.
+  fs::remove_all(mounted);
+  REQUIRE(indexed_pending_journals(index).size() == 1);
+  CHECK_FALSE(indexed_pending_journals(index)[0].readable);
+  CHECK(indexed_pending_journals(index)[0].problem.find("ssdprobe restore --forget " + file.string()) !=
+        std::string::npos);
+  // Not confirmed (no terminal, no --yes): kept.
+  CHECK_THROWS_AS(forget_journal_entry(index, file, {false, false, nullptr, out}), Error);
+  CHECK(indexed_pending_journals(index).size() == 1);
+  const std::string message = forget_journal_entry(index, file, yes);
+  std::fclose(out);
+  CHECK(message.find("forgot the journal " + file.string()) == 0);
+  CHECK(indexed_pending_journals(index).empty());
+  std::ifstream in(said);
+  const std::string shown{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  CHECK(shown.find("ssdprobe will FORGET the journal " + file.string()) != std::string::npos);
+  CHECK(shown.find("its directory is not there") != std::string::npos);
+
+  // Nothing left to forget.
+  try {
+    forget_journal_entry(index, file, {true, false, nullptr, nullptr});
+    FAIL("forgot an entry twice");
+  } catch (const Error& e) {
+    CHECK(e.category() == ErrorCategory::target);
+  }
 }

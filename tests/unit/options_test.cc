@@ -8,6 +8,7 @@
 
 #include "cli/options.h"
 #include "core/error.h"
+#include "run/run_options.h"
 
 using namespace ssdprobe;
 
@@ -286,4 +287,13 @@ TEST_CASE("an option's help says what it does in each command") {
   CHECK(parse({"--quiet", "--json", "-"}, kCompare).json_path == "-");
   CHECK_THROWS_AS(parse_raw({"--json", "x.json"}, kPlot), CLI::ParseError);
   CHECK_THROWS_AS(parse_raw({"--budget", "5"}, kCompare), CLI::ParseError);
+}
+
+TEST_CASE("--at keeps each offset once, in the order first given", "[options]") {
+  // 4096 and 4k are one offset: audited, timed and exported once.
+  CHECK(parse_starts("4096,4096,4k") == std::vector<uint64_t>{4096});
+  CHECK(parse_starts("1M,32256,4k,1048576,32256,4096,1 MiB") == std::vector<uint64_t>{1048576, 32256, 4096});
+  CHECK(parse_starts("1536") == std::vector<uint64_t>{1536});
+  CHECK(parse_starts("").empty());
+  CHECK_THROWS_AS(parse_starts("4k,,4k"), Error);  // an empty item is still refused
 }

@@ -8,12 +8,14 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "report/output_kinds.h"
 #include "report/prometheus_metrics.h"
 #include "report/saved_result.h"
 #include "run_cli.h"
@@ -240,4 +242,69 @@ TEST_CASE("audit and info record their wall time, and the metrics export it as i
     INFO(m);
     CHECK(sample_value(m, "ssdprobe_last_run_duration_seconds") == duration);
   }
+}
+
+namespace {
+
+// How often each series (name and labels: a sample line up to its value)
+// appears among `metrics`' samples.
+std::map<std::string, int> series_counts(const std::string& metrics) {
+  std::map<std::string, int> counts;
+  std::istringstream in(metrics);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#') ++counts[line.substr(0, line.rfind(' '))];
+  }
+  return counts;
+}
+
+}  // namespace
+
+TEST_CASE("each series is written once, whatever the documents repeat") {
+  const test_support::TempTree dir("ssdprobe-prom");
+  SimRun r = sim_run(dir, {"-q", "--budget", "5", "--at", "32256", "sim:nvme-tlc-16k"});
+  nlohmann::json& audit = r.doc["audit"];
+  REQUIRE(audit["at"].size() == 1);
+  nlohmann::json start = audit["at"][0];
+  nlohmann::json* read_4k = nullptr;
+  for (auto& cost : start["costs"]) {
+    if (cost["op"] == "read" && cost["request_bytes"] == 4096 && cost["determined"] == true) read_4k = &cost;
+  }
+  REQUIRE(read_4k != nullptr);
+  const double ratio = (*read_4k)["ratio"].get<double>();
+  // The same start asked three times (`--at 32256,32256,31.5KiB` from an
+  // ssdprobe that kept each), the last with another answer; and one layer's
+  // start checked twice.
+  audit["at"].push_back(start);
+  (*read_4k)["ratio"] = ratio + 7.0;
+  audit["at"].push_back(start);
+  start["field"] = "start";
+  start["layer"] = "partition 1 (/dev/sdz1)";
+  audit["checks"] = nlohmann::json::array({start, start});
+  const SavedResult saved = monitoring_read(r.doc.dump());
+  // The document twice, and one failed target twice.
+  const ssdprobe::FailedTarget failed{"/dev/sdy", "audit", "cannot open", 1700000000.0};
+  const std::string m = render_prometheus({saved, saved}, {failed, failed});
+  INFO(m);
+
+  for (const auto& [series, n] : series_counts(m)) {
+    INFO(series);
+    CHECK(n == 1);
+  }
+  const std::string drive = sim_drive("nvme-tlc-16k", "run");
+  const std::string at_cost = "ssdprobe_misalignment_cost_ratio{" + drive + ",layer=\"" +
+                              audit["at"][0]["layer"].get<std::string>() +
+                              "\",field=\"at\",offset_bytes=\"32256\",op=\"read\",request_bytes=\"4096\"}";
+  const size_t line = m.find("\n" + at_cost + " ");
+  REQUIRE(line != std::string::npos);
+  const size_t value = line + 1 + at_cost.size() + 1;
+  CHECK(std::stod(m.substr(value, m.find('\n', value) - value)) == Approx(ratio));  // the first is kept
+  CHECK(has(m, "ssdprobe_misalignment_cost_ratio{" + drive + ",layer=\"partition 1 (/dev/sdz1)\",field=\"start\""));
+  CHECK(count(m, "\nssdprobe_up{") == 2);  // the drive and the failed target
+  // What was left out is said in comments.
+  CHECK(has(m, "# ssdprobe: left out another document of the same drive and command: " + drive + "\n"));
+  CHECK(has(m, "# ssdprobe: left out a repeated series (the first is kept): " + at_cost + " "));
+  CHECK(has(m, "# ssdprobe: left out a repeated series (the first is kept): ssdprobe_up{device=\"/dev/sdy\""));
+  // The output door knows such a file as ssdprobe's metrics: the next run replaces it.
+  CHECK(ssdprobe::prometheus_kind().ours(m.substr(0, 4096)));
 }

@@ -65,7 +65,7 @@ TEST_CASE("a 16 KiB page on one drive: 1 MiB alignment, no su/sw, and a note say
   CHECK(r.partition_alignment_bytes == 1048576);
   CHECK(command(r, "mkfs_xfs") == "mkfs.xfs -f /dev/nvme0n1p1");
   CHECK(command(r, "mkfs_ext4") == "mkfs.ext4 -F -b 4096 /dev/nvme0n1p1");
-  CHECK(command(r, "sfdisk") == "printf 'label: gpt\\nstart=2048, type=linux\\n' | sfdisk /dev/nvme0n1");
+  CHECK(command(r, "sfdisk") == "printf '%s\\n' 'label: gpt' 'start=2048, type=linux' | sfdisk /dev/nvme0n1");
   CHECK(command(r, "parted") == "parted --script --align none /dev/nvme0n1 mklabel gpt unit B mkpart primary "
                                 "1048576B 100%");
   CHECK(command(r, "sgdisk") == "sgdisk --clear --set-alignment=2048 --new=1:2048:0 --typecode=1:8300 /dev/nvme0n1");
@@ -125,7 +125,7 @@ TEST_CASE("an md RAID 5 with 4 data disks and a 64 KiB chunk sets su/sw and stri
   const std::string sfdisk = command(r, "sfdisk");
   for (const char* disk : {"/dev/sda", "/dev/sdb", "/dev/sdc", "/dev/sdd", "/dev/sde"}) {
     INFO(disk);
-    CHECK(has(sfdisk, std::string("type=raid\\n' | sfdisk ") + disk));
+    CHECK(has(sfdisk, std::string("type=raid' | sfdisk ") + disk));
   }
   CHECK(!any_note(r, "no stripe"));
 }
@@ -187,19 +187,24 @@ TEST_CASE("the md data offset is a multiple of the partition alignment") {
   CHECK(offset_mib == 129);  // the first multiple of 3 MiB from 128 MiB
 }
 
-TEST_CASE("an erase block sizes the F2FS section") {
+TEST_CASE("an erase block sizes the F2FS section only on a start that makes it true") {
   GeometryForRecommendation g = page_16k();
-  SECTION("4 MiB: two 2 MiB segments per section") {
+  SECTION("4 MiB on the 1 MiB start: sections laid out from the partition start would straddle erase blocks") {
     g.erase_block = 4 << 20;
     const Recommendations r = recommend(g, "/dev/sdc", "/dev/sdc1", false);
-    CHECK(command(r, "mkfs_f2fs") == "mkfs.f2fs -f -s 2 /dev/sdc1");
+    CHECK(command(r, "mkfs_f2fs") == "mkfs.f2fs -f /dev/sdc1");
+    CHECK(any_note(r, "a start at 1 MiB is not a multiple of the 4 MiB erase block, so sections of 2 segments "
+                      "would straddle erase blocks (a partition starting at a multiple of 4 MiB would let -s 2"));
     // The erase block is not in the alignment; a note says what it would buy.
     CHECK(r.partition_alignment_bytes == (1 << 20));
     CHECK(any_note(r, "4 MiB erase block (a period of write stalls) is not in the partition alignment"));
   }
-  SECTION("8 MiB: four") {
-    g.erase_block = 8 << 20;
-    CHECK(command(recommend(g, "/dev/sdc", "/dev/sdc1", false), "mkfs_f2fs") == "mkfs.f2fs -f -s 4 /dev/sdc1");
+  SECTION("24 MiB with a 48 KiB write unit (3 MiB start): no -s 12") {
+    g.write_unit = 48 << 10;
+    g.erase_block = 24 << 20;
+    const Recommendations r = recommend(g, "/dev/sdc", "/dev/sdc1", false);
+    CHECK(r.partition_start_bytes == 3 << 20);
+    CHECK(command(r, "mkfs_f2fs") == "mkfs.f2fs -f /dev/sdc1");
   }
   SECTION("unknown: the default, and a note") {
     const Recommendations r = recommend(g, "/dev/sdc", "/dev/sdc1", false);

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "safety/confirm.h"
+#include "safety/device_identity.h"
 #include "safety/exclusive_use.h"
 
 using namespace ssdprobe;
@@ -172,4 +173,24 @@ TEST_CASE("a loop device sharing the target loop's backing file over an overlapp
   CHECK(seven[0].how.find("/dev/loop8") != std::string::npos);
   CHECK(seven[0].how.find("mounted at /scratch") != std::string::npos);
   CHECK(users_of("loop9").empty());  // file bytes 4..6 MiB: meets nobody's in-use range
+}
+
+TEST_CASE("a version 1 journal proves its device only by a serial on both sides") {
+  JournalIdentity v1;  // what a version 1 journal holds: path, rdev, size, block, model, serial, window
+  v1.path = "/dev/loop3";
+  v1.size_bytes = 64 << 20;
+  JournalIdentity loop = v1;  // a loop device has no serial
+  loop.canonical_path = "/dev/loop3";
+  CHECK(identity_differences(v1, loop, false).empty());  // the size matches: nothing else is compared
+  CHECK(unproven_version1_binding(v1, loop) == "neither the journal nor the device has a serial");
+  JournalIdentity disk = loop;
+  disk.serial = "S9";
+  CHECK(unproven_version1_binding(v1, disk) == "the journal recorded no serial");
+  v1.serial = "S9";
+  CHECK_FALSE(unproven_version1_binding(v1, disk).has_value());  // compared, and equal
+  CHECK(unproven_version1_binding(v1, loop) == "the device reports no serial");
+  // A version 2 journal binds device numbers, backing file and WWID: a
+  // missing serial is no gap there.
+  JournalIdentity v2 = loop;
+  CHECK_FALSE(unproven_version1_binding(v2, loop).has_value());
 }

@@ -60,12 +60,12 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 TEST_CASE("the worst finding leads, errors before warnings whatever their costs, with cost and first fix") {
   ResultDocument doc = with_findings({bad_start(Severity::warning, 1.9), bad_start(Severity::error, 1.09)});
-  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0});
+  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0, false});
   const Verdict& v = doc.verdict;
   REQUIRE(v.findings.size() == 2);
   CHECK(v.findings[0].severity == Severity::error);
   CHECK(v.findings_by_severity[static_cast<size_t>(Severity::error)] == 1);
-  CHECK(v.summary.rfind("Verdict: ERROR partition 1 (/dev/sdz1) starts at 32256 B", 0) == 0);
+  CHECK(v.summary.rfind("ACTION: ERROR partition 1 (/dev/sdz1) starts at 32256 B", 0) == 0);
   CHECK(has(v.summary, "4 KiB reads there cost 1.09x"));
   CHECK(has(v.summary, "first: echo '2048,' | sfdisk --move-data /dev/sdz -N 1"));
   CHECK(has(v.summary, "1 more finding"));
@@ -80,19 +80,19 @@ TEST_CASE("the worst finding leads, errors before warnings whatever their costs,
 TEST_CASE("the defaults are right only with a unit found, nothing misaligned and 4 KiB IO costing a block") {
   ResultDocument doc = timed_doc();
   doc.read_page.bytes = 4096;
-  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0});
+  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0, false});
   CHECK(doc.verdict.defaults_right);
   CHECK(has(doc.verdict.summary, "4 KiB filesystem blocks are right"));
 
   ResultDocument page16 = timed_doc();
-  page16.verdict = build_verdict(page16, RunFacts{true, false, 60.0});
+  page16.verdict = build_verdict(page16, RunFacts{true, false, 60.0, false});
   CHECK_FALSE(page16.verdict.defaults_right);
-  CHECK(has(page16.verdict.summary, "IO smaller than 16 KiB costs a whole 16 KiB"));
+  CHECK(has(page16.verdict.summary, "IO smaller than the 16 KiB read page costs a whole one: use 16 KiB blocks, ZFS ashift 14"));
 
   ResultDocument info_doc;
   info_doc.path = "/dev/sdz";
-  info_doc.verdict = build_verdict(info_doc, RunFacts{false, false, 60.0});
-  CHECK(info_doc.verdict.summary.rfind("Verdict: nothing measured", 0) == 0);
+  info_doc.verdict = build_verdict(info_doc, RunFacts{false, false, 60.0, false});
+  CHECK(info_doc.verdict.summary.rfind("INCONCLUSIVE: nothing measured", 0) == 0);
   CHECK_FALSE(info_doc.verdict.defaults_right);
 }
 
@@ -101,7 +101,7 @@ TEST_CASE("a unit not determined says what would tell; a ruled-out one how far i
   doc.phases[0].state = PhaseState::budget;
   doc.read_page = {};
   doc.read_page.state = UnitState::undetermined;
-  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0});
+  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0, false});
   CHECK(doc.verdict.units[0].answer == UnitAnswer::not_determined);
   CHECK(doc.verdict.units[0].to_determine == "rerun with --budget 120");
   CHECK(doc.read_page.to_determine == "rerun with --budget 120");
@@ -115,7 +115,7 @@ TEST_CASE("a unit not determined says what would tell; a ruled-out one how far i
   flat.read_page = {};
   flat.read_page.state = UnitState::absent;
   flat.read_page.searched_up_to_bytes = 128 * 1024;
-  flat.verdict = build_verdict(flat, RunFacts{true, false, 60.0});
+  flat.verdict = build_verdict(flat, RunFacts{true, false, 60.0, false});
   CHECK(flat.verdict.units[0].answer == UnitAnswer::ruled_out);
   CHECK(has(flat.verdict.summary, "no read page up to 128 KiB"));
   CHECK(flat.verdict.units[0].to_determine.empty());
@@ -126,6 +126,6 @@ TEST_CASE("a stopped run says so first") {
   ResultDocument doc = timed_doc();
   doc.phases.push_back({"write_grid", PhaseState::interrupted, "interrupted by signal 2", 0.5, std::nullopt, std::nullopt});
   doc.phases.push_back({"erase_stream", PhaseState::not_run, "the run stopped", 0.0, std::nullopt, std::nullopt});
-  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0});
-  CHECK(doc.verdict.summary.rfind("Verdict: run stopped in the write_grid phase (interrupted by signal 2)", 0) == 0);
+  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false});
+  CHECK(doc.verdict.summary.rfind("INCONCLUSIVE: run stopped in the write_grid phase (interrupted by signal 2)", 0) == 0);
 }
