@@ -39,6 +39,19 @@ BlockSizePolicy block_size_policy(std::optional<uint64_t> read_page, std::option
   return policy;
 }
 
+std::string block_size_sentence(const BlockSizePolicy& policy) {
+  if (!policy.unit || *policy.unit <= kDefaultBlock) return "4 KiB filesystem blocks are right";
+  const std::string unit = fmt::format("the {} {}", format_size(*policy.unit), policy.unit_name);
+  if (*policy.physical_block <= kDefaultBlock) {
+    return fmt::format("IO smaller than {} costs a whole one, and no block size above 4 KiB lines up with it: keep "
+                       "4 KiB blocks", unit);
+  }
+  return fmt::format("IO smaller than {} costs a whole one: use {} blocks{}, ZFS ashift {}{}", unit,
+                     format_size(*policy.physical_block),
+                     *policy.physical_block < *policy.unit ? " (the largest power of two that divides it)" : "",
+                     *policy.ashift, policy.ashift_clamped ? " (the largest OpenZFS accepts)" : "");
+}
+
 F2fsSections f2fs_sections(std::optional<uint64_t> erase_block, uint64_t partition_start,
                            const std::string& stripe_layer) {
   const uint64_t erase = known(erase_block).value_or(0);

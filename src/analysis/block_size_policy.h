@@ -43,6 +43,12 @@ struct BlockSizePolicy {
 
 BlockSizePolicy block_size_policy(std::optional<uint64_t> read_page, std::optional<uint64_t> write_unit);
 
+// The policy in one sentence, as the verdict and the HTML report say it:
+// "IO smaller than the 48 KiB write unit costs a whole one: use 16 KiB blocks
+// (the largest power of two that divides it), ZFS ashift 14"; "4 KiB
+// filesystem blocks are right" when no unit above 4 KiB was found.
+std::string block_size_sentence(const BlockSizePolicy& policy);
+
 // mkfs.f2fs -s: segments per section, or nullopt (the default, one 2 MiB
 // segment) with the reason in `why`.
 struct F2fsSections {

@@ -54,19 +54,11 @@ bool zoned_block_device(const Json& doc) {
   return (kind == "block" || kind == "partition") && (model == "host-managed" || model == "host-aware");
 }
 
-// The block size as analysis/block_size_policy.h decided it (the verdict
-// says the same); documents without it: the plan's filesystem block.
+// The block size as analysis/block_size_policy.h decided it, in the
+// verdict's words; documents without it: the plan's filesystem block.
 std::string block_size_words(const Json& rec) {
-  const Json& policy = field(rec, "block_size");
-  const std::optional<uint64_t> unit = bytes_of(policy, "unit_bytes"), block = bytes_of(policy, "physical_block_bytes");
-  if (!unit || !block || *unit <= 4096) return "filesystem block " + size_text(rec, "filesystem_block_bytes");
-  const std::string unit_words = fmt::format("the {} {}", size_text(policy, "unit_bytes"), text(policy, "unit"));
-  if (*block <= 4096) return fmt::format("IO smaller than {} costs a whole one; no block above 4 KiB lines up with it", unit_words);
-  return fmt::format("IO smaller than {} costs a whole one: use {} blocks{}, ZFS ashift {}{}", unit_words,
-                     size_text(policy, "physical_block_bytes"),
-                     *block < *unit ? " (the largest power of two that divides it)" : "",
-                     number_text(policy, "zfs_ashift", 0),
-                     flag_of(policy, "zfs_ashift_clamped") ? " (the largest OpenZFS accepts)" : "");
+  const std::string said = text(field(rec, "block_size"), "text");
+  return said.empty() ? "filesystem block " + size_text(rec, "filesystem_block_bytes") : said;
 }
 
 std::string layout_line(const Json& doc, const Json& rec) {

@@ -21,6 +21,15 @@ const char* severity_name(Severity severity) {
   return "warning";
 }
 
+const char* verdict_status_name(VerdictStatus status) {
+  switch (status) {
+    case VerdictStatus::ok: return "OK";
+    case VerdictStatus::action: return "ACTION";
+    case VerdictStatus::inconclusive: return "INCONCLUSIVE";
+  }
+  return "INCONCLUSIVE";
+}
+
 const char* severity_label(Severity severity) {
   switch (severity) {
     case Severity::info: return "NOTE";

@@ -115,7 +115,8 @@ json optional_rounded(const std::optional<double>& value) { return value ? json(
 json block_size_json(const BlockSizePolicy& p) {
   if (!p.unit) return nullptr;
   auto bytes = [](const std::optional<uint64_t>& b) { return b ? json(*b) : json(nullptr); };
-  return {{"unit_bytes", *p.unit}, {"unit", p.unit_name}, {"physical_block_bytes", bytes(p.physical_block)},
+  return {{"text", block_size_sentence(p)}, {"unit_bytes", *p.unit}, {"unit", p.unit_name},
+          {"physical_block_bytes", bytes(p.physical_block)},
           {"zfs_ashift", p.ashift ? json(*p.ashift) : json(nullptr)}, {"zfs_ashift_clamped", p.ashift_clamped},
           {"optimal_io_bytes", bytes(p.optimal_io)}};
 }

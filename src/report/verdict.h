@@ -55,8 +55,8 @@ struct FirstAction {
 // The one word a script and a person read the same way, as `smartctl -H`
 // gives one: nothing to change, a finding to act on, or the advice rests on
 // something the run did not determine.
+// report/enum_names.h names it ("OK", "ACTION", "INCONCLUSIVE").
 enum class VerdictStatus { ok, action, inconclusive };
-const char* status_word(VerdictStatus status);  // "OK", "ACTION", "INCONCLUSIVE"
 
 struct Verdict {
   VerdictStatus status = VerdictStatus::inconclusive;

@@ -38,15 +38,6 @@ json finding_json(const VerdictFinding& f) {
 
 }  // namespace
 
-const char* status_word(VerdictStatus status) {
-  switch (status) {
-    case VerdictStatus::ok: return "OK";
-    case VerdictStatus::action: return "ACTION";
-    case VerdictStatus::inconclusive: return "INCONCLUSIVE";
-  }
-  return "INCONCLUSIVE";
-}
-
 json verdict_json(const Verdict& v) {
   json units = json::array(), under = json::array(), findings = json::array();
   for (const auto& u : v.units) units.push_back(unit_json(u));
@@ -56,7 +47,7 @@ json verdict_json(const Verdict& v) {
   for (const auto& f : v.findings) findings.push_back(finding_json(f));
   json first = nullptr;
   if (v.first_action) first = {{"text", v.first_action->text}, {"command", text_or_null(v.first_action->command)}};
-  return {{"status", status_word(v.status)},
+  return {{"status", verdict_status_name(v.status)},
           {"summary", v.summary},
           {"units", units},
           {"under_reported", under},

@@ -183,8 +183,6 @@ std::string finding_phrase(const VerdictFinding& f, size_t others) {
 
 // What the defaults (1 MiB partition alignment, 4 KiB filesystem blocks)
 // amount to, stated only as far as the run and the disk show it.
-std::string block_size_phrase(const BlockSizePolicy& policy);
-
 // A zoned device takes no partitions (the kernel ignores a table there):
 // its part is said instead of an alignment.
 std::string defaults_phrase(const ResultDocument& doc, const Verdict& v) {
@@ -200,21 +198,10 @@ std::string defaults_phrase(const ResultDocument& doc, const Verdict& v) {
   std::string text = zoned               ? std::string(kNoPartitions)
                      : alignment == kMiB ? "1 MiB partition alignment covers every unit found"
                                          : fmt::format("align partitions to {}, not just 1 MiB", format_size(alignment));
-  return text + block_size_phrase(block_size_policy(doc.read_page.bytes, doc.write_unit.bytes));
-}
-
-// The block size, as analysis/block_size_policy.h decides it.
-std::string block_size_phrase(const BlockSizePolicy& policy) {
-  if (!policy.unit || *policy.unit <= kFilesystemBlock) return "; 4 KiB filesystem blocks are right";
-  const std::string unit = fmt::format("the {} {}", format_size(*policy.unit), policy.unit_name);
-  if (*policy.physical_block <= kFilesystemBlock) {
-    return fmt::format("; IO smaller than {} costs a whole one, and no block size above 4 KiB lines up with it: "
-                       "keep 4 KiB blocks", unit);
-  }
-  return fmt::format("; IO smaller than {} costs a whole one: use {} blocks{}, ZFS ashift {}{} (block-size advice "
-                     "below)", unit, format_size(*policy.physical_block),
-                     *policy.physical_block < *policy.unit ? " (the largest power of two that divides it)" : "",
-                     *policy.ashift, policy.ashift_clamped ? " (the largest OpenZFS accepts)" : "");
+  const BlockSizePolicy policy = block_size_policy(doc.read_page.bytes, doc.write_unit.bytes);
+  text += "; " + block_size_sentence(policy);
+  if (policy.physical_block && *policy.physical_block > kFilesystemBlock) text += " (block-size advice below)";
+  return text;
 }
 
 // True only when something was found, 1 MiB covers it, 4 KiB IO costs no
@@ -336,7 +323,7 @@ Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
   // Said in the one line, since a disturbed timing weakens every answer in it.
   if (!v.cautions.empty()) parts.push_back("other IO on the disk during the run may have disturbed the timings");
   v.status = status_of(v, doc, facts);
-  v.summary = fmt::format("{}: {}", status_word(v.status), fmt::join(parts, "; "));
+  v.summary = fmt::format("{}: {}", verdict_status_name(v.status), fmt::join(parts, "; "));
   return v;
 }
 
