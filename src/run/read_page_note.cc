@@ -416,6 +416,10 @@ std::optional<std::string> read_page_note(const ResultDocument& doc, const ReadP
   std::string text = first.state == UnitState::absent
                          ? fmt::format("{} in the read grid: a read that straddles a boundary costs no more "
                                        "than one inside a unit", answer_phrase(first))
+                     : unread_space(ev) && ev.reread && ev.reread->state == UnitState::absent
+                         ? fmt::format("{} in the written window: the first read grid's space reads as never "
+                                       "written or trimmed, so the re-read of the window this run wrote decides",
+                                       answer_phrase(*ev.reread))
                      : unread_space(ev)
                          ? std::string("read page not determined: the read grid shows no step, but its space reads "
                                        "as never written or trimmed, which a drive answers without reading flash, "

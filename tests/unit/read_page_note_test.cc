@@ -195,6 +195,21 @@ TEST_CASE("a --write run whose re-read found none, and written space reads slowe
   CHECK_FALSE(has(note, "not tested"));
 }
 
+TEST_CASE("a --write run over space that read as zeros: the re-read of the written window decides, ruled out",
+          "[read_page_note]") {
+  // The first grid's answer was made not determined (its reads returned only
+  // zeros); the re-read of the window the run wrote shows no page: the note
+  // leads with that answer, as the verdict does, never with "not determined".
+  const ResultDocument doc =
+      doc_with({grid("read", 15.0, 22.0), grid("read-written", 70.0, 80.0)}, parallelism(16 * KiB, 32.0, true));
+  const ReadContent zeros{32, 32 * 128 * KiB, uint8_t{0}};
+  const std::string note = note_of(doc, {not_determined(15.0), ruled_out(70.0), true, 1, false, zeros});
+  CHECK(note.rfind("no read page up to 128 KiB (ruled out) in the written window: the first read grid's space reads "
+                   "as never written or trimmed, so the re-read of the window this run wrote decides", 0) == 0);
+  CHECK_FALSE(has(note, "read page not determined"));
+  CHECK(has(note, "not the reason here: the re-read of the window this run wrote (and restored) shows none either"));
+}
+
 TEST_CASE("a --write run whose re-read did not settle either", "[read_page_note]") {
   const ResultDocument doc =
       doc_with({grid("read", 70.0, 80.0), grid("read-written", 70.0, 80.0)}, parallelism(16 * KiB, 32.0, true));
