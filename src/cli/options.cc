@@ -1,5 +1,6 @@
 #include "cli/options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
@@ -254,6 +255,18 @@ void carry_options(const RawOptions& before, RawOptions& after, OptionScope scop
   }
 }
 
+namespace {
+// Options that change what a run measures or may write, which a suggested
+// rerun must keep (not the outputs, --yes, --at or --fail-on: a rerun asks
+// and writes its own).
+bool shapes_measurement(std::string_view json_key) {
+  static constexpr std::string_view kShaping[] = {"budget_s", "region", "engine", "queue_depth", "max_queue_depth",
+                                                  "spin_us", "seed", "write", "cache_bytes", "journal_dir",
+                                                  "no_preserve", "allow_ram_journal"};
+  return std::find(std::begin(kShaping), std::end(kShaping), json_key) != std::end(kShaping);
+}
+}  // namespace
+
 Options resolve_options(const RawOptions& raw, OptionScope scope) {
   Options options;
   options.target = raw.target;
@@ -265,6 +278,9 @@ Options resolve_options(const RawOptions& raw, OptionScope scope) {
       throw Error(ErrorCategory::usage, long_name(spec) + " needs a value");
     }
     options.echo.set(spec.json_key, apply(spec.field, options, long_name(spec), text));
+    if (found != raw.values.end() && shapes_measurement(spec.json_key)) {
+      options.shaping_args.emplace_back(long_name(spec), spec.is_flag() ? "" : found->second);
+    }
   }
   if (!options.echo.contains("write")) options.echo.set("write", false);
   if ((scope & kCharacterize) && options.engine == "psync" && options.queue_depth > 1) {

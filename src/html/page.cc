@@ -23,7 +23,8 @@ th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: left; vertic
 th { background: #eee; }
 td.n { text-align: right; white-space: nowrap; }
 code { font-family: monospace; background: #f3f3f3; padding: 0.1em 0.3em; overflow-wrap: break-word; }
-.summary { font-size: 1.15em; font-weight: bold; background: #eef4fb; border-left: 5px solid #3b6ea8; padding: 0.6em 0.8em; }
+.summary { font-size: 1.15em; font-weight: bold; background: #eef4fb; border-left: 5px solid #3b6ea8; padding: 0.6em 0.8em; margin-bottom: 0; }
+.summary-lines { background: #eef4fb; border-left: 5px solid #3b6ea8; padding: 0 0.8em 0.6em; margin-top: 0; font-family: monospace; }
 .stopped, .danger { color: #a00; font-weight: bold; }
 .warning { color: #a50; font-weight: bold; }
 .empty, .note { color: #666; }

@@ -68,6 +68,11 @@ std::string verdict_section(const Json& doc) {
   const Json& verdict = field(doc, "verdict");
   std::string out = fmt::format("<p class=\"summary\" id=\"verdict-summary\">{}</p>\n",
                                 text(verdict, "summary", "(the document has no verdict summary)"));
+  std::string lines;
+  for (const Json& line : field(verdict, "lines")) {
+    if (line.is_string()) lines += (lines.empty() ? "" : "<br>") + html_text(line.get<std::string>());
+  }
+  if (!lines.empty()) out += "<p class=\"summary-lines\" id=\"verdict-lines\">" + lines + "</p>\n";
   out += "<h3>Units</h3>\n" + units_table(verdict);
   out += "<h3>Findings on the disk's layout</h3>\n" + findings_table(doc, verdict);
   out += "<h3>What to do first</h3>\n" + first_action(verdict);

@@ -26,6 +26,7 @@ struct VerdictUnit {
   std::optional<uint64_t> searched_up_to_bytes;
   std::string text;          // the phrase the summary uses: "read page 16 KiB", "no erase block up to 85 MiB"
   std::string to_determine;  // what would tell (not determined, not measured); empty otherwise
+  std::string rerun;         // the rerun that would tell, as a command keeping the run's options; empty: none
 };
 
 struct UnderReported {
@@ -47,6 +48,10 @@ struct VerdictFinding {
   int disruption = 0;   // its fix: 0 in place, 1 moves data, 2 destroys data, 3 none (ranks equals)
 };
 
+// An info finding with no measured cost is a convention missed: its fix is
+// optional, never "first" (moving a partition for it is out of proportion).
+inline bool optional_fix(const VerdictFinding& f) { return f.severity == Severity::info && f.cost_ratio <= 0.0; }
+
 struct FirstAction {
   std::string text;     // what to do, in words
   std::string command;  // the command to run first, or empty
@@ -60,7 +65,8 @@ enum class VerdictStatus { ok, action, inconclusive };
 
 struct Verdict {
   VerdictStatus status = VerdictStatus::inconclusive;
-  std::string summary;  // starts with the status word: "ACTION: ..."
+  std::string summary;  // the status line, starting with the status word: "ACTION: ..."
+  std::vector<std::string> lines;  // at most three after it: what to do first, the units, what is open
   std::vector<VerdictUnit> units;  // read page, write unit, erase block
   std::vector<UnderReported> under_reported;
   std::vector<VerdictFinding> findings;  // worst first

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/plural.h"
+#include "core/units.h"
 #include "report/enum_names.h"
 #include "report/json_values.h"
 #include "report/text_wrap.h"
@@ -22,7 +23,8 @@ json unit_json(const VerdictUnit& u) {
           {"searched_up_to_bytes", u.answer == UnitAnswer::ruled_out ? json_or_null(u.searched_up_to_bytes)
                                                                      : json(nullptr)},
           {"text", u.text},
-          {"to_determine", text_or_null(u.to_determine)}};
+          {"to_determine", text_or_null(u.to_determine)},
+          {"rerun", text_or_null(u.rerun)}};
 }
 
 json finding_json(const VerdictFinding& f) {
@@ -49,6 +51,7 @@ json verdict_json(const Verdict& v) {
   if (v.first_action) first = {{"text", v.first_action->text}, {"command", text_or_null(v.first_action->command)}};
   return {{"status", verdict_status_name(v.status)},
           {"summary", v.summary},
+          {"lines", v.lines},
           {"units", units},
           {"under_reported", under},
           {"findings_by_severity",
@@ -64,12 +67,19 @@ json verdict_json(const Verdict& v) {
 
 void verdict_text(std::string& out, const Verdict& v, size_t width) {
   out += v.summary + "\n";
+  for (const auto& line : v.lines) out += "  " + line + "\n";
+  out += "\n";
   for (const auto& u : v.units) {
     std::string line = u.text;
     if (u.answer == UnitAnswer::found) line += fmt::format(" (found, confidence {:.3f})", u.confidence);
     else if (u.answer == UnitAnswer::ruled_out) line += " (ruled out)";
     if (!u.to_determine.empty()) line += fmt::format(": {}", u.to_determine);
     out += wrapped("  - ", line, width, 4);
+  }
+  for (const auto& u : v.under_reported) {
+    out += wrapped("  - ", fmt::format("the kernel under-reports {}: {} against {} measured", u.field,
+                                       u.reported == 0 ? "0" : format_size(static_cast<uint64_t>(u.reported)),
+                                       format_size(static_cast<uint64_t>(u.detected))), width, 4);
   }
   if (v.findings.size() > 1) {
     out += fmt::format("  - audit: {}, {}, {}; each is below, with its fix\n",
@@ -79,7 +89,9 @@ void verdict_text(std::string& out, const Verdict& v, size_t width) {
   }
   for (const auto& caution : v.cautions) out += wrapped("  - caution: ", caution, width, 4);
   if (v.first_action) {
-    out += wrapped("  first: ", v.first_action->text, width, 4);
+    // With nothing to change, the rerun is for a unit still open, not a must.
+    const bool optional = v.status == VerdictStatus::ok && v.findings.empty();
+    out += wrapped(optional ? "  - to measure more: " : "  - first: ", v.first_action->text, width, 4);
     if (!v.first_action->command.empty()) out += "    " + v.first_action->command + "\n";
   }
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/units.h"
@@ -45,6 +46,10 @@ struct Options {
   bool region_given() const { return region.offset != 0 || region.length != 0; }
 
   OptionEcho echo;                // every option in effect, keyed by json_key, in table order
+  // The options given (or replayed) that shape what a run measures, in their
+  // long spelling with their value as typed ({"--region", "2G:512M"},
+  // {"--write", ""}): a suggested rerun keeps them (run/rerun_command.h).
+  std::vector<std::pair<std::string, std::string>> shaping_args;
   std::vector<std::string> command_line;  // argv as run, for the document
 };
 

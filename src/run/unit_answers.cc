@@ -1,11 +1,13 @@
 #include "run/unit_answers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <numeric>
 
 #include "core/shell_command.h"
 #include "core/units.h"
+#include "run/rerun_command.h"
 #include "run/run_budget.h"
 
 namespace ssdprobe {
@@ -14,6 +16,17 @@ namespace {
 constexpr uint64_t kMiB = 1 << 20;
 constexpr int kStreamPasses = 2;     // the erase stream writes its window twice
 constexpr int kMinStallPeriods = 6;  // a period must repeat this often in the stream (erase_stream_probe.h)
+
+// What would tell a unit the run did not: in words (the document's
+// to_determine) and as the options a rerun changes (none: no rerun would
+// tell; rerun_as_is: the same run again, e.g. after an interrupted phase).
+struct Hint {
+  std::string text;
+  std::vector<CommandOption> rerun;
+  bool rerun_as_is = false;
+};
+
+Hint erase_block_search(const ResultDocument& doc, const RunFacts& facts);
 
 const PhaseRecord* phase_named(const ResultDocument& doc, const char* name) {
   for (const auto& p : doc.phases) {
@@ -24,50 +37,66 @@ const PhaseRecord* phase_named(const ResultDocument& doc, const char* name) {
 
 std::string budget_text(double seconds) { return fmt::format("{:g}", std::ceil(seconds)); }
 
+const CommandOption kWrite{"--write", ""};
+
 // Twice the budget (at least 10 s more): a grid cut by --budget settles with
-// more rounds, and doubling is what a person would try next.
-std::string more_budget(const RunFacts& facts, const char* extra = "") {
-  return fmt::format("rerun with {}--budget {}", extra, budget_text(std::max(2.0 * facts.budget_s, facts.budget_s + 10)));
+// more rounds, and doubling is what a person would try next. Suggested once:
+// a run already given more than the default budget gets no further doubling
+// (that would never end on a drive whose noise hides the unit); it says what
+// it had instead.
+Hint more_budget(const RunFacts& facts, bool write, const char* why = "") {
+  if (facts.budget_s > Options{}.budget_s) {
+    return {fmt::format("not settled within --budget {}, more than the default already", budget_text(facts.budget_s)), {}};
+  }
+  const std::string budget = budget_text(std::max(2.0 * facts.budget_s, facts.budget_s + 10));
+  Hint hint{fmt::format("rerun with {}--budget {}{}", write ? "--write " : "", budget, why), {{"--budget", budget}}};
+  if (write) hint.rerun.insert(hint.rerun.begin(), kWrite);
+  return hint;
 }
 
 // Why the phase that decides a unit did not give it, when that phase is the
 // reason: it did not run, failed, was interrupted or cut by --budget.
-std::string phase_hint(const ResultDocument& doc, const char* phase, const RunFacts& facts, const char* extra) {
+Hint phase_hint(const ResultDocument& doc, const char* phase, const RunFacts& facts, bool write) {
   const PhaseRecord* p = phase_named(doc, phase);
-  if (p == nullptr) return "";
+  if (p == nullptr) return {};
   switch (p->state) {
-    case PhaseState::budget: return more_budget(facts, extra);
+    case PhaseState::budget: return more_budget(facts, write);
     case PhaseState::interrupted:
     case PhaseState::failed:
-    case PhaseState::not_run: return fmt::format("the {} phase did not finish ({}): rerun", phase, p->reason);
-    case PhaseState::skipped: return fmt::format("the {} phase was skipped: {}", phase, p->reason);
-    case PhaseState::done: return "";
+    case PhaseState::not_run: {
+      Hint hint{fmt::format("the {} phase did not finish ({}): rerun", phase, p->reason), {}};
+      if (write) hint.rerun.push_back(kWrite);
+      hint.rerun_as_is = true;
+      return hint;
+    }
+    case PhaseState::skipped: return {fmt::format("the {} phase was skipped: {}", phase, p->reason), {}};
+    case PhaseState::done: return {};
   }
-  return "";
+  return {};
 }
 
 // The first grid read never-written space: written data would tell. A
 // --write run re-read the window it wrote; when that did not settle it, more
 // budget would.
-std::string unwritten_space_hint(const ResultDocument& doc, const RunFacts& facts) {
+Hint unwritten_space_hint(const ResultDocument& doc, const RunFacts& facts) {
   if (facts.write) {
-    std::string hint = phase_hint(doc, "read_written", facts, "--write ");
-    return hint.empty() ? more_budget(facts, "--write ") + " (the re-read of the written window did not settle)" : hint;
+    Hint hint = phase_hint(doc, "read_written", facts, true);
+    return hint.text.empty() ? more_budget(facts, true, " (the re-read of the written window did not settle)") : hint;
   }
-  return "rerun with --write on a window the run writes and then re-reads, or with --region over space that holds "
-         "data (the read grid's space reads as never written or trimmed)";
+  return {"rerun with --write on a window the run writes and then re-reads, or with --region over space that holds "
+          "data (the read grid's space reads as never written or trimmed)", {kWrite}};
 }
 
-std::string read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
-  if (doc.read_page.state == UnitState::found || doc.read_page.state == UnitState::absent) return "";
-  if (!facts.timed) return fmt::format("run `ssdprobe {}` to measure it", shell_quote(doc.path));
+Hint read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
+  if (doc.read_page.state == UnitState::found || doc.read_page.state == UnitState::absent) return {};
+  if (!facts.timed) return {fmt::format("run `ssdprobe {}` to measure it", shell_quote(doc.path)), {}, true};
   if (doc.read_page.state == UnitState::not_measured || doc.read_page.state == UnitState::undetermined) {
-    std::string hint = phase_hint(doc, "read_grid", facts, "");
-    if (!hint.empty()) return hint;
+    Hint hint = phase_hint(doc, "read_grid", facts, false);
+    if (!hint.text.empty()) return hint;
     if (facts.read_space_unwritten) return unwritten_space_hint(doc, facts);
-    return more_budget(facts) + " on an idle drive (the grid settled without a confident answer)";
+    return more_budget(facts, false, " on an idle drive (the grid settled without a confident answer)");
   }
-  return "";
+  return {};
 }
 
 // A zoned block device takes no random-offset writes: --write is refused
@@ -89,29 +118,28 @@ std::string zoned_write_hint(const ResultDocument& doc) {
                      doc.kind == TargetKind::partition ? "a partition of a " + model : "a " + model);
 }
 
-std::string write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char* phase, const RunFacts& facts) {
-  if (unit.state == UnitState::found) return "";
-  if (refuses_writes(doc)) return zoned_write_hint(doc);
-  if (unit.state == UnitState::absent && std::string(phase) == "write_grid") return "";
-  if (!facts.timed && unit.state != UnitState::not_measured) return "";
-  if (!facts.timed) return fmt::format("run `ssdprobe --write {}` to measure it", shell_quote(doc.path));
-  if (!facts.write) return "rerun with --write";
-  if (unit.state == UnitState::absent && std::string(phase) == "erase_stream") return erase_block_search_hint(doc);
-  if (unit.state == UnitState::found) return "";
-  std::string hint = phase_hint(doc, phase, facts, "--write ");
-  if (!hint.empty()) return hint;
-  return more_budget(facts, "--write ") + " on an idle drive";
+Hint write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char* phase, const RunFacts& facts) {
+  if (unit.state == UnitState::found) return {};
+  if (refuses_writes(doc)) return {zoned_write_hint(doc), {}};
+  if (unit.state == UnitState::absent && std::string(phase) == "write_grid") return {};
+  if (!facts.timed && unit.state != UnitState::not_measured) return {};
+  if (!facts.timed) return {fmt::format("run `ssdprobe --write {}` to measure it", shell_quote(doc.path)), {kWrite}};
+  if (!facts.write) return {"rerun with --write", {kWrite}};
+  if (unit.state == UnitState::absent && std::string(phase) == "erase_stream") return erase_block_search(doc, facts);
+  Hint hint = phase_hint(doc, phase, facts, true);
+  if (!hint.text.empty()) return hint;
+  return more_budget(facts, true, " on an idle drive");
 }
 
 // A stripe is told beside a found write unit only, from the same grid: what
 // tells is what tells the write unit (--write), or the grid's own phase when
 // it did not finish. A grid that finished leaves nothing to rerun for it: its
 // evidence says what the data allow.
-std::string stripe_hint(const ResultDocument& doc, const RunFacts& facts) {
+Hint stripe_hint(const ResultDocument& doc, const RunFacts& facts) {
   const DetectedUnit& stripe = doc.write_stripe;
   if (stripe.state == UnitState::not_measured) return write_hint(doc, stripe, "write_grid", facts);
-  if (stripe.state != UnitState::undetermined || doc.write_unit.state != UnitState::found) return "";
-  return phase_hint(doc, "write_grid", facts, "--write ");
+  if (stripe.state != UnitState::undetermined || doc.write_unit.state != UnitState::found) return {};
+  return phase_hint(doc, "write_grid", facts, true);
 }
 
 VerdictUnit verdict_unit(const char* name, const char* words, const DetectedUnit& unit) {
@@ -136,25 +164,22 @@ VerdictUnit verdict_unit(const char* name, const char* words, const DetectedUnit
   return v;
 }
 
-// A write unit measured with no cache drop seen, or with cache left after a
-// second fill, may be an SLC cache's: said beside it, with how far the cache
-// probe looked.
+// A write unit may be an SLC cache's only where something measured shows a
+// second state: a cache found, which had room again when the grid ran after
+// idling, or a fill that slowed in a way it could not confirm. A fill that
+// saw no drop saw one state: the unit stands unqualified (the cache's lower
+// bound is its own answer).
 void qualify_unknown_regime(VerdictUnit& v, const ResultDocument& doc) {
-  if (!v.bytes || doc.write_unit.regime != "unknown" || doc.slc_cache.state == UnitState::not_measured) return;
+  if (!v.bytes || doc.write_unit.regime != "unknown") return;
   if (doc.slc_cache.state == UnitState::found) {
     v.text += " (written while the SLC cache had room again after idling: it may be the cache's unit)";
     return;
   }
   const uint64_t written = doc.slc_cache_detail ? doc.slc_cache_detail->written_bytes : 0;
-  // Not determined with no reach claimed: the fill saw a step it could not confirm.
   const bool step_seen = doc.slc_cache.state == UnitState::undetermined && !doc.slc_cache.searched_up_to_bytes;
-  if (written == 0) {
-    v.text += " (the SLC cache probe wrote nothing: it may be the cache's unit)";
-  } else if (step_seen) {
+  if (written > 0 && step_seen) {
     v.text += fmt::format(" (the SLC cache probe saw a slowdown within {} it could not confirm: it may be the cache's "
                           "unit)", format_size(written));
-  } else {
-    v.text += fmt::format(" (no SLC cache drop within {}: it may be the cache's unit)", format_size(written));
   }
 }
 
@@ -210,70 +235,90 @@ double budget_for_stream(double stream_s) {
   return share > 0.0 ? stream_s / share : stream_s;
 }
 
-}  // namespace
+bool given(const RunFacts& facts, std::string_view spelling) {
+  return std::any_of(facts.shaping_args.begin(), facts.shaping_args.end(),
+                     [&](const CommandOption& o) { return o.first == spelling; });
+}
 
-std::string erase_block_search_hint(const ResultDocument& doc) {
-  if (!doc.write_probe) return "";
+// An erase block the stream did not find: all of a window the budget cut
+// short, or a wider window than the run's default one. Suggested once: a
+// window the user chose with --region is not widened again.
+Hint erase_block_search(const ResultDocument& doc, const RunFacts& facts) {
+  if (!doc.write_probe) return {};
   const WriteProbeSummary& w = *doc.write_probe;
   const uint64_t chunk = w.stream_chunk_bytes;
-  if (chunk == 0) return "";
+  if (chunk == 0) return {};
   auto reach_of = [&](uint64_t bytes) { return bytes / chunk / kMinStallPeriods * chunk; };
   if (w.stream_cut_to_budget) {
+    const std::string covered = fmt::format("the stream covered {} of the {} window within --budget",
+                                            format_size(w.streamed_bytes), format_size(w.length));
     const auto seconds = stream_seconds(w, w.length);
-    return fmt::format("the stream covered {} of the {} window within --budget; covering all of it searches up to "
-                       "{}{}", format_size(w.streamed_bytes), format_size(w.length), format_size(reach_of(w.length)),
-                       seconds ? fmt::format(": rerun with --write --budget {}", budget_text(budget_for_stream(*seconds)))
-                               : std::string(": rerun with a larger --budget"));
+    if (!seconds || facts.budget_s > Options{}.budget_s) return {covered, {}};
+    const std::string budget = budget_text(budget_for_stream(*seconds));
+    return {fmt::format("{}; covering all of it searches up to {}: rerun with --write --budget {}", covered,
+                        format_size(reach_of(w.length)), budget), {kWrite, {"--budget", budget}}};
   }
   const uint64_t size = doc.topology.size_bytes;
-  if (size < 4 * kMiB || w.length == 0) return "";
+  if (size < 4 * kMiB || w.length == 0 || given(facts, "--region")) return {};
   const uint64_t usable = (size - 2 * kMiB) / kMiB * kMiB;  // off the first and last MiB
   const uint64_t length = std::min<uint64_t>(4 * w.length, usable);
-  if (reach_of(length) <= reach_of(w.length)) return "the window already spans the device: no wider one searches further";
+  if (reach_of(length) <= reach_of(w.length)) return {"the window already spans the device: no wider one searches further", {}};
   uint64_t offset = w.offset;
   if (offset + length > size - kMiB) offset = ((size - length) / 2) / kMiB * kMiB;
-  const auto seconds = stream_seconds(w, length);
-  return fmt::format("a wider window searches further: --write --region {}:{} searches up to {}{}", size_argument(offset),
-                     size_argument(length), format_size(reach_of(length)),
-                     seconds ? fmt::format(" (two passes, about {:.0f} s of writing: --budget {})", *seconds,
-                                           budget_text(budget_for_stream(*seconds)))
-                             : std::string());
+  const std::string region = fmt::format("{}:{}", size_argument(offset), size_argument(length));
+  Hint hint{fmt::format("a wider window searches further: --write --region {} searches up to {}", region,
+                        format_size(reach_of(length))), {kWrite, {"--region", region}}};
+  if (const auto seconds = stream_seconds(w, length)) {
+    const std::string budget = budget_text(std::max(facts.budget_s, budget_for_stream(*seconds)));
+    hint.text += fmt::format(" (two passes, about {:.0f} s of writing: --budget {})", *seconds, budget);
+    hint.rerun.push_back({"--budget", budget});
+  }
+  return hint;
 }
 
-// A cache the fill did not run out: a larger cap, or more budget, would tell.
-std::string slc_cache_hint(const ResultDocument& doc, const RunFacts& facts) {
+// A cache the fill did not run out is a lower bound, a result in itself: no
+// hint. One whose fill saw a slowdown it could not confirm: a longer fill
+// would tell. Neither changes the alignment or block-size advice, so the
+// verdict never leads with these (run/verdict_builder.cc).
+Hint slc_cache_hint(const ResultDocument& doc, const RunFacts& facts) {
   const DetectedUnit& cache = doc.slc_cache;
-  if (cache.state == UnitState::found || cache.state == UnitState::not_measured) return "";
+  if (cache.state != UnitState::undetermined) return {};
+  Hint hint = phase_hint(doc, "slc_cache", facts, true);
+  if (!hint.text.empty()) return hint;
   const uint64_t cap = doc.slc_cache_detail ? doc.slc_cache_detail->cap_bytes : 0;
-  if (cache.state == UnitState::undetermined) {
-    std::string hint = phase_hint(doc, "slc_cache", facts, "--write ");
-    if (!hint.empty()) return hint;
-    // The phase ran to its cap and saw a slowdown it could not confirm:
-    // more of the same fill would tell whether it lasts.
-    return fmt::format("a longer fill tells whether the slowdown lasts: --write --cache-bytes {} (and the --budget to "
-                       "write it), on an otherwise idle host", size_argument(cap * 2));
-  }
-  return fmt::format("a cache larger than {} needs a larger --cache-bytes (e.g. {}) and the --budget to write it",
-                     format_size(cap), size_argument(cap * 4));
+  const std::string bytes = size_argument(cap * 2);
+  return {fmt::format("a longer fill tells whether the slowdown lasts: --write --cache-bytes {} (and the --budget to "
+                      "write it), on an otherwise idle host", bytes), {kWrite, {"--cache-bytes", bytes}}};
 }
+
+// The unit's words as the verdict lists them, with the hint that would tell
+// and that hint's rerun as a command keeping the run's own options.
+VerdictUnit answered(const char* name, const char* words, DetectedUnit& unit, const Hint& hint,
+                     const ResultDocument& doc, const RunFacts& facts) {
+  unit.to_determine = hint.text;
+  VerdictUnit v = verdict_unit(name, words, unit);
+  if (!hint.rerun.empty() || hint.rerun_as_is) v.rerun = rerun_command(facts.shaping_args, hint.rerun, doc.path);
+  return v;
+}
+
+}  // namespace
 
 std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts) {
-  doc.read_page.to_determine = doc.read_page.state == UnitState::found ? "" : read_page_hint(doc, facts);
-  doc.write_unit.to_determine = write_hint(doc, doc.write_unit, "write_grid", facts);
-  doc.write_stripe.to_determine = stripe_hint(doc, facts);
-  doc.erase_block.to_determine = write_hint(doc, doc.erase_block, "erase_stream", facts);
-  if (doc.read_page.state == UnitState::absent) doc.read_page.to_determine.clear();
-  if (doc.write_unit.state == UnitState::absent) doc.write_unit.to_determine.clear();
-  std::vector<VerdictUnit> units{verdict_unit("read_page", "read page", doc.read_page),
-                                 verdict_unit("write_unit", "write unit", doc.write_unit),
-                                 verdict_unit("erase_block", "erase block", doc.erase_block)};
+  const bool page_open = doc.read_page.state != UnitState::found && doc.read_page.state != UnitState::absent;
+  const bool unit_open = doc.write_unit.state != UnitState::absent;
+  std::vector<VerdictUnit> units{
+      answered("read_page", "read page", doc.read_page, page_open ? read_page_hint(doc, facts) : Hint{}, doc, facts),
+      answered("write_unit", "write unit", doc.write_unit,
+               unit_open ? write_hint(doc, doc.write_unit, "write_grid", facts) : Hint{}, doc, facts),
+      answered("erase_block", "erase block", doc.erase_block, write_hint(doc, doc.erase_block, "erase_stream", facts),
+               doc, facts)};
+  doc.write_stripe.to_determine = stripe_hint(doc, facts).text;
   qualify_unknown_regime(units[1], doc);
   qualify_stripe(units[1], doc);
   name_in_cache_unit(units[1], doc);
   // The SLC cache is an answer only where its probe ran (or was to run).
   if (doc.slc_cache.state != UnitState::not_measured || doc.slc_cache_detail) {
-    doc.slc_cache.to_determine = slc_cache_hint(doc, facts);
-    units.push_back(verdict_unit("slc_cache", "SLC cache", doc.slc_cache));
+    units.push_back(answered("slc_cache", "SLC cache", doc.slc_cache, slc_cache_hint(doc, facts), doc, facts));
   }
   return units;
 }

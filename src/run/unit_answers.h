@@ -9,6 +9,7 @@
 
 #include "report/result.h"
 #include "report/verdict.h"
+#include "run/rerun_command.h"
 #include "run/run_options.h"
 
 namespace ssdprobe {
@@ -20,14 +21,13 @@ struct RunFacts {
   // The first read grid's space read as never written or trimmed
   // (run/read_phases.h): only written data can tell the read page.
   bool read_space_unwritten = false;
+  // The options given that shape what the run measures (run_options.h):
+  // a suggested rerun keeps them.
+  std::vector<CommandOption> shaping_args;
 };
 
 // Sets each DetectedUnit's `to_determine` (also written to the JSON's
 // detected.*) and returns the three units as the verdict lists them.
 std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts);
-
-// The text of the hint `to search further` for an erase block the stream
-// did not find: what a wider --region or more --budget would search.
-std::string erase_block_search_hint(const ResultDocument& doc);
 
 }  // namespace ssdprobe

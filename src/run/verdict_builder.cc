@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "report/enum_names.h"
 #include "run/other_io.h"
+#include "run/verdict_summary.h"
 
 namespace ssdprobe {
 namespace {
@@ -126,84 +127,6 @@ std::string stopped_phrase(const ResultDocument& doc) {
   return "";
 }
 
-// "read page 16 KiB; write unit and erase block not measured (needs --write...)".
-std::string units_phrase(const std::vector<VerdictUnit>& units) {
-  std::vector<std::string> parts, unmeasured;
-  std::string unmeasured_hint;
-  for (const auto& u : units) {
-    if (u.answer == UnitAnswer::not_measured) {
-      unmeasured.push_back(u.text.substr(0, u.text.size() - std::string_view(" not measured").size()));
-      if (unmeasured_hint.empty()) unmeasured_hint = u.to_determine;
-      continue;
-    }
-    const bool hint = u.answer == UnitAnswer::not_determined && !u.to_determine.empty();
-    parts.push_back(hint ? fmt::format("{} ({})", u.text, u.to_determine) : u.text);
-  }
-  if (!unmeasured.empty()) {
-    std::string names = unmeasured.size() == 1 ? unmeasured[0]
-                        : fmt::format("{} and {}", fmt::join(unmeasured.begin(), unmeasured.end() - 1, ", "),
-                                      unmeasured.back());
-    parts.push_back(fmt::format("{} not measured{}", names,
-                                unmeasured_hint.empty() ? "" : fmt::format(" ({})", unmeasured_hint)));
-  }
-  return fmt::format("{}", fmt::join(parts, "; "));
-}
-
-// What an SLC cache means for a person who writes in bursts: "writes beyond
-// ~128 MiB in a burst run at 207 MiB/s (965 MiB/s before)".
-std::string burst_phrase(const ResultDocument& doc) {
-  if (doc.slc_cache.state != UnitState::found || !doc.slc_cache.bytes || !doc.slc_cache_detail) return "";
-  const SlcCacheDetail& d = *doc.slc_cache_detail;
-  if (!d.in_cache_bytes_per_s || !d.native_bytes_per_s) return "";
-  return fmt::format("writes beyond ~{} in a burst run at {}/s ({}/s before)", format_size(*doc.slc_cache.bytes),
-                     format_size(static_cast<uint64_t>(*d.native_bytes_per_s)),
-                     format_size(static_cast<uint64_t>(*d.in_cache_bytes_per_s)));
-}
-
-std::string under_reported_phrase(const std::vector<UnderReported>& under) {
-  if (under.empty()) return "";
-  std::vector<std::string> items;
-  for (const auto& u : under) {
-    items.push_back(fmt::format("{} {}", u.field, u.reported == 0 ? "0" : format_size(static_cast<uint64_t>(u.reported))));
-  }
-  return fmt::format("the kernel under-reports ({})", fmt::join(items, ", "));
-}
-
-// An info finding with no measured cost is a convention missed: its fix is
-// optional, never "first" (moving a partition for it is out of proportion).
-bool optional_fix(const VerdictFinding& f) { return f.severity == Severity::info && f.cost_ratio <= 0.0; }
-
-std::string finding_phrase(const VerdictFinding& f, size_t others) {
-  std::string text = fmt::format("{} {}", severity_label(f.severity), f.headline);
-  if (!f.cost.empty()) text += "; " + f.cost;
-  if (!f.fix.empty() && !optional_fix(f)) text += "; first: " + f.fix;
-  if (others > 0) text += fmt::format("; {} more finding{} below", others, others == 1 ? "" : "s");
-  return text;
-}
-
-// What the defaults (1 MiB partition alignment, 4 KiB filesystem blocks)
-// amount to, stated only as far as the run and the disk show it.
-// A zoned device takes no partitions (the kernel ignores a table there):
-// its part is said instead of an alignment.
-std::string defaults_phrase(const ResultDocument& doc, const Verdict& v) {
-  const bool any_found = std::any_of(v.units.begin(), v.units.end(),
-                                     [](const VerdictUnit& u) { return u.answer == UnitAnswer::found; });
-  const bool zoned = doc.zoned_block_device();
-  constexpr const char* kNoPartitions = "no partitions on a zoned device: a zoned filesystem on the whole of it";
-  if (!any_found) {
-    return zoned ? fmt::format("nothing measured contradicts 4 KiB filesystem blocks; {}", kNoPartitions)
-                 : "nothing measured contradicts 1 MiB partition alignment and 4 KiB filesystem blocks";
-  }
-  const uint64_t alignment = doc.recommendations.partition_alignment_bytes;
-  std::string text = zoned               ? std::string(kNoPartitions)
-                     : alignment == kMiB ? "1 MiB partition alignment covers every unit found"
-                                         : fmt::format("align partitions to {}, not just 1 MiB", format_size(alignment));
-  const BlockSizePolicy policy = block_size_policy(doc.read_page.bytes, doc.write_unit.bytes);
-  text += "; " + block_size_sentence(policy);
-  if (policy.physical_block && *policy.physical_block > kFilesystemBlock) text += " (block-size advice below)";
-  return text;
-}
-
 // True only when something was found, 1 MiB covers it, 4 KiB IO costs no
 // more than a block, and nothing on the disk is misaligned.
 bool defaults_right(const ResultDocument& doc, const Verdict& v) {
@@ -214,24 +137,12 @@ bool defaults_right(const ResultDocument& doc, const Verdict& v) {
          policy.unit.value_or(kFilesystemBlock) <= kFilesystemBlock;
 }
 
-// With nothing to fix, the first thing to do is the measurement that would
-// answer a unit still open, if any.
-std::optional<FirstAction> next_measurement(const Verdict& v, const std::string& target) {
-  constexpr std::string_view kRerun = "rerun with ";
+// With nothing to fix, the first thing to do is the one rerun that would
+// tell a unit the advice rests on, if there is one.
+std::optional<FirstAction> next_measurement(const Verdict& v) {
   for (const auto& u : v.units) {
-    if (u.answer == UnitAnswer::found || u.to_determine.empty()) continue;
-    FirstAction action{fmt::format("{}: {}", u.text, u.to_determine), ""};
-    // "rerun with --budget 120 on an idle drive" -> "ssdprobe --budget 120 TARGET"
-    if (u.to_determine.rfind(kRerun, 0) == 0) {
-      const std::string options = u.to_determine.substr(kRerun.size(), u.to_determine.find(" on ") - kRerun.size());
-      action.command = fmt::format("ssdprobe {} {}", options, shell_quote(target));
-    } else if (const size_t open = u.to_determine.find('`'); open != std::string::npos) {
-      // "run `ssdprobe /dev/sdz` to measure it": the command between the
-      // first and the last backquote (a quoted path may hold one itself).
-      const size_t close = u.to_determine.rfind('`');
-      if (close > open) action.command = u.to_determine.substr(open + 1, close - open - 1);
-    }
-    return action;
+    if (u.answer == UnitAnswer::found || u.rerun.empty() || !decides_advice(u)) continue;
+    return FirstAction{fmt::format("{}: {}", u.text, u.to_determine), u.rerun};
   }
   return std::nullopt;
 }
@@ -298,32 +209,17 @@ Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
   for (const auto& f : v.findings) ++v.findings_by_severity[static_cast<size_t>(f.severity)];
   v.stopped = stopped_phrase(doc);
   if (auto disturbed = other_io_disturbance(doc)) v.cautions.push_back(*disturbed);
-  std::vector<std::string> parts;
-  if (!v.stopped.empty()) parts.push_back(v.stopped);
-  if (!v.findings.empty()) {
-    const VerdictFinding& worst = v.findings.front();
-    parts.push_back(finding_phrase(worst, v.findings.size() - 1));
-    v.first_action = first_fix_action(doc, worst);
+  if (!v.findings.empty()) v.first_action = first_fix_action(doc, v.findings.front());
+  for (VerdictUnit& u : v.units) {
+    if (u.name == "slc_cache" && !burst_phrase(doc).empty()) u.text += ": " + burst_phrase(doc);
   }
   const bool any_found = std::any_of(v.units.begin(), v.units.end(),
                                      [](const VerdictUnit& u) { return u.answer == UnitAnswer::found; });
-  if (!facts.timed && !any_found) {
-    parts.push_back(fmt::format("nothing measured (no timing IO): 1 MiB partition alignment and 4 KiB filesystem "
-                                "blocks are assumed, not checked; run `ssdprobe {}` to measure", doc.path));
-  } else {
-    parts.push_back(units_phrase(v.units));
-  }
-  if (const std::string burst = burst_phrase(doc); !burst.empty()) parts.push_back(burst);
-  if (const std::string under = under_reported_phrase(v.under_reported); !under.empty()) parts.push_back(under);
-  if (v.findings.empty() && (facts.timed || any_found)) {
-    parts.push_back(defaults_phrase(doc, v));
-    v.defaults_right = defaults_right(doc, v);
-  }
-  if (!v.first_action) v.first_action = next_measurement(v, doc.path);
-  // Said in the one line, since a disturbed timing weakens every answer in it.
-  if (!v.cautions.empty()) parts.push_back("other IO on the disk during the run may have disturbed the timings");
+  if (v.findings.empty() && v.stopped.empty() && (facts.timed || any_found)) v.defaults_right = defaults_right(doc, v);
+  if (!v.first_action) v.first_action = next_measurement(v);
   v.status = status_of(v, doc, facts);
-  v.summary = fmt::format("{}: {}", verdict_status_name(v.status), fmt::join(parts, "; "));
+  v.summary = fmt::format("{}: {}", verdict_status_name(v.status), status_headline(v, doc, facts));
+  v.lines = summary_lines(v, doc, facts);
   return v;
 }
 

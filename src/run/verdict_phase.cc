@@ -124,7 +124,8 @@ PhaseOutcome verdict_phase(RunContext& run) {
   const bool timed = std::any_of(run.doc.phases.begin(), run.doc.phases.end(),
                                  [](const PhaseRecord& p) { return p.name == "read_grid"; });
   run.doc.verdict = build_verdict(run.doc, RunFacts{timed, run.options.write, run.options.budget_s,
-                                                       run.read_content && run.read_content->blank()});
+                                                       run.read_content && run.read_content->blank(),
+                                                       run.options.shaping_args});
   return PhaseOutcome::done();
 }
 

@@ -1,12 +1,13 @@
 #!/bin/bash
 # One block-size policy (analysis/block_size_policy.h) in every output of one
 # document: every simulated drive is run with --write, and for each the
-# verdict, recommendations.block_size, the block-size advice (ZFS ashift),
+# verdict (its status line and the lines under it), recommendations.block_size, the block-size advice (ZFS ashift),
 # the HTML report and compare --quirks (three runs of the drive) must state
 # the same physical block and ashift; the physical block is a power of two;
 # the ashift lies in what OpenZFS accepts (9..16); no optimal IO is the erase
 # block; mkfs.f2fs -s appears only where the partition start is a multiple of
-# the erase block.
+# the erase block. And the verdict a person reads first is a status line and
+# at most three lines of about 100 characters.
 #
 # Usage: block_size_policy_outputs.sh SSDPROBE
 set -u
@@ -24,8 +25,14 @@ for sim in $sims; do
   doc="$dir/$sim.json"
   "$SSDPROBE" -q --write --yes --json "$doc" --html "$dir/$sim.html" "sim:$sim" > /dev/null 2>&1 ||
     fail "$sim: exited $?"
+  # The summary a person reads first: a status line and at most three lines
+  # of about 100 characters; what to do first is never the SLC cache's rerun.
+  jq -e '(.verdict.lines | length) <= 3 and ([.verdict.summary] + .verdict.lines | all(length <= 100))' "$doc" > /dev/null ||
+    fail "$sim: the summary is more than a status line and three short lines: $(jq -r '[.verdict.summary] + .verdict.lines | join("\n")' "$doc")"
+  jq -e '(.verdict.first_action.command // "") | test("--cache-bytes") | not' "$doc" > /dev/null ||
+    fail "$sim: the first thing to do is an SLC cache rerun: $(jq -c .verdict.first_action "$doc")"
   policy=$(jq -c .recommendations.block_size "$doc")
-  summary=$(jq -r .verdict.summary "$doc")
+  summary=$(jq -r '[.verdict.summary] + .verdict.lines | join("\n")' "$doc")
   [ "$policy" = null ] && continue
   unit=$(jq -r .unit_bytes <<<"$policy"); block=$(jq -r .physical_block_bytes <<<"$policy")
   ashift=$(jq -r .zfs_ashift <<<"$policy"); opt=$(jq -r .optimal_io_bytes <<<"$policy")
@@ -35,14 +42,14 @@ for sim in $sims; do
   [ "$opt" = null ] || [ "$opt" != "$erase" ] || fail "$sim: the optimal IO is the erase block"
   if (( unit > 4096 && block > 4096 )); then
     blocks_kib=$((block / 1024))
-    grep -qF "use $blocks_kib KiB blocks" <<<"$summary" || fail "$sim: the verdict does not say $blocks_kib KiB blocks: $summary"
-    grep -qF "ZFS ashift $ashift" <<<"$summary" || fail "$sim: the verdict's ashift differs from $ashift: $summary"
+    grep -qF "$blocks_kib KiB blocks (ZFS ashift $ashift" <<<"$summary" ||
+      fail "$sim: the verdict does not say $blocks_kib KiB blocks, ashift $ashift: $summary"
     jq -e --arg a "ZFS with ashift=$ashift" '.recommendations.block_size_advice | any(.what == $a)' "$doc" > /dev/null ||
       fail "$sim: the block-size advice's ZFS item is not ashift=$ashift"
     grep -qF "use $blocks_kib KiB blocks" "$dir/$sim.html" || fail "$sim: the HTML report does not say $blocks_kib KiB blocks"
     if grep -q "ZFS ashift \(1[7-9]\|[2-9][0-9]\)" <<<"$summary"; then fail "$sim: an ashift OpenZFS refuses"; fi
   else
-    grep -q "IO smaller than .* costs a whole" <<<"$summary" && (( block > 4096 )) && fail "$sim: blocks advised for a 4 KiB unit"
+    grep -q "[0-9] KiB blocks (ZFS" <<<"$summary" && fail "$sim: blocks above 4 KiB advised for a 4 KiB unit: $summary"
   fi
   start=$(jq -r .recommendations.partition_start_bytes "$doc")
   if jq -r '.recommendations.steps[] | select(.key == "mkfs_f2fs") | .command' "$doc" | grep -q -- " -s "; then

@@ -21,18 +21,29 @@ commands='^     (parted|sfdisk|sgdisk|mdadm|pvcreate|vgcreate|lvcreate|mkfs_[a-z
 COLUMNS=72 "$SSDPROBE" -q --write --yes --json "$T/q.json" sim:qlc-16k-iu > "$T/q.txt" 2> "$T/q.err" ||
   fail "qlc run exited $?"
 first=$(head -n 1 "$T/q.txt")
-echo "$first" | grep -Eq '^OK: read page 32 KiB; write unit 128 KiB \(no SLC cache drop within 16 GiB: it may be the cache.s unit\); no erase block up to [0-9.]+ MiB; no SLC cache up to [0-9.]+ GiB; the kernel under-reports \(minimum_io_size 4 KiB' ||
-  fail "verdict: $first"
-# The first line is the JSON's verdict.summary, word for word (never folded).
+[ "$first" = "OK: nothing to change" ] || fail "status line: $first"
+# The first line is the JSON's verdict.summary, word for word (never folded),
+# and the lines under it verdict.lines: at most three, none past 100 columns.
 [ "$first" = "$(jq -r .verdict.summary "$T/q.json")" ] || fail "first line is not verdict.summary: $first"
-echo "$first" | grep -q "IO smaller than the 128 KiB write unit costs a whole one: use 128 KiB blocks, ZFS ashift 16 (the largest OpenZFS accepts)" ||
-  fail "the verdict does not say what 4 KiB blocks cost on a 128 KiB write unit: $first"
-echo "$first" | grep -q "are right" && fail "the verdict calls the defaults right with a 128 KiB write unit: $first"
+lines=$(jq -r '.verdict.lines | length' "$T/q.json")
+[ "$lines" -le 3 ] || fail "$lines lines under the status line"
+[ "$(sed -n "2,$((lines + 1))p" "$T/q.txt")" = "$(jq -r '.verdict.lines[] | "  " + .' "$T/q.json")" ] ||
+  fail "the lines under the status line are not verdict.lines: $(head -n 4 "$T/q.txt")"
+head -n "$((lines + 1))" "$T/q.txt" | awk 'length > 100 { bad = 1; print } END { exit bad }' || fail "a summary line past 100 columns"
+sed -n 2p "$T/q.txt" | grep -qx "  advice: partitions at multiples of 1 MiB, 128 KiB blocks (ZFS ashift 16, the largest it takes)" ||
+  fail "the advice does not say what blocks a 128 KiB write unit wants: $(sed -n 2p "$T/q.txt")"
+sed -n 3p "$T/q.txt" | grep -Eqx "  units: read page 32 KiB, write unit 128 KiB, no erase block up to [0-9.]+ MiB, no SLC cache up to [0-9.]+ GiB" ||
+  fail "units line: $(sed -n 3p "$T/q.txt")"
+# A fill that saw no drop is a lower bound, not a hedge on the write unit.
+grep -q "may be the cache.s unit" "$T/q.txt" && fail "a cache-less write unit is hedged: $(grep -m1 'cache.s unit' "$T/q.txt")"
+grep -q "the kernel under-reports minimum_io_size: 4 KiB against 128 KiB measured" "$T/q.txt" ||
+  fail "the verdict's detail does not say what the kernel under-reports"
+grep -q "suit this drive" "$T/q.txt" && fail "the verdict calls the defaults right with a 128 KiB write unit"
 [ "$(jq -r '.verdict.units | map(.state) | join(",")' "$T/q.json")" = "found,found,ruled_out,ruled_out" ] ||
   fail "verdict.units states: $(jq -c '.verdict.units | map(.state)' "$T/q.json")"
 # Running text folds (tables keep their columns): the verdict's detail lines,
 # evidence, mismatches, recommendation notes, run summary.
-long=$(awk 'NR > 1 && /^(  - |  first|Evidence|Mismatches|Recommendation|Run:|Writes:)/ {on = 1} /^$/ {on = 0} on' "$T/q.txt" |
+long=$(awk '/^$/ {past = 1} past && /^(  - |Evidence|Mismatches|Recommendation|Run:|Writes:)/ {on = 1} /^$/ {on = 0} on' "$T/q.txt" |
        grep -Ev "$commands" | awk 'length($0) > 72')
 [ -z "$long" ] || fail "COLUMNS=72: lines over 72 columns: $long"
 grep -q "^Evidence" "$T/q.txt" && grep -q "^Mismatches" "$T/q.txt" || fail "no Evidence or Mismatches section"
@@ -58,14 +69,14 @@ length=$(jq -r '.write_probe.region.length' "$T/q.json")
 "$SSDPROBE" -q --write --yes sim:fresh-16k > "$T/f.txt" 2> "$T/f.err" || fail "fresh run exited $?"
 grep -q "read page: measured on freshly written space (grid read-written)" "$T/f.txt" ||
   fail "the re-read on written space is not shown: $(grep -A2 '^Evidence' "$T/f.txt")"
-head -n 1 "$T/f.txt" | grep -q "read page 16 KiB (on freshly written space)" || fail "verdict: $(head -n 1 "$T/f.txt")"
+grep -q "^  - read page 16 KiB (on freshly written space) (found" "$T/f.txt" || fail "verdict: $(head -n 8 "$T/f.txt")"
 
 # info measures nothing: its recommendation is the defaults, said so.
 "$SSDPROBE" -q info sim:clean-4k > "$T/i.txt" || fail "info exited $?"
 head -n 1 "$T/i.txt" | grep -q "^INCONCLUSIVE: nothing measured" || fail "info verdict: $(head -n 1 "$T/i.txt")"
 grep -A1 "^Recommendation" "$T/i.txt" | grep -q "^  defaults, not measurements" ||
   fail "info does not say its recommendation is the defaults"
-grep -q "defaults are right" "$T/i.txt" && fail "info, which measured nothing, calls the defaults right for the drive"
+grep -q "suit this drive" "$T/i.txt" && fail "info, which measured nothing, calls the defaults right for the drive"
 COLUMNS=80 "$SSDPROBE" -q info sim:clean-4k | awk 'NR > 1 && length > 80 && !/^     [a-z_]+ +[a-z]/ { bad = 1; print } END { exit bad }' ||
   fail "info folds no line past 80 columns except commands and the verdict line"
 

@@ -156,7 +156,8 @@ TEST_CASE("a --write run on a cached drive: native write unit, right or not dete
       if (doc.write_unit.bytes) CHECK(*doc.write_unit.bytes == *profile.expected_write_unit());
       CHECK(doc.write_unit.bytes != profile.expected_in_cache_write_unit());
       if (doc.erase_block.bytes) CHECK(*doc.erase_block.bytes == profile.erase_block);
-      CHECK(doc.verdict.summary.find("writes beyond ~") != std::string::npos);
+      REQUIRE(doc.verdict.units.size() == 4);
+      CHECK(doc.verdict.units[3].text.find("writes beyond ~") != std::string::npos);
       // The grid inside the cache, after it refilled: the cache's own unit,
       // right or not determined, and named beside the native one.
       REQUIRE(doc.slc_cache_detail);
@@ -171,7 +172,7 @@ TEST_CASE("a --write run on a cached drive: native write unit, right or not dete
   }
 }
 
-TEST_CASE("a cache the run could not exhaust: the write unit is said to be possibly the cache's, never plain") {
+TEST_CASE("a cache the run could not exhaust: not determined, never the first thing to do; no hedge without a second state seen") {
   Options options = write_run("sim:qlc-slc-2g", 1);
   options.budget_s = 10;  // the cache probe's share writes ~1.3 GiB of the 2 GiB cache
   SilentObserver quiet;
@@ -182,9 +183,16 @@ TEST_CASE("a cache the run could not exhaust: the write unit is said to be possi
   CHECK(*doc.slc_cache.searched_up_to_bytes < (2ull << 30));
   CHECK(doc.write_unit.regime == "unknown");
   REQUIRE(doc.verdict.units.size() == 4);
-  CHECK(doc.verdict.units[1].text.find("it may be the cache's unit") != std::string::npos);
+  // The fill saw one state: nothing measured says the unit is the cache's.
+  CHECK(doc.verdict.units[1].text.find("it may be the cache's unit") == std::string::npos);
   CHECK(doc.verdict.units[3].to_determine.find("--budget") != std::string::npos);
-  CHECK(doc.verdict.summary.find("SLC cache not determined") != std::string::npos);
+  CHECK(doc.verdict.units[3].rerun.find("--budget") != std::string::npos);
+  // The cache's size changes no alignment or block-size advice.
+  CHECK((!doc.verdict.first_action || doc.verdict.first_action->command.find("--budget") == std::string::npos ||
+         doc.write_unit.state != UnitState::found));
+  bool said = false;
+  for (const auto& line : doc.verdict.lines) said = said || line.find("SLC cache") != std::string::npos;
+  CHECK(said);
 }
 
 TEST_CASE("a --write run on a drive whose cache fits the cap stays within --budget, every phase counted") {

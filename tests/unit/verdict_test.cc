@@ -56,42 +56,66 @@ ResultDocument with_findings(std::vector<AuditLine> lines) {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// The status line and the lines under it, as the text report opens.
+std::string block(const Verdict& v) {
+  std::string out = v.summary;
+  for (const auto& line : v.lines) out += "\n  " + line;
+  return out;
+}
+
+// At most three lines under the status line, none past ~100 characters.
+void check_short(const Verdict& v) {
+  CHECK(v.lines.size() <= 3);
+  CHECK(v.summary.size() <= 100);
+  for (const auto& line : v.lines) CHECK(line.size() <= 100);
+}
+
+const RunFacts kReadOnly{true, false, 60.0, false, {}};
+
 }  // namespace
 
 TEST_CASE("the worst finding leads, errors before warnings whatever their costs, with cost and first fix") {
   ResultDocument doc = with_findings({bad_start(Severity::warning, 1.9), bad_start(Severity::error, 1.09)});
-  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0, false});
+  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0, false, {}});
   const Verdict& v = doc.verdict;
   REQUIRE(v.findings.size() == 2);
   CHECK(v.findings[0].severity == Severity::error);
   CHECK(v.findings_by_severity[static_cast<size_t>(Severity::error)] == 1);
-  CHECK(v.summary.rfind("ACTION: ERROR partition 1 (/dev/sdz1) starts at 32256 B", 0) == 0);
-  CHECK(has(v.summary, "4 KiB reads there cost 1.09x"));
-  CHECK(has(v.summary, "first: echo '2048,' | sfdisk --move-data /dev/sdz -N 1"));
-  CHECK(has(v.summary, "1 more finding"));
-  CHECK_FALSE(has(v.summary, "are right"));
+  CHECK(v.summary.rfind("ACTION: partition 1 (/dev/sdz1) starts at 32256 B", 0) == 0);
+  CHECK(has(v.summary, "costs up to 1.09x"));
+  CHECK(has(render_text(doc), "  - audit: 1 error, 1 warning, 0 notes; each is below, with its fix"));
+  REQUIRE_FALSE(v.lines.empty());
+  CHECK(v.lines[0] == "first: echo '2048,' | sfdisk --move-data /dev/sdz -N 1");
+  CHECK_FALSE(has(block(v), "suit this drive"));
+  check_short(v);
   CHECK_FALSE(v.defaults_right);
   REQUIRE(v.first_action);
   CHECK(v.first_action->command == "echo '2048,' | sfdisk --move-data /dev/sdz -N 1");
   CHECK(first_line(render_text(doc)) == v.summary);
+  CHECK(render_text(doc).rfind(block(v) + "\n", 0) == 0);
   CHECK(to_json(doc)["verdict"]["summary"] == v.summary);
+  CHECK(to_json(doc)["verdict"]["lines"].size() == v.lines.size());
 }
 
 TEST_CASE("the defaults are right only with a unit found, nothing misaligned and 4 KiB IO costing a block") {
   ResultDocument doc = timed_doc();
   doc.read_page.bytes = 4096;
-  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0, false});
+  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0, false, {}});
   CHECK(doc.verdict.defaults_right);
-  CHECK(has(doc.verdict.summary, "4 KiB filesystem blocks are right"));
+  CHECK(doc.verdict.summary == "OK: nothing to change: 1 MiB partition alignment and 4 KiB blocks suit this drive");
+  check_short(doc.verdict);
 
   ResultDocument page16 = timed_doc();
-  page16.verdict = build_verdict(page16, RunFacts{true, false, 60.0, false});
+  page16.verdict = build_verdict(page16, RunFacts{true, false, 60.0, false, {}});
   CHECK_FALSE(page16.verdict.defaults_right);
-  CHECK(has(page16.verdict.summary, "IO smaller than the 16 KiB read page costs a whole one: use 16 KiB blocks, ZFS ashift 14"));
+  CHECK(page16.verdict.summary == "OK: nothing to change");
+  CHECK(has(block(page16.verdict), "advice: partitions at multiples of 1 MiB, 16 KiB blocks (ZFS ashift 14)"));
+  CHECK(has(block(page16.verdict), "units: read page 16 KiB"));
+  check_short(page16.verdict);
 
   ResultDocument info_doc;
   info_doc.path = "/dev/sdz";
-  info_doc.verdict = build_verdict(info_doc, RunFacts{false, false, 60.0, false});
+  info_doc.verdict = build_verdict(info_doc, RunFacts{false, false, 60.0, false, {}});
   CHECK(info_doc.verdict.summary.rfind("INCONCLUSIVE: nothing measured", 0) == 0);
   CHECK_FALSE(info_doc.verdict.defaults_right);
 }
@@ -101,23 +125,25 @@ TEST_CASE("a unit not determined says what would tell; a ruled-out one how far i
   doc.phases[0].state = PhaseState::budget;
   doc.read_page = {};
   doc.read_page.state = UnitState::undetermined;
-  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0, false});
+  doc.verdict = build_verdict(doc, RunFacts{true, false, 60.0, false, {}});
   CHECK(doc.verdict.units[0].answer == UnitAnswer::not_determined);
   CHECK(doc.verdict.units[0].to_determine == "rerun with --budget 120");
   CHECK(doc.read_page.to_determine == "rerun with --budget 120");
-  CHECK(has(doc.verdict.summary, "read page not determined (rerun with --budget 120)"));
-  CHECK(has(doc.verdict.summary, "write unit and erase block not measured (rerun with --write)"));
+  CHECK(doc.verdict.summary == "INCONCLUSIVE: read page not determined: the advice below rests on defaults");
   REQUIRE(doc.verdict.first_action);
   CHECK(doc.verdict.first_action->command == "ssdprobe --budget 120 /dev/sdz");
+  CHECK(has(block(doc.verdict), "first: ssdprobe --budget 120 /dev/sdz"));
+  CHECK(has(block(doc.verdict), "not determined: read page; not measured: write unit and erase block (the rerun above may tell)"));
+  check_short(doc.verdict);
   CHECK(to_json(doc)["verdict"]["units"][0]["state"] == "not_determined");
 
   ResultDocument flat = timed_doc();
   flat.read_page = {};
   flat.read_page.state = UnitState::absent;
   flat.read_page.searched_up_to_bytes = 128 * 1024;
-  flat.verdict = build_verdict(flat, RunFacts{true, false, 60.0, false});
+  flat.verdict = build_verdict(flat, RunFacts{true, false, 60.0, false, {}});
   CHECK(flat.verdict.units[0].answer == UnitAnswer::ruled_out);
-  CHECK(has(flat.verdict.summary, "no read page up to 128 KiB"));
+  CHECK(has(block(flat.verdict), "units: no read page up to 128 KiB"));
   CHECK(flat.verdict.units[0].to_determine.empty());
   CHECK(to_json(flat)["verdict"]["units"][0]["state"] == "ruled_out");
 }
@@ -126,6 +152,73 @@ TEST_CASE("a stopped run says so first") {
   ResultDocument doc = timed_doc();
   doc.phases.push_back({"write_grid", PhaseState::interrupted, "interrupted by signal 2", 0.5, std::nullopt, std::nullopt});
   doc.phases.push_back({"erase_stream", PhaseState::not_run, "the run stopped", 0.0, std::nullopt, std::nullopt});
-  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false});
-  CHECK(doc.verdict.summary.rfind("INCONCLUSIVE: run stopped in the write_grid phase (interrupted by signal 2)", 0) == 0);
+  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false, {}});
+  CHECK(doc.verdict.summary == "INCONCLUSIVE: run stopped in the write_grid phase (interrupted by signal 2)");
+  // Nothing said about the defaults: the audit and the later phases never ran.
+  CHECK_FALSE(has(block(doc.verdict), "contradicts"));
+  CHECK_FALSE(has(block(doc.verdict), "advice:"));
+  check_short(doc.verdict);
+}
+
+TEST_CASE("a rerun keeps the run's own options and is suggested once") {
+  ResultDocument doc = timed_doc();
+  doc.phases[0].state = PhaseState::budget;
+  doc.read_page = {};
+  doc.read_page.state = UnitState::undetermined;
+  RunFacts facts = kReadOnly;
+  facts.shaping_args = {{"--region", "2G:512M"}, {"--budget", "30"}, {"--qd", "4"}};
+  facts.budget_s = 30;
+  doc.verdict = build_verdict(doc, facts);
+  REQUIRE(doc.verdict.first_action);
+  CHECK(doc.verdict.first_action->command == "ssdprobe --region 2G:512M --budget 60 --qd 4 /dev/sdz");
+
+  // Already given more than the default budget: no doubling for ever.
+  facts.shaping_args = {{"--budget", "120"}};
+  facts.budget_s = 120;
+  doc.verdict = build_verdict(doc, facts);
+  CHECK(doc.read_page.to_determine == "not settled within --budget 120, more than the default already");
+  CHECK(doc.verdict.units[0].rerun.empty());
+  CHECK_FALSE(has(block(doc.verdict), "--budget 240"));
+  CHECK(has(block(doc.verdict), "not determined: read page"));
+}
+
+TEST_CASE("a target that looks like an option or holds shell words stays one word of the rerun") {
+  ResultDocument doc = timed_doc();
+  doc.path = "my disk;rm -rf x.img";
+  doc.phases[0].state = PhaseState::budget;
+  doc.read_page = {};
+  doc.read_page.state = UnitState::undetermined;
+  doc.verdict = build_verdict(doc, kReadOnly);
+  REQUIRE(doc.verdict.first_action);
+  CHECK(doc.verdict.first_action->command == "ssdprobe --budget 120 'my disk;rm -rf x.img'");
+}
+
+TEST_CASE("the SLC cache is never the first thing to do, and a fill with no drop is a lower bound, not a hedge") {
+  ResultDocument doc = timed_doc();
+  doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"slc_cache", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
+  doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
+  doc.write_unit.regime = "unknown";
+  doc.slc_cache.state = UnitState::absent;
+  doc.slc_cache.searched_up_to_bytes = 8ull << 30;
+  doc.slc_cache_detail = SlcCacheDetail{};
+  doc.slc_cache_detail->written_bytes = 8ull << 30;
+  doc.slc_cache_detail->cap_bytes = 16ull << 30;
+  doc.erase_block.state = UnitState::found;
+  doc.erase_block.bytes = 24u << 20;
+  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false, {}});
+  CHECK(doc.verdict.units[1].text == "write unit 48 KiB");
+  CHECK(doc.slc_cache.to_determine.empty());
+  CHECK(has(block(doc.verdict), "no SLC cache up to 8 GiB"));
+  CHECK_FALSE(has(block(doc.verdict), "--cache-bytes"));
+  CHECK(doc.verdict.status == VerdictStatus::ok);
+
+  // A fill cut by the budget: still not the first thing to do.
+  doc.phases.back().state = PhaseState::budget;
+  doc.slc_cache.state = UnitState::undetermined;
+  doc.slc_cache.searched_up_to_bytes.reset();
+  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false, {}});
+  CHECK_FALSE(doc.verdict.first_action.has_value());
+  CHECK(doc.verdict.status == VerdictStatus::ok);
+  check_short(doc.verdict);
 }
