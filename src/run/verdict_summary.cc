@@ -13,7 +13,9 @@ namespace {
 
 constexpr uint64_t kMiB = 1 << 20;
 constexpr uint64_t kFilesystemBlock = 4096;
-constexpr size_t kLineWidth = 100;  // what a summary line aims to fit (a terminal, a ticket's first lines)
+// What a summary line aims to fit, with the two spaces the text report
+// indents it by: 100 columns (a terminal, a ticket's first lines).
+constexpr size_t kLineWidth = 98;
 
 bool fits(const std::string& line) { return line.size() <= kLineWidth; }
 
@@ -95,12 +97,21 @@ std::string first_line(const FirstAction& action, bool rerun) {
   return fits(both) ? both : "first: " + action.command;
 }
 
+// The units found or ruled out; where they do not fit, the answers no
+// advice rests on (the SLC cache's, then the erase block's) give way first:
+// the unit lines below keep them.
 std::string units_line(const Verdict& v) {
-  std::vector<std::string> known;
+  std::vector<const VerdictUnit*> known;
   for (const VerdictUnit& u : v.units) {
-    if (u.answer == UnitAnswer::found || u.answer == UnitAnswer::ruled_out) known.push_back(short_answer(u));
+    if (u.answer == UnitAnswer::found || u.answer == UnitAnswer::ruled_out) known.push_back(&u);
   }
-  return known.empty() ? "" : "units: " + fmt::format("{}", fmt::join(known, ", "));
+  auto line = [&] {
+    std::vector<std::string> words;
+    for (const VerdictUnit* u : known) words.push_back(short_answer(*u));
+    return words.empty() ? std::string() : fmt::format("units: {}", fmt::join(words, ", "));
+  };
+  while (!fits(line()) && !known.empty() && !decides_advice(*known.back())) known.pop_back();
+  return line();
 }
 
 // "not determined: erase block; not measured: write unit: ssdprobe --write
