@@ -4,6 +4,7 @@
 
 #include "core/plural.h"
 #include "core/units.h"
+#include "report/unit_answer.h"
 
 namespace ssdprobe {
 
@@ -18,6 +19,24 @@ std::string tally_text(const SizeTally& tally) {
   return out;
 }
 
+namespace {
+
+// How far the runs that ruled a unit out could see: "(up to 128 KiB)", "(up
+// to 64 KiB in 2, 128 KiB in 1)", with "not recorded" for a document that
+// does not say; "" when none says.
+std::string reach_text(const SizeTally& reach) {
+  if (reach.entries.empty() || (reach.entries.size() == 1 && !reach.entries.front().bytes)) return "";
+  if (reach.entries.size() == 1) return fmt::format(" (up to {})", format_size(*reach.entries.front().bytes));
+  std::string out;
+  for (const auto& e : reach.entries) {
+    out += fmt::format("{}{} in {}", out.empty() ? "" : ", ", e.bytes ? format_size(*e.bytes) : "not recorded",
+                       e.count);
+  }
+  return " (up to " + out + ")";
+}
+
+}  // namespace
+
 std::string unit_text(const UnitAgreement& unit) {
   if (unit.runs == 0) return "no timed run";
   if (unit.measured() == 0) return fmt::format("not measured ({})", counted(unit.runs, "run"));
@@ -28,13 +47,13 @@ std::string unit_text(const UnitAgreement& unit) {
       const auto& e = unit.found.entries[i];
       out += fmt::format(", {} in {}", format_size(e.bytes.value_or(0)), e.count);
     }
-    if (unit.ruled_out) out += fmt::format(", {} ruled out", unit.ruled_out);
+    if (unit.ruled_out) out += fmt::format(", {} ruled out{}", unit.ruled_out, reach_text(unit.ruled_out_up_to));
     if (unit.not_determined) out += fmt::format(", {} not determined", unit.not_determined);
   } else if (unit.ruled_out == unit.measured()) {
-    out = fmt::format("ruled out in {}/{} runs", unit.ruled_out, unit.measured());
+    out = fmt::format("ruled out in {}/{} runs{}", unit.ruled_out, unit.measured(), reach_text(unit.ruled_out_up_to));
   } else {
     out = fmt::format("not determined in {}/{} runs", unit.not_determined, unit.measured());
-    if (unit.ruled_out) out += fmt::format(", ruled out in {}", unit.ruled_out);
+    if (unit.ruled_out) out += fmt::format(", ruled out in {}{}", unit.ruled_out, reach_text(unit.ruled_out_up_to));
   }
   if (unit.not_measured) out += fmt::format(", {} not measured", unit.not_measured);
   return out;
@@ -45,8 +64,42 @@ std::string unit_short(const UnitAgreement& unit) {
   if (auto agreed = unit.agreed()) return format_size(*agreed);
   if (auto top = unit.top_bytes()) return format_size(*top) + "?";
   // No run found one: ruled out only when every run that measured it ruled
-  // it out; any run that could not tell makes the group not determined.
-  return unit.ruled_out == unit.measured() ? "ruled out" : "not determined";
+  // it out ("none up to 128 KiB", as far as every one of them could see);
+  // any run that could not tell makes the group not determined.
+  if (unit.ruled_out != unit.measured()) return "not determined";
+  return unit_answer_text(UnitAnswer::ruled_out, std::nullopt, unit.ruled_out_reach());
+}
+
+std::string unit_phrase_short(const std::string& what, const UnitAgreement& unit) {
+  if (unit.measured() > 0 && !unit.top_bytes() && unit.ruled_out == unit.measured()) {
+    return unit_phrase(what, UnitAnswer::ruled_out, std::nullopt, unit.ruled_out_reach(), "");
+  }
+  return what + " " + unit_short(unit);
+}
+
+std::string partial_short(const FleetGroup& group) {
+  const uint32_t partial = group.partial_count();
+  return group.only_partial() ? fmt::format("{} (all)", partial) : std::to_string(partial);
+}
+
+std::string partial_text(const FleetGroup& group, size_t max_listed) {
+  if (group.partial_runs.empty()) return "none";
+  std::string out = !group.only_partial() ? fmt::format("{} of {} stopped early", group.partial_count(),
+                                                        counted(group.timed_runs, "timed run"))
+                    : group.timed_runs == 1 ? std::string("the only timed run stopped early")
+                                            : fmt::format("all {} timed runs stopped early", group.timed_runs);
+  for (size_t i = 0; i < group.partial_runs.size() && i < max_listed; ++i) {
+    const auto& [file, stopped] = group.partial_runs[i];
+    out += fmt::format("{}{}: {}", i == 0 ? ": " : "; ", file, stopped);
+  }
+  if (group.partial_runs.size() > max_listed) {
+    out += fmt::format(" and {} more", group.partial_runs.size() - max_listed);
+  }
+  return out;
+}
+
+std::string representative_note(const FleetGroup& group) {
+  return group.representative_partial ? "partial: every timed run of the group stopped early" : "";
 }
 
 std::string spread_text(const LatencySpread& spread, const char* micro) {
@@ -62,16 +115,22 @@ std::string group_name(const FleetGroup& group) {
   return fmt::format("(no model, {}{})", how, group.identity);
 }
 
+std::string most_frequent_text(const SizeTally& tally, const char* null_word) {
+  const SizeTally::Entry* top = tally.top();
+  if (!top) return "-";
+  const std::string value = top->bytes ? format_size(*top->bytes) : null_word;
+  if (top->count == tally.total) return value;
+  return fmt::format("{} in {}/{}", value, top->count, tally.total);
+}
+
+std::string alignment_short(const FleetGroup& group) { return most_frequent_text(group.partition_alignment, "-"); }
+
 namespace {
 
 // "min_io 512 B" when every document agrees; "min_io 512 B in 3/4" when
 // they do not (the most frequent value); "min_io not reported".
 std::string reported_text(const char* name, const SizeTally& tally) {
-  const SizeTally::Entry* top = tally.top();
-  if (!top) return fmt::format("{} -", name);
-  const std::string value = top->bytes ? format_size(*top->bytes) : "not reported";
-  if (top->count == tally.total) return fmt::format("{} {}", name, value);
-  return fmt::format("{} {} in {}/{}", name, value, top->count, tally.total);
+  return fmt::format("{} {}", name, most_frequent_text(tally, "not reported"));
 }
 
 std::optional<uint64_t> reported_value(const SizeTally& tally) { return tally.top() ? tally.top()->bytes : std::nullopt; }
@@ -89,7 +148,7 @@ std::vector<ReportedMeasured> reported_vs_measured(const FleetGroup& g) {
     if (!min_io || *min_io < *agreed) io.reported_too_small = true;
   }
   if (io.measured.empty()) {
-    io.measured = g.timed_runs == 0 ? "no timed run" : "read page " + unit_short(g.read_page);
+    io.measured = g.timed_runs == 0 ? "no timed run" : unit_phrase_short("read page", g.read_page);
   }
   out.push_back(io);
   if (const std::optional<uint64_t> erase = g.erase_block.agreed(); erase && *erase > 0) {

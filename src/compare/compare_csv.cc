@@ -62,6 +62,11 @@ std::vector<std::string> group_header() {
     }
   }
   header.insert(header.end(), {"representative", "grouped_by", "identity"});
+  // Added later: at the end, so the columns before keep their places.
+  header.insert(header.end(), {"partial_runs", "partial", "representative_partial"});
+  for (const char* unit : {"read_page", "write_unit", "erase_block"}) {
+    header.push_back(fmt::format("{}_ruled_out_up_to", unit));
+  }
   return header;
 }
 
@@ -81,6 +86,15 @@ std::string mismatches_field(const FleetGroup& g) {
     mismatches += fmt::format("{}{}:{}", mismatches.empty() ? "" : ";", field, count);
   }
   return mismatches;
+}
+
+// "FILE: run stopped in the read_grid phase (interrupted by signal 2);..." (each partial run).
+std::string partial_field(const FleetGroup& g) {
+  std::string partial;
+  for (const auto& [file, stopped] : g.partial_runs) {
+    partial += fmt::format("{}{}: {}", partial.empty() ? "" : ";", file, stopped);
+  }
+  return partial;
 }
 
 // The six columns of key cell `key`; empty where the group has no such cell
@@ -119,6 +133,11 @@ std::vector<std::string> group_fields(const FleetGroup& g) {
   f.push_back(text_cell(mismatches_field(g)));
   for (const char* key : kKeys) add_key_cell_fields(f, g, key);
   f.insert(f.end(), {text_cell(g.representative), grouped_by_name(g.grouped_by), text_cell(g.identity)});
+  f.insert(f.end(), {std::to_string(g.partial_count()), text_cell(partial_field(g)),
+                     g.representative_partial ? "true" : "false"});
+  for (const UnitAgreement* u : {&g.read_page, &g.write_unit, &g.erase_block}) {
+    f.push_back(tally_field(u->ruled_out_up_to));
+  }
   return f;
 }
 

@@ -40,6 +40,7 @@ section { border-top: 2px solid #888; margin-top: 2em; }
 .note { color: #666; font-size: 0.9em; }
 td.u.unsure, .unsure { color: #a50; }
 .too-small { color: #b00; }
+.partial, td.n.partial { color: #a50; font-weight: bold; }
 figure { margin: 0.5em 0; }
 figure svg { display: block; width: 100%; height: auto; }
 )";
@@ -52,6 +53,20 @@ std::string unit_cell(const UnitAgreement& u) {
   const std::string text = html_text(unit_short(u));
   const bool unsure = u.measured() > 0 && !u.agreed() && u.ruled_out != u.measured();
   return fmt::format("<td class=\"u{}\" title=\"{}\">{}</td>", unsure ? " unsure" : "", html_text(unit_text(u)), text);
+}
+
+// The count of partial runs, marked (and listed in its title) when there is one.
+std::string partial_cell(const FleetGroup& g) {
+  if (g.partial_runs.empty()) return cell("0", true);
+  return fmt::format("<td class=\"n partial\" title=\"{}\">{}</td>", html_text(partial_text(g)),
+                     html_text(partial_short(g)));
+}
+
+// The recommended alignment, marked when the runs disagree (every value in its title).
+std::string alignment_cell(const FleetGroup& g) {
+  const bool disagree = g.partition_alignment.entries.size() > 1;
+  return fmt::format("<td class=\"u{}\" title=\"{}\">{}</td>", disagree ? " unsure" : "",
+                     html_text(tally_text(g.partition_alignment)), html_text(alignment_short(g)));
 }
 
 // The head (the Content-Security-Policy lets nothing load or run), the
@@ -109,13 +124,12 @@ std::string reported_measured_cell(const FleetGroup& g) {
 // One group's row of the summary table, linking to its section (`number`
 // counts groups from 1).
 std::string summary_row(const FleetGroup& g, size_t number) {
-  const auto* align = g.partition_alignment.top();
   std::string out = fmt::format("<tr class=\"group\" id=\"row-{}\">", number);
   out += fmt::format("<td><a href=\"#group-{}\">{}</a></td>", number, html_text(group_name(g)));
   out += cell(html_text(g.firmware)) + cell(format_size(g.size_bytes)) + cell(std::to_string(g.drives), true) +
-         cell(std::to_string(g.timed_runs), true) + cell(std::to_string(g.info_documents), true);
+         cell(std::to_string(g.timed_runs), true) + partial_cell(g) + cell(std::to_string(g.info_documents), true);
   out += unit_cell(g.read_page) + unit_cell(g.write_unit) + unit_cell(g.erase_block);
-  out += cell(align && align->bytes ? format_size(*align->bytes) : "-") + reported_measured_cell(g);
+  out += alignment_cell(g) + reported_measured_cell(g);
   for (size_t k = 0; k < 2 && k < g.key_cells.size(); ++k) {
     const LatencySpread& s = g.key_cells[k].spread;
     out += cell(s.runs ? fmt::format("{:.1f} µs", s.median_us) : "-", true);
@@ -125,8 +139,10 @@ std::string summary_row(const FleetGroup& g, size_t number) {
 
 std::string summary_table(const FleetComparison& c) {
   std::string out = "<div class=\"scroll\">\n<table id=\"summary\">\n<tr><th>model</th><th>firmware</th>"
-                    "<th>capacity</th><th>drives</th><th>runs</th><th>info</th><th>read page</th><th>write unit</th>"
-                    "<th>erase block</th><th>alignment</th>"
+                    "<th>capacity</th><th>drives</th><th>runs</th>"
+                    "<th title=\"timed runs that stopped early (interrupted, or stopped by an error)\">partial</th>"
+                    "<th>info</th><th>read page</th><th>write unit</th><th>erase block</th>"
+                    "<th title=\"the recommended partition alignment; 1 MiB in 2/3: the runs disagree\">alignment</th>"
                     "<th title=\"the kernel's minimum_io_size beside the agreed read page and write unit; "
                     "optimal_io_size beside the agreed erase block\">reported / measured</th>"
                     "<th>4 KiB aligned</th><th>straddling page</th></tr>\n";
@@ -134,8 +150,11 @@ std::string summary_table(const FleetComparison& c) {
   return out + "</table>\n</div>\n<p class=\"note\">reported / measured: what the kernel reports (sysfs "
                "minimum_io_size, optimal_io_size: what mkfs and partitioning tools read) beside what the runs "
                "measured and agreed on for the same job; <span class=\"too-small\">red</span> where the reported "
-               "size does not cover the measured unit. The latency columns are the medians over runs of the key "
-               "cells (each group's section has them all).</p>\n";
+               "size does not cover the measured unit. partial: timed runs that stopped early (interrupted, or "
+               "stopped by an error), <span class=\"partial\">marked</span>, \"(all)\" when no run of the group "
+               "is complete; their units count as far as they were measured. alignment \"1 MiB in 2/3\": the runs "
+               "disagree. The latency columns are the medians over runs of the key cells (each group's section has "
+               "them all).</p>\n";
 }
 
 // A group's reported geometry, detected units, mismatches and alignment.
@@ -150,6 +169,7 @@ std::string geometry_table(const FleetGroup& g) {
   for (const auto& [name, tally] : g.firmware_geometry) {
     row("firmware " + html_text(name), html_text(tally_text(tally)));
   }
+  row("partial runs", html_text(partial_text(g)));
   row("read page", html_text(unit_text(g.read_page)));
   row("write unit", html_text(unit_text(g.write_unit)));
   row("erase block", html_text(unit_text(g.erase_block)));
@@ -191,11 +211,15 @@ std::string group_section(const FleetGroup& g, size_t number, const GroupPicture
                      counted(g.timed_runs, "timed run"), g.info_documents, counted(g.drives, "drive"));
   out += "<div class=\"group-body\">\n<div>\n" + geometry_table(g) + key_cell_table(g) + "</div>\n";
   if (!g.representative.empty()) {
-    out += fmt::format("<figure>\n{}\n<figcaption class=\"note\">Read grid of a representative run ({}): median "
+    const std::string note = representative_note(g);
+    out += fmt::format("<figure>\n{}\n<figcaption class=\"note\">Read grid of a representative run ({}{}): median "
                        "latency per request size and offset.</figcaption>\n</figure>\n",
-                       picture(g), html_text(g.representative));
-  } else {
+                       picture(g), html_text(g.representative),
+                       note.empty() ? "" : "; <span class=\"partial\">" + html_text(note) + "</span>");
+  } else if (g.timed_runs == 0) {
     out += "<p class=\"note\">No timed run in this group: no heatmap.</p>\n";
+  } else {
+    out += "<p class=\"note\">No timed run of this group has a read grid: no heatmap.</p>\n";
   }
   return out + "</div>\n</section>\n";
 }

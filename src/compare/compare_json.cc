@@ -21,16 +21,23 @@ json tally_json(const SizeTally& tally) {
   return {{"documents", tally.total}, {"values", std::move(values)}};
 }
 
+// A tally over runs: [{bytes, runs}], most runs first (the sizes found; how
+// far the runs that ruled a unit out could see, null where one does not say).
+json runs_json(const SizeTally& tally) {
+  json out = json::array();
+  for (const auto& e : tally.entries) out.push_back({{"bytes", json_or_null(e.bytes)}, {"runs", e.count}});
+  return out;
+}
+
 json unit_json(const UnitAgreement& unit) {
-  json found = json::array();
-  for (const auto& e : unit.found.entries) found.push_back({{"bytes", json_or_null(e.bytes)}, {"runs", e.count}});
   return {{"agreed_bytes", json_or_null(unit.agreed())},
           {"timed_runs", unit.runs},
           {"measured_runs", unit.measured()},
           {"ruled_out", unit.ruled_out},
+          {"ruled_out_up_to", runs_json(unit.ruled_out_up_to)},
           {"not_determined", unit.not_determined},
           {"not_measured", unit.not_measured},
-          {"found", std::move(found)}};
+          {"found", runs_json(unit.found)}};
 }
 
 json key_cell_json(const KeyCell& k) {
@@ -57,6 +64,8 @@ json group_json(const FleetGroup& g) {
   for (const auto& [field, count] : g.mismatches) mismatches.push_back({{"field", field}, {"documents", count}});
   json key_cells = json::array();
   for (const KeyCell& k : g.key_cells) key_cells.push_back(key_cell_json(k));
+  json partial = json::array();
+  for (const auto& [file, stopped] : g.partial_runs) partial.push_back({{"file", file}, {"stopped", stopped}});
   return {{"model", g.model},
           {"firmware", g.firmware},
           {"capacity_bytes", g.size_bytes},
@@ -64,6 +73,7 @@ json group_json(const FleetGroup& g) {
           {"identity", g.identity.empty() ? json(nullptr) : json(g.identity)},
           {"documents", g.documents},
           {"timed_runs", g.timed_runs},
+          {"partial_runs", g.partial_count()},
           {"info_documents", g.info_documents},
           {"drives", g.drives},
           {"newest_schema_minor", g.newest_schema_minor},
@@ -80,7 +90,9 @@ json group_json(const FleetGroup& g) {
           {"mismatches", std::move(mismatches)},
           {"partition_alignment", tally_json(g.partition_alignment)},
           {"key_cells", std::move(key_cells)},
-          {"representative", g.representative.empty() ? json(nullptr) : json(g.representative)}};
+          {"partial", std::move(partial)},
+          {"representative", g.representative.empty() ? json(nullptr) : json(g.representative)},
+          {"representative_partial", g.representative_partial}};
 }
 
 json coverage_json(const FleetCoverage& c) {
@@ -93,6 +105,7 @@ json coverage_json(const FleetCoverage& c) {
           {"hosts", c.hosts},
           {"documents_without_hostname", c.without_hostname},
           {"timed_runs", c.timed_runs},
+          {"partial_runs", c.partial_runs},
           {"info_documents", c.info_documents},
           {"first_started_at", time(c.first_started_at)},
           {"last_started_at", time(c.last_started_at)}};

@@ -54,28 +54,29 @@ std::string header(const FleetComparison& c) {
 
 std::string render_text(const FleetComparison& c) {
   std::string out = header(c);
-  std::vector<std::vector<std::string>> rows{{"MODEL", "FIRMWARE", "CAPACITY", "DRIVES", "RUNS", "INFO", "READ_PAGE",
-                                              "WRITE_UNIT", "ERASE_BLOCK", "ALIGN", "REPORTED / MEASURED"}};
+  std::vector<std::vector<std::string>> rows{{"MODEL", "FIRMWARE", "CAPACITY", "DRIVES", "RUNS", "PARTIAL", "INFO",
+                                              "READ_PAGE", "WRITE_UNIT", "ERASE_BLOCK", "ALIGN",
+                                              "REPORTED / MEASURED"}};
   for (const FleetGroup& g : c.groups) {
     rows.push_back({printable(group_name(g)), printable(g.firmware.empty() ? "-" : g.firmware),
                     format_size(g.size_bytes), std::to_string(g.drives), std::to_string(g.timed_runs),
-                    std::to_string(g.info_documents), unit_short(g.read_page), unit_short(g.write_unit),
-                    unit_short(g.erase_block),
-                    g.partition_alignment.top() && g.partition_alignment.top()->bytes
-                        ? format_size(*g.partition_alignment.top()->bytes)
-                        : "-",
+                    partial_short(g), std::to_string(g.info_documents), unit_short(g.read_page),
+                    unit_short(g.write_unit), unit_short(g.erase_block), alignment_short(g),
                     reported_vs_measured_text(g)});
   }
   out += table(rows);
   out += "(a unit with '?' is the most frequent size but misses the agreement rule: found in fewer than 80 % of the "
-         "runs that measured it; REPORTED / MEASURED: the kernel's minimum_io_size beside the agreed read page and "
-         "write unit, optimal_io_size beside the agreed erase block)\n";
+         "runs that measured it; PARTIAL: timed runs that stopped early (interrupted, or stopped by an error), "
+         "\"(all)\" when no run of the group is complete; ALIGN \"1 MiB in 2/3\": the runs disagree; REPORTED / "
+         "MEASURED: the kernel's minimum_io_size beside the agreed read page and write unit, optimal_io_size beside "
+         "the agreed erase block)\n";
 
   for (const FleetGroup& g : c.groups) {
     out += fmt::format("\n== {}, firmware {}, {}\n", printable(group_name(g)),
                        printable(g.firmware.empty() ? "(none)" : g.firmware), format_size(g.size_bytes));
     out += fmt::format("  documents     {} ({}, {} info) from {}\n", g.documents, counted(g.timed_runs, "timed run"),
                        g.info_documents, counted(g.drives, "drive"));
+    out += fmt::format("  partial       {}\n", printable(partial_text(g)));
     out += fmt::format("  reported      logical {}, physical {}, minimum_io {}, optimal_io {}\n",
                        tally_text(g.logical_block), tally_text(g.physical_block), tally_text(g.minimum_io),
                        tally_text(g.optimal_io));
@@ -95,7 +96,11 @@ std::string render_text(const FleetComparison& c) {
     for (const KeyCell& k : g.key_cells) {
       out += fmt::format("    {:<15} {}: {}\n", k.key, k.description, spread_text(k.spread));
     }
-    if (!g.representative.empty()) out += fmt::format("  representative run  {}\n", printable(g.representative));
+    if (!g.representative.empty()) {
+      const std::string note = representative_note(g);
+      out += fmt::format("  representative run  {}{}\n", printable(g.representative),
+                         note.empty() ? "" : " (" + note + ")");
+    }
   }
   return out;
 }

@@ -36,9 +36,11 @@ std::string hosts_text(const FleetCoverage& c, size_t max_hosts) {
   return out;
 }
 
-// "9 timed runs and 1 info document, started 2026-11-20T08:00:00Z to 2026-11-26T12:39:40Z"
+// "9 timed runs and 1 info document, started 2026-11-20T08:00:00Z to 2026-11-26T12:39:40Z";
+// "9 timed runs (2 partial) and ..." when some stopped early.
 std::string runs_text(const FleetCoverage& c) {
-  std::string out = fmt::format("{} and {}", counted(c.timed_runs, "timed run"),
+  std::string out = fmt::format("{}{} and {}", counted(c.timed_runs, "timed run"),
+                                c.partial_runs ? fmt::format(" ({} partial)", c.partial_runs) : "",
                                 counted(c.info_documents, "info document"));
   if (c.first_started_at.empty()) return out + ", no start time recorded";
   if (c.first_started_at == c.last_started_at) return out + ", started " + c.first_started_at;

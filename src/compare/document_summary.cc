@@ -12,8 +12,9 @@ constexpr uint64_t kKeySize = 4096;
 constexpr uint64_t kSmallestBoundary = 4096, kLargestBoundary = 128 * 1024;
 
 UnitReading reading(const SavedUnit& unit) {
-  UnitReading out{unit.state, std::nullopt};
+  UnitReading out{unit.state, std::nullopt, std::nullopt};
   if (unit.state == "found") out.bytes = unit.bytes;
+  if (unit.state == "absent") out.searched_up_to = unit.searched_up_to_bytes;
   return out;
 }
 
@@ -44,6 +45,7 @@ DocumentSummary summarize_document(const SavedResult& result) {
   out.schema_minor = result.schema_minor;
   out.timed = result.measured;
   out.write = result.write;
+  out.stopped = result.stopped;
   out.model = result.model;
   out.firmware = result.firmware;
   out.serial = result.serial;

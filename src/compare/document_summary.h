@@ -18,6 +18,10 @@ namespace ssdprobe {
 struct UnitReading {
   std::string state;              // found, absent, undetermined, not_measured (or a newer writer's value)
   std::optional<uint64_t> bytes;  // set when state is found
+  // Ruled out (state absent): the largest unit the probe could have seen
+  // ("no read page up to 128 KiB"); unset otherwise, or when the document
+  // does not say.
+  std::optional<uint64_t> searched_up_to = std::nullopt;
 };
 
 // The key cells of docs/compare.md, as far as one document can give them
@@ -42,6 +46,10 @@ struct DocumentSummary {
   int schema_minor = 0;
   bool timed = false;  // a characterization (`run` present), not an `info` document
   bool write = false;  // run with --write
+  // How the run stopped early, in the verdict's words ("run stopped in the
+  // read_grid phase (interrupted by signal 2)"); "" when it ran to its end.
+  // A stopped run is partial: what did not finish is not_measured.
+  std::string stopped;
   std::string model, firmware, serial;
   std::string wwid;      // NVMe nguid/eui64 where the document has one
   std::string path;      // target.path: /dev/vda, /dev/loop3, a file, sim:NAME
@@ -54,6 +62,8 @@ struct DocumentSummary {
   std::vector<std::string> mismatch_fields;  // each field once, in document order
   std::optional<uint64_t> partition_alignment;
   DocumentCells cells;
+
+  bool partial() const { return !stopped.empty(); }
 };
 
 // Reduces a document read with GridDetail::medians (or full).

@@ -77,15 +77,19 @@ std::vector<KeyCell> key_cells(const std::vector<const DocumentSummary*>& docs, 
   return {aligned, straddle, sub_unit, whole_unit};
 }
 
-std::string representative(const std::vector<const DocumentSummary*>& docs, const FleetGroup& group) {
+// Passes from the strictest: complete runs with the agreed read page, any
+// complete run, then (a group of partial runs only) the same among all.
+const DocumentSummary* representative(const std::vector<const DocumentSummary*>& docs, const FleetGroup& group) {
   const std::optional<uint64_t> page = group.read_page.agreed();
   const double target = group.key_cells.empty() ? 0.0 : group.key_cells.front().spread.median_us;
   const DocumentSummary* best = nullptr;
   double best_distance = 0.0;
-  for (int pass = 0; pass < 2 && best == nullptr; ++pass) {
+  for (int pass = 0; pass < 4 && best == nullptr; ++pass) {
+    const bool complete_only = pass < 2, agreed_page_only = pass % 2 == 0;
     for (const DocumentSummary* d : docs) {
       if (!d->timed || d->cells.read_size == 0) continue;
-      if (pass == 0 && page && d->read_page.bytes != page) continue;
+      if (complete_only && d->partial()) continue;
+      if (agreed_page_only && page && d->read_page.bytes != page) continue;
       const double distance = std::isfinite(d->cells.read_aligned_us) ? std::abs(d->cells.read_aligned_us - target)
                                                                        : HUGE_VAL;
       if (best == nullptr || distance < best_distance) {
@@ -94,7 +98,7 @@ std::string representative(const std::vector<const DocumentSummary*>& docs, cons
       }
     }
   }
-  return best ? best->file : std::string();
+  return best;
 }
 
 // The drive a document measured, as (how, what): its serial, else its
@@ -151,6 +155,7 @@ void add_document(FleetGroup& g, GroupCounts& counts, const DocumentSummary& d) 
     return;
   }
   ++g.timed_runs;
+  if (d.partial()) g.partial_runs.emplace_back(d.file, d.stopped);
   g.read_page.add(d.read_page);
   g.write_unit.add(d.write_unit);
   g.erase_block.add(d.erase_block);
@@ -162,7 +167,8 @@ void add_document(FleetGroup& g, GroupCounts& counts, const DocumentSummary& d) 
 void finish_counts(FleetGroup& g, const GroupCounts& counts) {
   g.drives = static_cast<uint32_t>(counts.drives.size()) + counts.without_identity;
   for (SizeTally* t : {&g.logical_block, &g.physical_block, &g.minimum_io, &g.optimal_io, &g.partition_alignment,
-                       &g.read_page.found, &g.write_unit.found, &g.erase_block.found}) {
+                       &g.read_page.found, &g.write_unit.found, &g.erase_block.found, &g.read_page.ruled_out_up_to,
+                       &g.write_unit.ruled_out_up_to, &g.erase_block.ruled_out_up_to}) {
     t->finish();
   }
   for (auto& [name, tally] : g.firmware_geometry) tally.finish();
@@ -184,7 +190,10 @@ FleetGroup build_group(const GroupKey& key, const std::vector<const DocumentSumm
   for (const DocumentSummary* d : docs) add_document(g, counts, *d);
   finish_counts(g, counts);
   g.key_cells = key_cells(docs, g);
-  g.representative = representative(docs, g);
+  if (const DocumentSummary* shown = representative(docs, g)) {
+    g.representative = shown->file;
+    g.representative_partial = shown->partial();
+  }
   return g;
 }
 
@@ -213,7 +222,11 @@ void UnitAgreement::add(const UnitReading& reading) {
   ++runs;
   switch (unit_answer(reading.state)) {
     case UnitAnswer::not_measured: ++not_measured; break;
-    case UnitAnswer::ruled_out: ++ruled_out; break;
+    case UnitAnswer::ruled_out:
+      ++ruled_out;
+      // A reach of 0 says nothing (no unit up to nothing): as not recorded.
+      ruled_out_up_to.add(reading.searched_up_to.value_or(0) > 0 ? reading.searched_up_to : std::nullopt);
+      break;
     case UnitAnswer::found:
       // A found unit of 0 bytes is no unit (a damaged or foreign document):
       // counted as not determined, never agreed on (nothing divides by it).
@@ -235,6 +248,15 @@ std::optional<uint64_t> UnitAgreement::agreed(uint32_t min_runs) const {
   // top/n >= kAgreementPercent/100, in integers (no rounding at the edge).
   if (uint64_t{top_count()} * 100 < uint64_t{n} * kAgreementPercent) return std::nullopt;
   return top_bytes();
+}
+
+std::optional<uint64_t> UnitAgreement::ruled_out_reach() const {
+  std::optional<uint64_t> reach;
+  for (const SizeTally::Entry& e : ruled_out_up_to.entries) {
+    if (!e.bytes) return std::nullopt;  // a run that did not say how far it saw
+    reach = reach ? std::min(*reach, *e.bytes) : *e.bytes;
+  }
+  return reach;
 }
 
 LatencySpread latency_spread(std::vector<double> values) {
@@ -274,6 +296,7 @@ FleetCoverage fleet_coverage(const std::vector<DocumentSummary>& documents) {
     if (d.hostname.empty()) ++out.without_hostname;
     else hosts.insert(d.hostname);
     ++(d.timed ? out.timed_runs : out.info_documents);
+    if (d.timed && d.partial()) ++out.partial_runs;
     // started_at is fixed-width ISO 8601 UTC: text order is time order.
     if (d.started_at.empty()) continue;
     if (out.first_started_at.empty() || d.started_at < out.first_started_at) out.first_started_at = d.started_at;

@@ -40,6 +40,9 @@ constexpr uint32_t kQuirkMinRuns = 3;
 struct UnitAgreement {
   SizeTally found;             // sizes of the runs whose state is found
   uint32_t ruled_out = 0;      // measured, and no unit up to what the probe could see (state absent)
+  // How far each run that ruled it out could see (searched_up_to_bytes;
+  // null: the document does not say).
+  SizeTally ruled_out_up_to;
   uint32_t not_determined = 0; // measured, neither found nor ruled out (undetermined, or an unknown state)
   uint32_t not_measured = 0;   // no probe ran for it (write unit and erase block without --write)
   uint32_t runs = 0;           // timed runs of the group
@@ -50,6 +53,9 @@ struct UnitAgreement {
   uint32_t top_count() const;
   // The top size when it meets the agreement rule (and min_runs measured it).
   std::optional<uint64_t> agreed(uint32_t min_runs = 1) const;
+  // The size up to which every run that ruled it out saw none (the smallest
+  // reach); nullopt when none ruled it out or one did not say how far.
+  std::optional<uint64_t> ruled_out_reach() const;
 
   void add(const UnitReading& reading);
 };
@@ -85,6 +91,11 @@ struct FleetGroup {
   // the document has no hostname). Empty when grouped by model.
   std::string identity;
   uint32_t documents = 0, timed_runs = 0, info_documents = 0;
+  // The timed runs that stopped early (a signal, or an error that left
+  // phases not run): (file, how it stopped), in document order. They count
+  // like any run (what did not finish is not_measured in them), and every
+  // rendering marks them.
+  std::vector<std::pair<std::string, std::string>> partial_runs;
   // Distinct drives: by serial, else WWID, else host and path; a document
   // with none of these counts as a drive of its own.
   uint32_t drives = 0;
@@ -95,10 +106,17 @@ struct FleetGroup {
   std::vector<std::pair<std::string, uint32_t>> mismatches;  // field -> documents with it; most first
   SizeTally partition_alignment;  // over timed runs (an info document recommends 1 MiB without measuring)
   std::vector<KeyCell> key_cells;
-  // The document drawn as the group's heatmap: a timed run whose read page is
-  // the agreed one (any timed run when none is agreed) and whose aligned key
-  // cell is nearest the group's median. Empty when the group has no timed run.
+  // The document drawn as the group's heatmap: a timed run with a read grid,
+  // a complete one while the group has one (a partial run only when every
+  // run is partial), whose read page is the agreed one (any when none is
+  // agreed) and whose aligned key cell is nearest the group's median. Empty
+  // when no timed run of the group has a read grid.
   std::string representative;
+  bool representative_partial = false;  // the representative stopped early (every run did)
+
+  uint32_t partial_count() const { return static_cast<uint32_t>(partial_runs.size()); }
+  // Timed runs all of which stopped early: the group has no complete run.
+  bool only_partial() const { return timed_runs > 0 && partial_count() == timed_runs; }
 };
 
 // What a comparison covers and when it was made, for the header of every
@@ -112,6 +130,7 @@ struct FleetCoverage {
   std::vector<std::string> hosts;  // distinct hostnames, sorted
   uint32_t without_hostname = 0;   // documents whose hostname is null
   uint32_t timed_runs = 0, info_documents = 0;
+  uint32_t partial_runs = 0;  // timed runs that stopped early
   // The earliest and latest started_at over all documents ("" when none has one).
   std::string first_started_at, last_started_at;
 };

@@ -70,6 +70,10 @@ void add_identity(json& row, const SavedResult& d) {
   row["duration_s"] = number(d.duration_s);
   row["timed"] = d.measured;
   row["write"] = d.write;
+  // A run stopped early (interrupted, or by an error): what did not finish
+  // is not_measured in it, so a warehouse must be able to leave it out.
+  row["partial"] = !d.stopped.empty();
+  row["stopped"] = text(d.stopped);
 }
 
 // The document's own JSON of each sysfs value (numbers, booleans, the
@@ -81,8 +85,9 @@ void add_reported(json& row, const SavedResult& d) {
   }
 }
 
-// <unit>_bytes, _state, _confidence: null when the document has no such
-// unit (an older writer); the state in the document's own words.
+// <unit>_bytes, _state, _confidence, _searched_up_to_bytes: null when the
+// document has no such unit (an older writer); the state in the document's
+// own words; how far the probe could see only when it ruled the unit out.
 void add_units(json& row, const SavedResult& d) {
   for (const char* name : kUnits) {
     const SavedUnit* unit = find(d.row.units, name);
@@ -90,6 +95,8 @@ void add_units(json& row, const SavedResult& d) {
     row[stem + "_bytes"] = unit && unit->state == "found" ? maybe(unit->bytes) : json(nullptr);
     row[stem + "_state"] = unit ? text(unit->state) : json(nullptr);
     row[stem + "_confidence"] = unit ? number(unit->confidence) : json(nullptr);
+    row[stem + "_searched_up_to_bytes"] =
+        unit && unit->state == "absent" ? maybe(unit->searched_up_to_bytes) : json(nullptr);
   }
   row["partition_alignment_bytes"] = maybe(d.partition_alignment);
 }

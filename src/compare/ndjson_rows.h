@@ -13,7 +13,8 @@
 
 namespace ssdprobe {
 
-constexpr const char* kRowSchema = "ssdprobe-row/1";
+// 2: partial, stopped and <unit>_searched_up_to_bytes added to 1's columns.
+constexpr const char* kRowSchema = "ssdprobe-row/2";
 
 // The row of one document read with RowFacts::read: one line of JSON,
 // ending in '\n'. Strings that are not valid UTF-8 (only a file name can

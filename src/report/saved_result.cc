@@ -201,7 +201,46 @@ class DocumentReader {
     }
   }
 
+  // --- How the run ended (SavedResult::stopped), leniently: a document is
+  // never refused for its phases. The phases are what every other sign is
+  // built from, so they are asked first, worded as the verdict words them
+  // (run/verdict_builder.cc stopped_phrase): the first interrupted phase, or
+  // at the first phase not run the failure before it (else that phase).
+  // Without phases: the verdict's own `stopped`, then `interrupted: true`.
+  void read_run_stop(element doc, SavedResult& out) const {
+    simdjson::dom::array phases;
+    if (!doc["phases"].get_array().get(phases)) {
+      std::string_view failed_name, failed_reason;  // the last failed phase so far
+      for (element phase : phases) {
+        std::string_view name, state, reason;
+        if (phase["state"].get_string().get(state)) continue;
+        if (phase["name"].get_string().get(name)) name = {};
+        if (phase["reason"].get_string().get(reason)) reason = {};  // null: no reason given
+        if (state == "failed") {
+          failed_name = name;
+          failed_reason = reason;
+        } else if (state == "interrupted" || state == "not_run") {
+          const bool by_failure = state == "not_run" && !failed_name.empty();  // that failure stopped the run
+          out.stopped = by_failure ? stop_phrase(failed_name, failed_reason) : stop_phrase(name, reason);
+          return;
+        }
+      }
+    }
+    std::string_view stopped;
+    if (!doc.at_pointer("/verdict/stopped").get_string().get(stopped) && !stopped.empty()) {
+      out.stopped = std::string(stopped);
+      return;
+    }
+    bool interrupted = false;
+    if (!doc["interrupted"].get_bool().get(interrupted) && interrupted) out.stopped = "run interrupted by a signal";
+  }
+
  private:
+  static std::string stop_phrase(std::string_view phase, std::string_view reason) {
+    const std::string where = phase.empty() ? "run stopped early" : fmt::format("run stopped in the {} phase", phase);
+    return reason.empty() ? where : fmt::format("{} ({})", where, reason);
+  }
+
   void read_schema(const std::string& schema, SavedResult& out) const {
     const auto version = parse_schema_version(schema);
     if (!version) bad(fmt::format("is not an ssdprobe result document (schema \"{}\")", schema));
@@ -582,6 +621,7 @@ SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const Documen
   reader.read_document(doc, out);
   reader.read_fleet_identity(doc, out);
   reader.read_monitoring_fields(doc, out);
+  reader.read_run_stop(doc, out);
   if (row == RowFacts::read) read_row_facts(doc, out.row);
   return out;
 }

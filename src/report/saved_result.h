@@ -208,6 +208,14 @@ struct SavedResult {
   // subcommand of command_line ("audit", "info"), "info" when that is absent.
   std::string command;
 
+  // --- How the run ended, for `compare` (a stopped run is a partial
+  // document). Read by read_run_stop.
+  // "run stopped in the read_grid phase (interrupted by signal 2)" when the
+  // run stopped early (a signal, or an error that left phases not run), in
+  // the words of the verdict's `stopped`; "" when every phase had its turn,
+  // or the document does not say (an older writer's without phases).
+  std::string stopped;
+
   SavedRowFacts row;  // read only with RowFacts::read
 };
 

@@ -50,6 +50,7 @@ class RowFactsReader {
       if (k == "bytes" && !f.get_uint64().get(n)) u.bytes = n;
       else if (k == "state") u.state = string_or_empty(f);
       else if (k == "confidence" && !f.get_double().get(d)) u.confidence = d;
+      else if (k == "searched_up_to_bytes" && !f.get_uint64().get(n)) u.searched_up_to_bytes = n;
     });
     return u;
   }

@@ -64,10 +64,10 @@ check "text: 10 timed runs, 1 info document, first and last start" \
 check "text: reported / measured of sata-mlc-8k" \
   'grep -Eq "^ssdprobe simulated drive sata-mlc-8k .* min_io 512 B / read page 8 KiB, write unit 16 KiB; opt_io 0 B / erase block 4 MiB$" "$T/text"'
 check "text: p10-p90 in microseconds" 'grep -Eq "read_aligned .*: [0-9.]+ us \(p10-p90 [0-9.]+-[0-9.]+ us, 3 runs\)" "$T/text"'
-check "text: nvme-tlc-16k row: 4 drives, 3 runs, 1 info, 16 KiB page" \
-  'grep -Eq "^ssdprobe simulated drive nvme-tlc-16k +sim +64 GiB +4 +3 +1 +16 KiB +- +- +1 MiB" "$T/text"'
+check "text: nvme-tlc-16k row: 4 drives, 3 runs, none partial, 1 info, 16 KiB page" \
+  'grep -Eq "^ssdprobe simulated drive nvme-tlc-16k +sim +64 GiB +4 +3 +0 +1 +16 KiB +- +- +1 MiB" "$T/text"'
 check "text: sata-mlc-8k row with write unit and erase block" \
-  'grep -Eq "^ssdprobe simulated drive sata-mlc-8k +sim +64 GiB +3 +3 +0 +8 KiB +16 KiB +4 MiB +1 MiB" "$T/text"'
+  'grep -Eq "^ssdprobe simulated drive sata-mlc-8k +sim +64 GiB +3 +3 +0 +0 +8 KiB +16 KiB +4 MiB +1 MiB" "$T/text"'
 check "text: read page agreement line" 'grep -q "read page     16 KiB in 3/3 runs" "$T/text"'
 check "text: info document counts as not measured nowhere, reported everywhere" \
   'grep -q "documents     4 (3 timed runs, 1 info) from 4 drives" "$T/text"'
@@ -125,7 +125,7 @@ PY'
 "$SSDPROBE" compare --markdown - "$F" > "$T/c.md" 2> /dev/null
 check "markdown: 3 group sections" '[ "$(grep -c "^## ssdprobe simulated drive" "$T/c.md")" = 3 ]'
 check "markdown: summary row of sata-mlc-8k" \
-  'grep -Fq "| ssdprobe simulated drive sata-mlc-8k | sim | 64 GiB | 3 | 3 | 0 | 8 KiB | 16 KiB | 4 MiB | 1 MiB |" "$T/c.md"'
+  'grep -Fq "| ssdprobe simulated drive sata-mlc-8k | sim | 64 GiB | 3 | 3 | 0 | 0 | 8 KiB | 16 KiB | 4 MiB | 1 MiB |" "$T/c.md"'
 check "markdown: skipped files listed" '[ "$(grep -c "^- .*broken/" "$T/c.md")" = 3 ]'
 check "markdown on stdout: no text report mixed in" '! grep -q "^MODEL" "$T/c.md"'
 check "markdown: the header names the hosts" 'grep -q "^- hosts: 3: host1, host2, host3$" "$T/c.md"'
@@ -215,6 +215,97 @@ want = [("\x27=HYPERLINK(\"http://evil.example/\",\"open\")", "\x27+1+1")]
 assert [(r["model"], r["firmware"]) for r in rows] == want, rows
 assert all(not cell[:1] in ("=", "+", "-", "@", "\t", "\r") for r in rows for cell in r.values()), rows
 PY'
+
+# --- partial runs, alignments that disagree, a unit ruled out ---
+# - a --write run of sim:nvme-tlc-16k stopped by SIGINT part-way, as a
+#   model of its own ("Stopped Real": a group of partial runs only);
+# - nvme-tlc-16k: a complete run, and a copy of it that says it was stopped
+#   (the stopped run's phases, verdict and flag): "a-stopped.json" sorts
+#   first and has the same cells, so only its being partial keeps it from
+#   being the representative;
+# - "Mixed Writes": two read-only nvme-tlc-16k runs (1 MiB alignment) and a
+#   --write one (its 48 KiB write unit makes 3 MiB);
+# - two sim:flat-dram runs: no read page up to 128 KiB.
+# Each run has its own serial.
+P="$T/partial"
+mkdir -p "$P"
+interrupted_run "$SSDPROBE" "$T/stopped.json" --seed 5 sim:nvme-tlc-16k || exit 1
+stopped=$(jq -r .verdict.stopped "$T/stopped.json")
+echo "# the interrupted run: $stopped"
+jq '.target.model = "Stopped Real" | .target.serial = "SIM-stopped"' "$T/stopped.json" > "$P/stopped-real.json"
+cp "$F/host1/nvme-tlc-16k-1.json" "$P/c-complete.json"
+jq --slurpfile s "$T/stopped.json" '.phases = $s[0].phases | .interrupted = true | .verdict.stopped = $s[0].verdict.stopped |
+    .target.serial = "SIM-grafted"' "$F/host1/nvme-tlc-16k-1.json" > "$P/a-stopped.json"
+"$SSDPROBE" -q --seed 4 --write --yes --json "$T/write.json" sim:nvme-tlc-16k > /dev/null 2>&1 || bad "a --write run failed"
+for f in "$F/host2/nvme-tlc-16k-2.json" "$F/host3/nvme-tlc-16k-3.json" "$T/write.json"; do
+  jq --arg s "MIX-$(basename "$f")" '.target.model = "Mixed Writes" | .target.serial = $s' "$f" > "$P/mixed-$(basename "$f")"
+done
+for seed in 1 2; do
+  "$SSDPROBE" -q --seed "$seed" --json "$T/flat.json" sim:flat-dram > /dev/null 2>&1 &&
+    jq --arg s "SIM-flat-$seed" '.target.serial = $s' "$T/flat.json" > "$P/flat-$seed.json" || bad "sim:flat-dram failed"
+done
+"$SSDPROBE" compare --json "$T/p.json" --csv "$T/p.csv" --markdown "$T/p.md" "$P" > "$T/p.txt" 2> "$T/p.err"
+rc=$?
+check "partial: exit 0, nothing skipped" '[ $rc = 0 ] && [ ! -s "$T/p.err" ]'
+p() { jq -r "$1" "$T/p.json"; }
+"$SSDPROBE" compare --html "$T/p.html" "$P" > /dev/null 2>&1 || bad "compare --html of the partial runs failed"
+check "the stopped run says so in its own words" \
+  'grep -Eq "^run stopped in the [a-z_]+ phase \(interrupted by signal 2\)$" <<< "$stopped"'
+g='.groups[] | select(.model == "ssdprobe simulated drive nvme-tlc-16k")'
+check "json: 1 of the 2 nvme-tlc-16k runs is partial, with how it stopped" \
+  '[ "$(p "$g | [.timed_runs, .partial_runs, (.partial[0].file | split(\"/\") | last), .partial[0].stopped] | join(\"|\")")" = \
+     "2|1|a-stopped.json|$stopped" ]'
+check "json: the complete run is the representative, though the partial one sorts first with the same cells" \
+  '[ "$(p "$g | [(.representative | split(\"/\") | last), .representative_partial] | join(\" \")")" = "c-complete.json false" ]'
+r='.groups[] | select(.model == "Stopped Real")'
+check "json: a group of one real interrupted run: partial, and its representative (if any) marked" \
+  '[ "$(p "$r | [.partial_runs, .timed_runs, .partial[0].stopped, .representative_partial == (.representative != null)] | join(\"|\")")" = \
+     "1|1|$stopped|true" ]'
+check "json: coverage counts the partial runs" '[ "$(p .coverage.partial_runs)" = 2 ]'
+check "text: the summary's PARTIAL column" \
+  'grep -Eq "^ssdprobe simulated drive nvme-tlc-16k +sim +64 GiB +2 +2 +1 +0 +16 KiB " "$T/p.txt" &&
+   grep -Eq "^Stopped Real +sim +64 GiB +1 +1 +1 \(all\) +0 " "$T/p.txt"'
+check "text: the partial lines name the stopped runs" \
+  'grep -Fxq "  partial       1 of 2 timed runs stopped early: $P/a-stopped.json: $stopped" "$T/p.txt" &&
+   grep -Fxq "  partial       the only timed run stopped early: $P/stopped-real.json: $stopped" "$T/p.txt" &&
+   grep -Fxq "  representative run  $P/c-complete.json" "$T/p.txt"'
+check "text: the header counts the partial runs" 'grep -q "^  runs        8 timed runs (2 partial) and 0 info documents" "$T/p.txt"'
+check "csv: partial_runs, partial, representative_partial" 'python3 - "$T/p.csv" "$stopped" "$P" <<PY
+import csv, sys
+rows = {r["model"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))}
+r = rows["ssdprobe simulated drive nvme-tlc-16k"]
+assert (r["partial_runs"], r["representative_partial"]) == ("1", "false"), r
+assert r["partial"] == sys.argv[3] + "/a-stopped.json: " + sys.argv[2], r["partial"]
+assert rows["Stopped Real"]["partial_runs"] == "1", rows["Stopped Real"]
+assert rows["ssdprobe simulated drive flat-dram"]["partial_runs"] == "0"
+PY'
+check "markdown: the partial column and lines" \
+  'grep -Fq "| Stopped Real | sim | 64 GiB | 1 | 1 | 1 (all) | 0 |" "$T/p.md" &&
+   grep -q "^- partial: 1 of 2 timed runs stopped early: " "$T/p.md"'
+check "html: the partial count marked, the stopped run and its reason in its title and in the group's table" \
+  'grep -Fq "<td class=\"n partial\" title=\"1 of 2 timed runs stopped early: $P/a-stopped.json: $stopped\">1</td>" "$T/p.html" &&
+   grep -Fq "<td class=\"n partial\" title=\"the only timed run stopped early: $P/stopped-real.json: $stopped\">1 (all)</td>" "$T/p.html" &&
+   grep -Fq "<tr><th>partial runs</th><td>1 of 2 timed runs stopped early: $P/a-stopped.json: $stopped</td></tr>" "$T/p.html"'
+# Alignment: 1 MiB from the read-only runs, 3 MiB from the --write run.
+m='.groups[] | select(.model == "Mixed Writes")'
+check "json: Mixed Writes recommends 1 MiB in 2 runs, 3 MiB in 1" \
+  '[ "$(p "$m | .partition_alignment.values | map(\"\(.bytes):\(.documents)\") | join(\",\")")" = "1048576:2,3145728:1" ]'
+check "text and markdown: the alignment cell marks the disagreement" \
+  'grep -Eq "^Mixed Writes .* 1 MiB in 2/3 +min_io" "$T/p.txt" && grep -Fq " | 1 MiB in 2/3 | min_io" "$T/p.md" &&
+   grep -Fq "<td class=\"u unsure\" title=\"1 MiB (2), 3 MiB (1)\">1 MiB in 2/3</td>" "$T/p.html"'
+check "text and markdown: agreeing alignments stay plain" \
+  'grep -Eq "^ssdprobe simulated drive nvme-tlc-16k .* 1 MiB +min_io" "$T/p.txt" && grep -Fq "| - | - | 1 MiB | min_io" "$T/p.md"'
+# Ruled out: "none up to 128 KiB", never a bare "ruled out".
+f='.groups[] | select(.model == "ssdprobe simulated drive flat-dram")'
+check "json: flat-dram's read page ruled out up to 128 KiB in both runs" \
+  '[ "$(p "$f | .detected.read_page | [.ruled_out, .ruled_out_up_to[0].bytes, .ruled_out_up_to[0].runs] | join(\" \")")" = "2 131072 2" ]'
+check "text: none up to 128 KiB in the summary, no read page up to 128 KiB beside min_io" \
+  'grep -Eq "^ssdprobe simulated drive flat-dram .* none up to 128 KiB .* min_io 512 B / no read page up to 128 KiB$" "$T/p.txt"'
+check "text: the group line keeps the reach" 'grep -q "^  read page     ruled out in 2/2 runs (up to 128 KiB)$" "$T/p.txt"'
+check "html keeps the reach" 'grep -Fq "title=\"ruled out in 2/2 runs (up to 128 KiB)\">none up to 128 KiB</td>" "$T/p.html"'
+check "markdown and csv keep the reach" \
+  'grep -q "| none up to 128 KiB |" "$T/p.md" && grep -q "^- read page: ruled out in 2/2 runs (up to 128 KiB)$" "$T/p.md" &&
+   python3 -c "import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1], newline=\"\")) if \"flat-dram\" in x[\"model\"]][0]; assert r[\"read_page_ruled_out_up_to\"] == \"131072\", r" "$T/p.csv"'
 
 # --- nothing usable ---
 "$SSDPROBE" compare "$F/broken" > "$T/none.out" 2> "$T/none.err"

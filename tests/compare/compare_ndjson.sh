@@ -59,10 +59,20 @@ check "the row of the tlc run: units, reported values, mismatches, path" \
   'row_has hostA ".read_page_bytes == 16384 and .read_page_state == \"found\" and
           .read_page_confidence > 0.9 and .reported_minimum_io_size == 512 and .device == \"sim:nvme-tlc-16k\" and
           .write_unit_state == \"not_measured\" and (.mismatch_warning_fields | test(\"minimum_io_size\")) and
-          .mismatches_warning >= 1 and (.file | endswith(\"hostA/tlc.json\")) and .row_schema == \"ssdprobe-row/1\""'
+          .mismatches_warning >= 1 and (.file | endswith(\"hostA/tlc.json\")) and .row_schema == \"ssdprobe-row/2\" and .partial == false and .stopped == null"'
 check "the row of the image: a misaligned partition and its measured cost" \
   'row_has hostD ".partition_misaligned == true and .audit_misaligned_partitions == 1 and
           .audit_errors >= 1 and .worst_cost_ratio != null and .worst_cost_field == \"partition[1].start\""'
+check "the row of the flat-dram run: no read page up to 128 KiB" \
+  'row_has hostB ".read_page_state == \"absent\" and .read_page_searched_up_to_bytes == 131072 and .read_page_bytes == null"'
+check "the tlc row: a found page has no reach" 'row_has hostA ".read_page_searched_up_to_bytes == null"'
+interrupted_run "$SSDPROBE" "$T/stopped.json" --seed 5 sim:nvme-tlc-16k || exit 1
+"$SSDPROBE" compare --ndjson - "$T/stopped.json" > "$T/stopped.row" 2> /dev/null
+check "the row of a run stopped by SIGINT: partial, and how it stopped (the verdict's words)" \
+  'jq -e --slurpfile d "$T/stopped.json" ".partial == true and .stopped == \$d[0].verdict.stopped and
+     (.stopped | test(\"^run stopped in the [a-z_]+ phase \\\\(interrupted by signal 2\\\\)$\"))" "$T/stopped.row" > /dev/null'
+check "the stopped run's row has the same keys as the others" \
+  '[ "$(jq -c keys_unsorted "$T/stopped.row")" = "$(head -1 "$T/rows" | jq -c keys_unsorted)" ]'
 check "the info row: no timing, no audit" \
   'row_has hostE ".timed == false and .audit_available == null and .read_page_state == \"not_measured\""'
 

@@ -43,3 +43,33 @@ make_fleet() {
     mv "$dir/host1/info-nvme.json.tmp" "$dir/host1/info-nvme.json" ||
     { echo "make_fleet: ssdprobe info failed" >&2; return 1; }
 }
+
+# interrupted_run SSDPROBE OUT ARGS...: a --write run of `ARGS` stopped by
+# SIGINT part-way, as a user's Ctrl-C stops one, written to OUT (exit 130,
+# `interrupted` true). The signal is sent once the run has printed its
+# --write plan (it measures right after), later on each retry: a signal
+# before measuring leaves no document, one after the end stops nothing.
+# Returns non-zero naming what failed after 5 attempts.
+interrupted_run() {
+  local ssdprobe=$1 out=$2 attempt pid; shift 2
+  for attempt in 1 2 3 4 5; do
+    rm -f "$out" "$out.err"
+    # A background job of a non-interactive shell starts with SIGINT
+    # ignored: give ssdprobe the default a terminal would.
+    env --default-signal=INT "$ssdprobe" --write --yes "$@" --json "$out" > /dev/null 2> "$out.err" &
+    pid=$!
+    for _ in $(seq 500); do
+      grep -q "expected time" "$out.err" 2> /dev/null && break
+      sleep 0.01
+    done
+    sleep "0.$((attempt - 1))"
+    kill -INT "$pid" 2> /dev/null
+    wait "$pid"
+    if [ -f "$out" ] && [ "$(jq -r .interrupted "$out")" = true ]; then
+      rm -f "$out.err"
+      return 0
+    fi
+  done
+  echo "interrupted_run: no interrupted document from ssdprobe $* after $attempt attempts" >&2
+  return 1
+}

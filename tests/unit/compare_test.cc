@@ -212,9 +212,9 @@ TEST_CASE("CSV text cells a spreadsheet would evaluate as a formula start with a
   CHECK(csv.find(",'@geometry=16384,") != std::string::npos);
   CHECK(csv.find(",'-field:3,") != std::string::npos);
   CHECK(csv.find(",'=cmd.json,model,") != std::string::npos);
-  CHECK(csv.find(",serial,'\t=1+1\r\n") != std::string::npos);   // a TAB needs no RFC 4180 quotes
-  CHECK(csv.find(",serial,\"'\r@x\"\r\n") != std::string::npos);  // a CR does
-  CHECK(csv.find(",serial,'-2+3\r\n") != std::string::npos);
+  CHECK(csv.find(",serial,'\t=1+1,") != std::string::npos);   // a TAB needs no RFC 4180 quotes
+  CHECK(csv.find(",serial,\"'\r@x\",") != std::string::npos);  // a CR does
+  CHECK(csv.find(",serial,'-2+3,") != std::string::npos);
   // A number ssdprobe wrote stays a number, a negative one too (a median from a hostile document).
   CHECK(csv.find(",3,-5.000,-5.000,-5.000,") != std::string::npos);
   // Text that merely holds such a character further in is left alone.
@@ -391,4 +391,183 @@ TEST_CASE("a document's hostname and WWID (NVMe nguid, else eui64; all zeros is 
       R"({"schema": "ssdprobe/1.3", "hostname": null, "reported": {"nvme": null}})", "doc.json", GridDetail::none));
   CHECK(none.hostname.empty());
   CHECK(none.wwid.empty());
+}
+
+namespace {
+
+constexpr const char* kStopped = "run stopped in the read_parallelism phase (interrupted by signal 2)";
+
+// A run of `run` that a signal stopped after its read grid (in the
+// parallelism sweep): its read page and grid cells stand.
+DocumentSummary partial_run(const std::string& model, const std::string& serial, double aligned_us) {
+  DocumentSummary d = run(model, serial, 16384, aligned_us);
+  d.stopped = kStopped;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("a partial run is marked in every rendering and never the representative while a complete run exists") {
+  // The partial run's aligned cell is the group's median: by latency alone it would be drawn.
+  std::vector<DocumentSummary> docs{run("A", "s1", 16384, 50.0), partial_run("A", "s2", 60.0),
+                                    run("A", "s3", 16384, 70.0)};
+  FleetComparison c = compare_fleet(docs);
+  const FleetGroup& g = only_group(c);
+  CHECK(g.key_cells[0].spread.median_us == Approx(60.0));
+  CHECK(g.timed_runs == 3);
+  REQUIRE(g.partial_runs.size() == 1);
+  CHECK(g.partial_runs[0] == std::pair<std::string, std::string>{"/results/s2.json", kStopped});
+  CHECK(g.representative != "/results/s2.json");
+  CHECK_FALSE(g.representative.empty());
+  CHECK_FALSE(g.representative_partial);
+  CHECK_FALSE(g.only_partial());
+  CHECK(c.coverage.partial_runs == 1);
+  CHECK(coverage_lines(c.coverage)[3].value.starts_with("3 timed runs (1 partial) and 0 info documents"));
+  CHECK(g.read_page.agreed() == 16384u);
+
+  const std::string listed = "1 of 3 timed runs stopped early: /results/s2.json: " + std::string(kStopped);
+  CHECK(partial_text(g) == listed);
+  const std::string text = render_text(c);
+  INFO(text);
+  CHECK(text.find("PARTIAL") != std::string::npos);
+  CHECK(text.find("  partial       " + listed + "\n") != std::string::npos);
+  const std::string md = render_markdown(c);
+  CHECK(md.find("| runs | partial | info |") != std::string::npos);
+  CHECK(md.find("| 3 | 1 | 0 |") != std::string::npos);
+  CHECK(md.find("- partial: " + markdown_text(listed) + "\n") != std::string::npos);
+  const std::string html = render_html(c, [](const FleetGroup&) { return std::string("<svg></svg>"); }, "");
+  CHECK(html.find("<td class=\"n partial\" title=\"" + listed + "\">1</td>") != std::string::npos);
+  CHECK(html.find("<tr><th>partial runs</th><td>" + listed + "</td></tr>") != std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(render_json(c));
+  CHECK(j["coverage"]["partial_runs"] == 1);
+  CHECK(j["groups"][0]["partial_runs"] == 1);
+  CHECK(j["groups"][0]["partial"] ==
+        nlohmann::json::parse(R"([{"file": "/results/s2.json", "stopped": ")" + std::string(kStopped) + "\"}]"));
+  CHECK(j["groups"][0]["representative_partial"] == false);
+  const std::string csv = render_csv(c);
+  CHECK(csv.find(",partial_runs,partial,representative_partial,") != std::string::npos);
+  CHECK(csv.find(",1,/results/s2.json: " + std::string(kStopped) + ",false,") != std::string::npos);
+
+  // A run stopped before its read page was measured does not count against it.
+  docs[1].read_page = UnitReading{"not_measured", std::nullopt};
+  CHECK(compare_fleet(docs).groups[0].read_page.agreed() == 16384u);
+
+  // A group without partial runs says none.
+  const FleetComparison complete = compare_fleet({run("A", "s1", 16384)});
+  CHECK(partial_text(complete.groups[0]) == "none");
+  CHECK(render_text(complete).find("  partial       none\n") != std::string::npos);
+}
+
+TEST_CASE("a group of only partial runs says so, and draws one of them") {
+  std::vector<DocumentSummary> docs{partial_run("A", "s1", 50.0), partial_run("A", "s2", 60.0)};
+  docs[1].stopped = "run stopped in the write_grid phase (write failed)";
+  const FleetComparison c = compare_fleet(docs);
+  const FleetGroup& g = only_group(c);
+  CHECK(g.only_partial());
+  CHECK(g.representative_partial);
+  CHECK_FALSE(g.representative.empty());
+  CHECK(partial_short(g) == "2 (all)");
+  CHECK(partial_text(g) == "all 2 timed runs stopped early: /results/s1.json: " + std::string(kStopped) +
+                               "; /results/s2.json: run stopped in the write_grid phase (write failed)");
+  CHECK(partial_text(g, 1).ends_with(std::string(kStopped) + " and 1 more"));
+  const std::string text = render_text(c);
+  INFO(text);
+  CHECK(text.find("(partial: every timed run of the group stopped early)") != std::string::npos);
+  CHECK(render_markdown(c).find("| 2 | 2 (all) | 0 |") != std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(render_json(c));
+  CHECK(j["groups"][0]["representative_partial"] == true);
+  const std::string html = render_html(c, [](const FleetGroup&) { return std::string("<svg></svg>"); }, "");
+  CHECK(html.find("<span class=\"partial\">partial: every timed run of the group stopped early</span>") !=
+        std::string::npos);
+  // One partial run alone.
+  CHECK(partial_text(compare_fleet({partial_run("A", "s1", 50.0)}).groups[0])
+            .starts_with("the only timed run stopped early: /results/s1.json: "));
+}
+
+TEST_CASE("how a saved document says its run stopped early, in its phases or, from older writers, otherwise") {
+  auto stopped = [](const std::string& rest) {
+    return summarize_document(parse_saved_result(R"({"schema": "ssdprobe/1", "run": {})" + rest + "}", "doc.json",
+                                                 GridDetail::none))
+        .stopped;
+  };
+  // A signal: the interrupted phase, as the verdict words it.
+  CHECK(stopped(R"(, "phases": [{"name": "read_grid", "state": "done", "reason": null},
+      {"name": "write_grid", "state": "interrupted", "reason": "interrupted by signal 2"},
+      {"name": "restore", "state": "done", "reason": null},
+      {"name": "erase_stream", "state": "not_run", "reason": "interrupted by signal 2 during the write_grid phase"}])") ==
+        "run stopped in the write_grid phase (interrupted by signal 2)");
+  // An error: the failure before the first phase not run; an optional failure the run went on after is none.
+  CHECK(stopped(R"(, "phases": [{"name": "read_parallelism", "state": "failed", "reason": "EIO"},
+      {"name": "firmware", "state": "done"}, {"name": "write_grid", "state": "failed", "reason": "ENOSPC"},
+      {"name": "audit", "state": "not_run", "reason": "stopped"}])") ==
+        "run stopped in the write_grid phase (ENOSPC)");
+  CHECK(stopped(R"(, "phases": [{"name": "read_parallelism", "state": "failed", "reason": "EIO"},
+      {"name": "verdict", "state": "done"}])") == "");
+  CHECK(stopped(R"(, "phases": [{"name": "read_grid", "state": "budget", "reason": "budget"},
+      {"name": "write_grid", "state": "skipped", "reason": "no --write"}], "interrupted": false,
+      "verdict": {"stopped": null})") == "");
+  // Without phases: the verdict's own words, else the interrupted flag; neither: a complete run.
+  CHECK(stopped(R"J(, "verdict": {"stopped": "run stopped in the erase_stream phase (x)"})J") ==
+        "run stopped in the erase_stream phase (x)");
+  CHECK(stopped(R"(, "interrupted": true)") == "run interrupted by a signal");
+  CHECK(stopped("") == "");
+  // Odd types are read leniently: never a reason to refuse the document.
+  CHECK(stopped(R"(, "phases": [7, {"state": 3}, {"name": null, "state": "interrupted"}], "verdict": 1)") ==
+        "run stopped early");
+}
+
+TEST_CASE("the summary's alignment is marked when the runs disagree") {
+  std::vector<DocumentSummary> docs{run("A", "s1", 16384), run("A", "s2", 16384), run("A", "s3", 16384)};
+  CHECK(alignment_short(compare_fleet(docs).groups[0]) == "1 MiB");
+  docs[2].partition_alignment = 3u << 20;
+  const FleetComparison c = compare_fleet(docs);
+  CHECK(alignment_short(c.groups[0]) == "1 MiB in 2/3");
+  const std::string text = render_text(c);
+  INFO(text);
+  CHECK(text.find(" 1 MiB in 2/3 ") != std::string::npos);
+  CHECK(render_markdown(c).find("| 1 MiB in 2/3 |") != std::string::npos);
+  CHECK(render_markdown(c).find("- alignment: 1 MiB (2), 3 MiB (1)\n") != std::string::npos);
+  const std::string html = render_html(c, [](const FleetGroup&) { return std::string(); }, "");
+  CHECK(html.find("<td class=\"u unsure\" title=\"1 MiB (2), 3 MiB (1)\">1 MiB in 2/3</td>") != std::string::npos);
+}
+
+TEST_CASE("a unit every run ruled out keeps how far they could see") {
+  auto ruled_out = [](const std::string& serial, std::optional<uint64_t> reach) {
+    DocumentSummary d = run("A", serial, std::nullopt);
+    d.read_page = UnitReading{"absent", std::nullopt, reach};
+    return d;
+  };
+  const FleetComparison same = compare_fleet({ruled_out("s1", 131072), ruled_out("s2", 131072)});
+  const FleetGroup& g = same.groups[0];
+  CHECK(unit_short(g.read_page) == "none up to 128 KiB");
+  CHECK(unit_text(g.read_page) == "ruled out in 2/2 runs (up to 128 KiB)");
+  CHECK(reported_vs_measured_text(g) == "min_io 512 B / no read page up to 128 KiB");
+  const std::string text = render_text(same);
+  INFO(text);
+  CHECK(text.find(" none up to 128 KiB ") != std::string::npos);
+  CHECK(render_markdown(same).find("| none up to 128 KiB |") != std::string::npos);
+  CHECK(render_html(same, [](const FleetGroup&) { return std::string(); }, "")
+            .find("title=\"ruled out in 2/2 runs (up to 128 KiB)\">none up to 128 KiB</td>") != std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(render_json(same));
+  CHECK(j["groups"][0]["detected"]["read_page"]["ruled_out_up_to"] ==
+        nlohmann::json::parse(R"([{"bytes": 131072, "runs": 2}])"));
+  const std::string csv = render_csv(same);
+  CHECK(csv.find(",read_page_ruled_out_up_to,write_unit_ruled_out_up_to,erase_block_ruled_out_up_to\r\n") !=
+        std::string::npos);
+  CHECK(csv.ends_with(",131072,,\r\n"));
+
+  // Different reaches: as far as every run could see; each reach counted.
+  const FleetGroup mixed = compare_fleet({ruled_out("s1", 131072), ruled_out("s2", 65536)}).groups[0];
+  CHECK(unit_short(mixed.read_page) == "none up to 64 KiB");
+  CHECK(unit_text(mixed.read_page) == "ruled out in 2/2 runs (up to 64 KiB in 1, 128 KiB in 1)");
+  // A document that does not say how far: ruled out, with no reach claimed.
+  const FleetGroup unknown = compare_fleet({ruled_out("s1", 131072), ruled_out("s2", std::nullopt)}).groups[0];
+  CHECK(unit_short(unknown.read_page) == "ruled out");
+  CHECK(unit_text(unknown.read_page) == "ruled out in 2/2 runs (up to 128 KiB in 1, not recorded in 1)");
+  // Beside runs that found one or could not tell.
+  const FleetGroup found = compare_fleet({run("A", "s1", 16384), ruled_out("s2", 131072)}).groups[0];
+  CHECK(unit_text(found.read_page) == "16 KiB in 1/2 runs, 1 ruled out (up to 128 KiB)");
+  const FleetGroup unsure = compare_fleet({run("A", "s1", std::nullopt), ruled_out("s2", 131072)}).groups[0];
+  CHECK(unit_text(unsure.read_page) == "not determined in 1/2 runs, ruled out in 1 (up to 128 KiB)");
+  CHECK(unit_short(unsure.read_page) == "not determined");
 }

@@ -79,7 +79,7 @@ const char* kRich = R"({
 
 TEST_CASE("an ndjson row holds the document's identity, units, reported values, mismatches and audit") {
   const json row = row_of(kRich);
-  CHECK(row["row_schema"] == "ssdprobe-row/1");
+  CHECK(row["row_schema"] == "ssdprobe-row/2");
   CHECK(row["file"] == "run.json");
   CHECK(row["host"] == "db7");
   CHECK(row["device"] == "/dev/sdb");
@@ -91,6 +91,8 @@ TEST_CASE("an ndjson row holds the document's identity, units, reported values, 
   CHECK(row["duration_s"] == 61.5);
   CHECK(row["timed"] == true);
   CHECK(row["write"] == true);
+  CHECK(row["partial"] == false);
+  CHECK(row["stopped"].is_null());
   CHECK(row["wwid"].is_null());
 
   CHECK(row["reported_minimum_io_size"] == 512);
@@ -105,6 +107,8 @@ TEST_CASE("an ndjson row holds the document's identity, units, reported values, 
   CHECK(row["write_unit_bytes"].is_null());
   CHECK(row["write_unit_state"] == "undetermined");
   CHECK(row["erase_block_state"] == "absent");
+  CHECK(row["erase_block_searched_up_to_bytes"] == 8388608);  // ruled out: how far the probe could see
+  CHECK(row["read_page_searched_up_to_bytes"].is_null());
   CHECK(row["write_stripe_state"].is_null());  // an older writer: no such unit
   CHECK(row["slc_cache_bytes"] == 134217728);
   CHECK(row["slc_cache_write_unit_bytes"] == 16384);
@@ -161,6 +165,17 @@ TEST_CASE("every ndjson row has the same keys in the same order, and only scalar
   CHECK(bare["worst_cost_ratio"].is_null());
   CHECK(bare["mismatch_fields"] == "");
   CHECK(bare["mismatches"] == 0);
+  CHECK(bare["partial"] == false);
+}
+
+TEST_CASE("a run stopped early is a partial row, saying how it stopped") {
+  const json row = row_of(R"({"schema": "ssdprobe/1", "run": {}, "interrupted": true,
+    "phases": [{"name": "read_grid", "state": "interrupted", "reason": "interrupted by signal 2"},
+               {"name": "read_parallelism", "state": "not_run", "reason": "interrupted by signal 2 during ..."}]})");
+  CHECK(row["partial"] == true);
+  CHECK(row["stopped"] == "run stopped in the read_grid phase (interrupted by signal 2)");
+  CHECK(row_of(R"({"schema": "ssdprobe/1", "interrupted": true})")["partial"] == true);  // an older writer's
+  CHECK(row_of(R"({"schema": "ssdprobe/1", "interrupted": false})")["partial"] == false);
 }
 
 TEST_CASE("odd value types become null in the row; the document still has one") {
