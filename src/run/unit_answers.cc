@@ -6,7 +6,9 @@
 
 #include "core/shell_command.h"
 #include "core/units.h"
+#include "run/other_io.h"
 #include "run/run_budget.h"
+#include "run/run_cautions.h"
 
 namespace ssdprobe {
 namespace {
@@ -26,8 +28,28 @@ std::string budget_text(double seconds) { return fmt::format("{:g}", std::ceil(s
 
 // Twice the budget (at least 10 s more): a grid cut by --budget settles with
 // more rounds, and doubling is what a person would try next.
+double doubled_budget(const RunFacts& facts) { return std::max(2.0 * facts.budget_s, facts.budget_s + 10); }
+
 std::string more_budget(const RunFacts& facts, const char* extra = "") {
-  return fmt::format("rerun with {}--budget {}", extra, budget_text(std::max(2.0 * facts.budget_s, facts.budget_s + 10)));
+  return fmt::format("rerun with {}--budget {}", extra, budget_text(doubled_budget(facts)));
+}
+
+// A caution held over the phase that decides a unit, and the phase ran to
+// its end or its --budget: what disturbed its timings is the likely reason
+// the unit stayed open, so the rerun to try is on an idle host (or disk),
+// with the budget it had, or twice it where --budget cut the phase. Nullopt
+// when no caution held there (run/run_cautions.h).
+std::optional<std::string> disturbed_hint(const ResultDocument& doc, const char* phase, const RunFacts& facts,
+                                          const char* extra) {
+  const PhaseRecord* p = phase_named(doc, phase);
+  if (p == nullptr || (p->state != PhaseState::done && p->state != PhaseState::budget)) return std::nullopt;
+  const std::optional<PhaseDisturbance> disturbed = phase_disturbance(doc, phase);
+  if (!disturbed) return std::nullopt;
+  const bool cut = p->state == PhaseState::budget;
+  return fmt::format("rerun with {}--budget {} on {}: {}, the likely reason the {} {}", extra,
+                     budget_text(cut ? doubled_budget(facts) : facts.budget_s), disturbed->idle_place(),
+                     disturbed->words, phase_words(phase),
+                     cut ? "did not settle within --budget" : "settled without a confident answer");
 }
 
 // Why the phase that decides a unit did not give it, when that phase is the
@@ -51,6 +73,7 @@ std::string phase_hint(const ResultDocument& doc, const char* phase, const RunFa
 // budget would.
 std::string unwritten_space_hint(const ResultDocument& doc, const RunFacts& facts) {
   if (facts.write) {
+    if (auto disturbed = disturbed_hint(doc, "read_written", facts, "--write ")) return *disturbed;
     std::string hint = phase_hint(doc, "read_written", facts, "--write ");
     return hint.empty() ? more_budget(facts, "--write ") + " (the re-read of the written window did not settle)" : hint;
   }
@@ -62,6 +85,10 @@ std::string read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
   if (doc.read_page.state == UnitState::found || doc.read_page.state == UnitState::absent) return "";
   if (!facts.timed) return fmt::format("run `ssdprobe {}` to measure it", shell_quote(doc.path));
   if (doc.read_page.state == UnitState::not_measured || doc.read_page.state == UnitState::undetermined) {
+    // Space that reads as never written explains a flat grid better than a caution does.
+    if (!facts.read_space_unwritten) {
+      if (auto disturbed = disturbed_hint(doc, "read_grid", facts, "")) return *disturbed;
+    }
     std::string hint = phase_hint(doc, "read_grid", facts, "");
     if (!hint.empty()) return hint;
     if (facts.read_space_unwritten) return unwritten_space_hint(doc, facts);
@@ -98,6 +125,7 @@ std::string write_hint(const ResultDocument& doc, const DetectedUnit& unit, cons
   if (!facts.write) return "rerun with --write";
   if (unit.state == UnitState::absent && std::string(phase) == "erase_stream") return erase_block_search_hint(doc);
   if (unit.state == UnitState::found) return "";
+  if (auto disturbed = disturbed_hint(doc, phase, facts, "--write ")) return *disturbed;
   std::string hint = phase_hint(doc, phase, facts, "--write ");
   if (!hint.empty()) return hint;
   return more_budget(facts, "--write ") + " on an idle drive";
@@ -246,6 +274,7 @@ std::string slc_cache_hint(const ResultDocument& doc, const RunFacts& facts) {
   if (cache.state == UnitState::found || cache.state == UnitState::not_measured) return "";
   const uint64_t cap = doc.slc_cache_detail ? doc.slc_cache_detail->cap_bytes : 0;
   if (cache.state == UnitState::undetermined) {
+    if (auto disturbed = disturbed_hint(doc, "slc_cache", facts, "--write ")) return *disturbed;
     std::string hint = phase_hint(doc, "slc_cache", facts, "--write ");
     if (!hint.empty()) return hint;
     // The phase ran to its cap and saw a slowdown it could not confirm:

@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "report/enum_names.h"
 #include "run/other_io.h"
+#include "run/run_cautions.h"
 
 namespace ssdprobe {
 namespace {
@@ -297,7 +298,7 @@ Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
   v.findings = ranked_findings(doc);
   for (const auto& f : v.findings) ++v.findings_by_severity[static_cast<size_t>(f.severity)];
   v.stopped = stopped_phrase(doc);
-  if (auto disturbed = other_io_disturbance(doc)) v.cautions.push_back(*disturbed);
+  v.cautions = run_cautions(doc);
   std::vector<std::string> parts;
   if (!v.stopped.empty()) parts.push_back(v.stopped);
   if (!v.findings.empty()) {
