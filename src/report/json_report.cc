@@ -209,7 +209,7 @@ json write_probe_json(const std::optional<WriteProbeSummary>& w) {
           {"preserved", w->preserved},
           {"journal", text_or_null(w->journal)},
           {"bytes_written", w->bytes_written},
-          {"restored", w->restored},
+          {"restored", w->nothing_written ? json(nullptr) : json(w->restored)},
           {"restore", text_or_null(w->restore_message)},
           {"restore_bytes_written", w->restore_bytes_written ? json(*w->restore_bytes_written) : json(nullptr)},
           {"write_amplification", rendered_or_null(w->write_amplification, write_amplification_json)},

@@ -51,6 +51,10 @@ struct WriteProbeSummary {
   std::string journal;               // path while it existed
   uint64_t bytes_written = 0;
   bool restored = false;             // content written back and read back identical
+  // No write phase started (the run stopped before its first write, while
+  // saving the window, say): there was nothing to restore. `restored` is
+  // then not asked (null in the JSON).
+  bool nothing_written = false;
   std::string restore_message;
   // Of the window, the bytes the restore wrote (the rest already held the
   // saved content); none when nothing was restored.

@@ -437,6 +437,17 @@ std::string waits_text(const std::vector<PhaseRecord>& phases) {
                      sleep_reasons_text(*all), all->ready);
 }
 
+// What the write probes wrote and whether it was put back. A run stopped
+// before its first write restored nothing because nothing needed it, not
+// because a restore failed.
+std::string writes_text(const WriteProbeSummary& w) {
+  const std::string window = format_byte_range(w.offset, w.length);
+  if (w.nothing_written) return fmt::format("nothing was written, nothing to restore (the window: {})", window);
+  return fmt::format("{} written inside {}; {}", format_size(w.bytes_written), window,
+                     !w.preserved ? "content not preserved (--no-preserve or simulated drive)"
+                                  : (w.restored ? w.restore_message : "NOT restored"));
+}
+
 void run_summary(std::string& out, const ResultDocument& d, size_t width) {
   if (!d.notes.empty()) out += "\n";
   for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);
@@ -451,11 +462,7 @@ void run_summary(std::string& out, const ResultDocument& d, size_t width) {
                           width, 5);
   if (d.write_probe) {
     const WriteProbeSummary& w = *d.write_probe;
-    out += wrapped("Writes: ", fmt::format("{} written inside {}; {}", format_size(w.bytes_written),
-                                           format_byte_range(w.offset, w.length),
-                                           !w.preserved ? "content not preserved (--no-preserve or simulated drive)"
-                                                        : (w.restored ? w.restore_message : "NOT restored")),
-                   width, 8);
+    out += wrapped("Writes: ", writes_text(w), width, 8);
     if (w.write_amplification) write_amplification_lines(out, *w.write_amplification, width);
   }
   other_io_lines(out, d, width);

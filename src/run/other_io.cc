@@ -1,14 +1,11 @@
 #include "run/other_io.h"
 
 #include <fmt/format.h>
-#include <vector>
 
 #include "report/run_context_text.h"
 
 namespace ssdprobe {
-namespace {
 
-// "read_grid" -> "read grid"
 std::string phase_words(std::string name) {
   for (char& c : name) {
     if (c == '_') c = ' ';
@@ -16,7 +13,14 @@ std::string phase_words(std::string name) {
   return name;
 }
 
-}  // namespace
+std::string and_list(const std::vector<std::string>& items) {
+  std::string list;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) list += i + 1 == items.size() ? " and " : ", ";
+    list += items[i];
+  }
+  return list;
+}
 
 bool other_io_disturbs(const OtherIo& io) {
   const uint64_t other = io.other.bytes();
@@ -33,9 +37,7 @@ std::optional<std::string> other_io_disturbance(const ResultDocument& doc) {
     phases.push_back(fmt::format("the {} ({})", phase_words(p.name), io_amounts_text(p.other_io->other)));
   }
   if (phases.empty()) return std::nullopt;
-  std::string list = phases.front();
-  for (size_t i = 1; i < phases.size(); ++i) list += (i + 1 == phases.size() ? " and " : ", ") + phases[i];
-  return fmt::format("other IO on {} during {} may have disturbed {} timings", disk, list,
+  return fmt::format("other IO on {} during {} may have disturbed {} timings", disk, and_list(phases),
                      phases.size() == 1 ? "its" : "their");
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "report/result.h"
 
@@ -19,6 +20,11 @@ constexpr double kOtherIoDisturbingShare = 0.05;
 constexpr uint64_t kOtherIoDisturbingBytes = 1u << 20;
 
 bool other_io_disturbs(const OtherIo& io);
+
+// The words the cautions' sentences share (run/run_cautions.h): a phase's
+// name ("read_grid" -> "read grid"), and a list ("a, b and c").
+std::string phase_words(std::string name);
+std::string and_list(const std::vector<std::string>& items);
 
 // "other IO on nvme0n1 during the read grid (12,345 reads, 48 MiB read) may
 // have disturbed its timings", naming every disturbed phase; nullopt when

@@ -7,6 +7,7 @@
 
 #include "analysis/stats.h"
 #include "core/units.h"
+#include "run/run_cautions.h"
 
 namespace ssdprobe {
 namespace {
@@ -370,6 +371,23 @@ std::string pageless_reason(const std::optional<GridLevel>& first, const std::op
                             where, level_text(*level), kSenselessReadUs);
 }
 
+// A caution held over the first read grid (run/run_cautions.h): the likely
+// reason the page stayed open, and the same run where it would not hold
+// what would tell.
+std::string disturbed_grid(const PhaseDisturbance& disturbed, const char* what) {
+  return fmt::format("{}, the likely reason {}: the same run on {} would tell", disturbed.words, what,
+                     disturbed.idle_place());
+}
+
+// The first grid showed no step and did not rule one out.
+std::string flat_grid_text(const ResultDocument& doc) {
+  const std::string text = "read page not determined: the read grid shows no step, but its noise still allows one "
+                           "that matters";
+  const auto disturbed = phase_disturbance(doc, "read_grid");
+  if (!disturbed) return text + " (a larger --budget would tell)";
+  return text + "; " + disturbed_grid(*disturbed, "for that noise");
+}
+
 // The first grid showed no page, the re-read of the written window did.
 std::string found_on_written(const UnitVerdict& first, const UnitVerdict& reread, const std::optional<GridLevel>& f,
                              const std::optional<GridLevel>& w) {
@@ -406,8 +424,11 @@ std::optional<std::string> read_page_note(const ResultDocument& doc, const ReadP
   }
   if (leans(first)) {
     // A step shows, only not confidently: no reason to look for a hidden page.
-    std::string text = fmt::format("read page not determined: the read grid {}, so a page may well be there; a "
-                                   "larger --budget would tell", leaning_text(first));
+    const auto disturbed = phase_disturbance(doc, "read_grid");
+    std::string text = fmt::format("read page not determined: the read grid {}, so a page may well be there; {}",
+                                   leaning_text(first),
+                                   disturbed ? disturbed_grid(*disturbed, "it stayed unsure")
+                                             : std::string("a larger --budget would tell"));
     if (ev.reread) {
       text += fmt::format(" (the re-read of the window this run wrote {})", grid_result(*ev.reread));
     }
@@ -424,8 +445,7 @@ std::optional<std::string> read_page_note(const ResultDocument& doc, const ReadP
                          ? std::string("read page not determined: the read grid shows no step, but its space reads "
                                        "as never written or trimmed, which a drive answers without reading flash, "
                                        "so a flat grid there rules nothing out")
-                         : std::string("read page not determined: the read grid shows no step, but its noise still "
-                                       "allows one that matters (a larger --budget would tell)");
+                         : flat_grid_text(doc);
   const uint64_t block = doc.topology.logical_block_size.value_or(512);
   const bool block_sized_page = block >= 4096;
   if (block_sized_page) {

@@ -14,11 +14,11 @@
 #include "run/document.h"
 #include "run/firmware_phase.h"
 #include "run/journal_check.h"
-#include "run/other_io.h"
 #include "run/parallelism_section.h"
 #include "run/pipeline.h"
 #include "probes/grid_plan.h"
 #include "run/read_phases.h"
+#include "run/run_cautions.h"
 #include "run/in_cache_grid_phase.h"
 #include "run/slc_cache_phase.h"
 #include "run/verdict_phase.h"
@@ -199,7 +199,7 @@ RunResult characterize(const Options& options, RunObserver& observer) {
     run.doc.erase_block.evidence = why;
   }
   std::optional<Error> stop = run_phases(run, zoned ? zoned_characterize_phases() : characterize_phases());
-  if (auto disturbed = other_io_disturbance(run.doc)) add_notes(run.doc, {*disturbed});
+  add_notes(run.doc, run_cautions(run.doc));
   run.doc.run = RunSummary{target.device->engine_description(), run.tally.ios, run.read_rounds,
                            run.tally.device_time_s, run.read_stop_reason, read_region(target, used, zoned_reads),
                            read_region_source(options, zoned_reads), run.read_content};

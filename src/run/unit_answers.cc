@@ -7,8 +7,10 @@
 
 #include "core/shell_command.h"
 #include "core/units.h"
+#include "run/other_io.h"
 #include "run/rerun_command.h"
 #include "run/run_budget.h"
+#include "run/run_cautions.h"
 
 namespace ssdprobe {
 namespace {
@@ -54,6 +56,28 @@ Hint more_budget(const RunFacts& facts, bool write, const char* why = "") {
   return hint;
 }
 
+// A caution held over the phase that decides a unit, and the phase ran to
+// its end or its --budget: what disturbed its timings is the likely reason
+// the unit stayed open, so the rerun to try is on an idle host (or disk),
+// with the budget it had, or twice it where --budget cut the phase (once:
+// not past a budget already above the default). Empty when no caution held
+// there (run/run_cautions.h).
+Hint disturbed_hint(const ResultDocument& doc, const char* phase, const RunFacts& facts, bool write) {
+  const PhaseRecord* p = phase_named(doc, phase);
+  if (p == nullptr || (p->state != PhaseState::done && p->state != PhaseState::budget)) return {};
+  const std::optional<PhaseDisturbance> disturbed = phase_disturbance(doc, phase);
+  if (!disturbed) return {};
+  const bool cut = p->state == PhaseState::budget;
+  const bool more = cut && facts.budget_s <= Options{}.budget_s;
+  const std::string budget = budget_text(more ? std::max(2.0 * facts.budget_s, facts.budget_s + 10) : facts.budget_s);
+  Hint hint{fmt::format("rerun with {}--budget {} on {}: {}, the likely reason the {} {}", write ? "--write " : "",
+                        budget, disturbed->idle_place(), disturbed->words, phase_words(phase),
+                        cut ? "did not settle within --budget" : "settled without a confident answer"),
+            {{"--budget", budget}}};
+  if (write) hint.rerun.insert(hint.rerun.begin(), kWrite);
+  return hint;
+}
+
 // Why the phase that decides a unit did not give it, when that phase is the
 // reason: it did not run, failed, was interrupted or cut by --budget.
 Hint phase_hint(const ResultDocument& doc, const char* phase, const RunFacts& facts, bool write) {
@@ -80,6 +104,7 @@ Hint phase_hint(const ResultDocument& doc, const char* phase, const RunFacts& fa
 // budget would.
 Hint unwritten_space_hint(const ResultDocument& doc, const RunFacts& facts) {
   if (facts.write) {
+    if (Hint disturbed = disturbed_hint(doc, "read_written", facts, true); !disturbed.text.empty()) return disturbed;
     Hint hint = phase_hint(doc, "read_written", facts, true);
     return hint.text.empty() ? more_budget(facts, true, " (the re-read of the written window did not settle)") : hint;
   }
@@ -91,6 +116,10 @@ Hint read_page_hint(const ResultDocument& doc, const RunFacts& facts) {
   if (doc.read_page.state == UnitState::found || doc.read_page.state == UnitState::absent) return {};
   if (!facts.timed) return {fmt::format("run `ssdprobe {}` to measure it", shell_quote(doc.path)), {}, true};
   if (doc.read_page.state == UnitState::not_measured || doc.read_page.state == UnitState::undetermined) {
+    // Space that reads as never written explains a flat grid better than a caution does.
+    if (!facts.read_space_unwritten) {
+      if (Hint disturbed = disturbed_hint(doc, "read_grid", facts, false); !disturbed.text.empty()) return disturbed;
+    }
     Hint hint = phase_hint(doc, "read_grid", facts, false);
     if (!hint.text.empty()) return hint;
     if (facts.read_space_unwritten) return unwritten_space_hint(doc, facts);
@@ -126,6 +155,7 @@ Hint write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char*
   if (!facts.timed) return {fmt::format("run `ssdprobe --write {}` to measure it", shell_quote(doc.path)), {kWrite}};
   if (!facts.write) return {"rerun with --write", {kWrite}};
   if (unit.state == UnitState::absent && std::string(phase) == "erase_stream") return erase_block_search(doc, facts);
+  if (Hint disturbed = disturbed_hint(doc, phase, facts, true); !disturbed.text.empty()) return disturbed;
   Hint hint = phase_hint(doc, phase, facts, true);
   if (!hint.text.empty()) return hint;
   return more_budget(facts, true, " on an idle drive");
@@ -283,6 +313,7 @@ Hint erase_block_search(const ResultDocument& doc, const RunFacts& facts) {
 Hint slc_cache_hint(const ResultDocument& doc, const RunFacts& facts) {
   const DetectedUnit& cache = doc.slc_cache;
   if (cache.state != UnitState::undetermined) return {};
+  if (Hint disturbed = disturbed_hint(doc, "slc_cache", facts, true); !disturbed.text.empty()) return disturbed;
   Hint hint = phase_hint(doc, "slc_cache", facts, true);
   if (!hint.text.empty()) return hint;
   const uint64_t cap = doc.slc_cache_detail ? doc.slc_cache_detail->cap_bytes : 0;

@@ -8,7 +8,7 @@
 #include "core/shell_command.h"
 #include "core/units.h"
 #include "report/enum_names.h"
-#include "run/other_io.h"
+#include "run/run_cautions.h"
 #include "run/verdict_summary.h"
 
 namespace ssdprobe {
@@ -208,7 +208,7 @@ Verdict build_verdict(ResultDocument& doc, const RunFacts& facts) {
   v.findings = ranked_findings(doc);
   for (const auto& f : v.findings) ++v.findings_by_severity[static_cast<size_t>(f.severity)];
   v.stopped = stopped_phrase(doc);
-  if (auto disturbed = other_io_disturbance(doc)) v.cautions.push_back(*disturbed);
+  v.cautions = run_cautions(doc);
   if (!v.findings.empty()) v.first_action = first_fix_action(doc, v.findings.front());
   for (VerdictUnit& u : v.units) {
     if (u.name == "slc_cache" && !burst_phrase(doc).empty()) u.text += ": " + burst_phrase(doc);

@@ -162,13 +162,26 @@ PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
                                           outstanding, journal), 0.0);
 }
 
+// The phases that write inside the window.
+bool writes_in_window(const std::string& phase) {
+  static const std::set<std::string> writing = {"slc_cache", "write_grid", "erase_stream", "write_parallelism",
+                                                "write_grid_in_cache", "zoned_write"};
+  return writing.contains(phase);
+}
+
+// Whether a write phase started: one that ran, to its end or not. A
+// skipped one returned before its first write; one not run never began.
+bool write_phase_started(const ResultDocument& doc) {
+  return std::any_of(doc.phases.begin(), doc.phases.end(), [](const PhaseRecord& p) {
+    return writes_in_window(p.name) && p.state != PhaseState::skipped && p.state != PhaseState::not_run;
+  });
+}
+
 // A write phase that a signal or an error stopped took its count of bytes
 // written with it: say so rather than let bytes_written look complete.
 void note_uncounted_writes(RunContext& run) {
   const std::string& phase = run.stopped_in;
-  static const std::set<std::string> writing = {"slc_cache", "write_grid", "erase_stream", "write_parallelism",
-                                                "write_grid_in_cache", "zoned_write"};
-  if (!writing.contains(phase)) return;
+  if (!writes_in_window(phase)) return;
   run.doc.notes.push_back(fmt::format("write_probe.bytes_written counts only the write phases that finished: the {} "
                                       "phase wrote more inside the window before it was stopped (restored with the "
                                       "rest)", phase));
@@ -301,6 +314,13 @@ PhaseOutcome restore_window(RunContext& run) {
   if (run.stopped_by != nullptr) note_uncounted_writes(run);
   if (!w.session || !w.session->saved()) {
     run.observer.finish();
+    // Stopped before the first write (while saving the window, say): the
+    // window holds what it held, and the document must not read as a
+    // restore that failed.
+    if (run.doc.write_probe && !write_phase_started(run.doc)) {
+      summary(run).nothing_written = true;
+      summary(run).restore_message = "nothing was written, nothing to restore";
+    }
     return PhaseOutcome::skipped(nothing_saved_reason(run));
   }
   if (run.stopped_by != nullptr) {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tests that SIGINT, SIGTERM and SIGHUP during a --write run (read grid, journaling, write grid, stream, final restore, and a second signal while restoring) end it with exit 130, the device bit-identical and no journal left, and that the --json document (interrupted: true, the read grid and page so far) and the text report are still written, naming the interrupted phase and the restore.
+# Tests that SIGINT, SIGTERM and SIGHUP during a --write run (read grid, journaling, write grid, stream, final restore, and a second signal while restoring) end it with exit 130, the device bit-identical and no journal left, and that the --json document (interrupted: true, the read grid and page so far) and the text report are still written, naming the interrupted phase and the restore (while journaling, before any write: "nothing was written, nothing to restore", write_probe.restored null, never "NOT restored").
 #
 # Usage: write_signals.sh SSDPROBE EMUDRIVE
 #
@@ -102,7 +102,11 @@ signal_at() {
   case "$phase" in
     read) grep -q '^W' "$TRACE" && problems+=" wrote to the device;" ;;
     journal) grep -q '^W' "$TRACE" && problems+=" wrote to the device;"
-             grep -q "nothing was written" "$log" || problems+=" message lacks 'nothing was written';" ;;
+             grep -q "nothing was written" "$log" || problems+=" message lacks 'nothing was written';"
+             # Nothing written is nothing to restore, not a restore that failed.
+             grep -q "^Writes: nothing was written, nothing to restore" "$log" ||
+               problems+=" the report's Writes: line is not 'nothing was written, nothing to restore': $(grep -A1 '^Writes:' "$log");"
+             grep -q "NOT restored" "$log" && problems+=" the report says NOT restored;" ;;
     grid|stream) grep -q "write probes stopped; restored and verified $WIN_LEN bytes" "$log" ||
                    problems+=" message lacks 'write probes stopped; restored and verified $WIN_LEN bytes';"
                  grep -q "^Run stopped in the .* phase" "$log" || problems+=" the text report lacks 'Run stopped in';"
@@ -132,6 +136,11 @@ check_document() {
     echo " no phase marked not_run after the interrupted one;"
   [ "$(jq -r '.interrupted' "$json")" = true ] || echo " interrupted is not true;"
   case "$phase" in
+    journal)
+      [ "$(jq -r '.write_probe.restored' "$json")" = null ] ||
+        echo " write_probe.restored is $(jq -r '.write_probe.restored' "$json") with nothing written (want null);"
+      [ "$(jq -r '.write_probe.restore' "$json")" = "nothing was written, nothing to restore" ] ||
+        echo " write_probe.restore is '$(jq -r '.write_probe.restore' "$json")';" ;;
     grid|stream)
       # what finished before the signal: the read grid and its read page
       [ "$(jq -r '[.grids[] | select(.name == "read")] | length' "$json")" = 1 ] || echo " the read grid is missing;"

@@ -1,0 +1,75 @@
+#include "run/run_cautions.h"
+
+#include <fmt/format.h>
+
+#include "report/run_context_text.h"
+#include "run/other_io.h"
+#include "run/pipeline.h"
+
+namespace ssdprobe {
+namespace {
+
+// The phase's waits, when the engine counted them and they reached the line.
+const WaitCounts* busy_waits(const PhaseRecord& p) {
+  if (!p.host || !p.host->waits || !cpus_busy_disturbs(*p.host->waits)) return nullptr;
+  return &*p.host->waits;
+}
+
+// "other work filled the host's CPUs during the read grid (at 1800 of its
+// 2000 waits for a completion) ...", naming every phase it disturbed.
+std::optional<std::string> cpus_busy_caution(const ResultDocument& doc) {
+  std::vector<std::string> phases;
+  for (const PhaseRecord& p : doc.phases) {
+    if (const WaitCounts* waits = busy_waits(p)) {
+      phases.push_back(fmt::format("the {} (at {} of its {} waits for a completion)", phase_words(p.name),
+                                   waits->slept_for(SleepReason::cpus_busy), completion_waits(*waits)));
+    }
+  }
+  if (phases.empty()) return std::nullopt;
+  return fmt::format("other work filled the host's CPUs during {}, which may have disturbed {} timings",
+                     and_list(phases), phases.size() == 1 ? "its" : "their");
+}
+
+}  // namespace
+
+uint64_t completion_waits(const WaitCounts& waits) { return waits.ready + waits.polled + waits.slept(); }
+
+bool cpus_busy_disturbs(const WaitCounts& waits) {
+  const uint64_t busy = waits.slept_for(SleepReason::cpus_busy);
+  const double share = kCpusBusyDisturbingShare * static_cast<double>(completion_waits(waits));
+  return busy > kCpusBusyDisturbingWaits && static_cast<double>(busy) >= share;
+}
+
+std::string PhaseDisturbance::idle_place() const {
+  if (other_io && cpus_busy) return "an idle host and disk";
+  return cpus_busy ? "an idle host" : "an idle disk";
+}
+
+std::optional<PhaseDisturbance> phase_disturbance(const ResultDocument& doc, std::string_view phase) {
+  const PhaseRecord* p = find_phase(doc, phase);
+  if (p == nullptr) return std::nullopt;
+  PhaseDisturbance d;
+  const std::string name = phase_words(p->name);
+  if (p->other_io && other_io_disturbs(*p->other_io)) {
+    d.other_io = true;
+    d.words = fmt::format("other IO on {} during the {} ({})", p->other_io->disk, name,
+                          io_amounts_text(p->other_io->other));
+  }
+  if (const WaitCounts* waits = busy_waits(*p)) {
+    d.cpus_busy = true;
+    d.words += fmt::format("{}other work filled the host's CPUs at {} of {} {} waits for a completion",
+                           d.other_io ? " and " : "", waits->slept_for(SleepReason::cpus_busy),
+                           d.other_io ? "its" : "the " + name + "'s", completion_waits(*waits));
+  }
+  if (d.words.empty()) return std::nullopt;
+  return d;
+}
+
+std::vector<std::string> run_cautions(const ResultDocument& doc) {
+  std::vector<std::string> cautions;
+  if (auto other_io = other_io_disturbance(doc)) cautions.push_back(*other_io);
+  if (auto busy = cpus_busy_caution(doc)) cautions.push_back(*busy);
+  return cautions;
+}
+
+}  // namespace ssdprobe
