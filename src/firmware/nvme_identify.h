@@ -56,6 +56,10 @@ struct NvmeIdCtrl {
   uint32_t sgls = 0;
   uint32_t mnan = 0;
   std::string subnqn;
+
+  // FNA bit 0 (Format All Namespaces): a Format NVM of one namespace, other
+  // than a secure erase, formats every namespace of the NVM subsystem.
+  bool format_applies_to_all_namespaces() const { return (fna & 0x01) != 0; }
 };
 
 // One entry of the LBA Format list (Identify Namespace bytes 128..383).

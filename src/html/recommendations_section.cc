@@ -29,6 +29,18 @@ std::string steps_list(const Json& rec) {
   return "<ol class=\"steps\">\n" + items + "</ol>\n";
 }
 
+// A better LBA format the drive lists: the format erases the namespace, so
+// it comes before the steps, under a heading that says so.
+std::string lba_format_part(const Json& rec) {
+  const Json& advice = field(rec, "lba_format");
+  if (!advice.is_object()) return "";
+  const char* scope =
+      flag_of(advice, "all_namespaces") ? "everything on every namespace of the drive" : "everything on it";
+  return fmt::format(
+      "<h3>First, reformat the namespace (this destroys {})</h3>\n<p>{}</p>\n<ul class=\"steps\">\n{}</ul>\n", scope,
+      text(advice, "why"), step_item(field(advice, "step")));
+}
+
 std::string advice_table(const Json& rec) {
   std::vector<std::string> rows;
   for (const Json& a : field(rec, "block_size_advice")) {
@@ -77,6 +89,7 @@ std::string recommendations_section(const Json& doc) {
   const Json& rec = field(doc, "recommendations");
   if (!rec.is_object()) return empty_note("no recommendations in this document");
   std::string out = layout_line(doc, rec);
+  out += lba_format_part(rec);
   out += "<h3>Steps, in the order to run them</h3>\n" + steps_list(rec);
   out += "<h3>Block size advice</h3>\n" + advice_table(rec);
   out += "<h3>Notes</h3>\n" + notes_list(rec);

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/output.h"
+#include "firmware/nvme_format_advice.h"
 #include "report/audit_render.h"
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
@@ -235,17 +236,36 @@ json options_json(const OptionEcho& echo) {
   return out;
 }
 
-json recommendations_json(const Recommendations& r) {
+json step_json(const RecommendedCommand& step) {
+  return {{"key", step.key},
+          {"command", step.command},
+          {"purpose", step.purpose},
+          {"destroys_data", step.destroys_data},
+          {"warning", step.destroys_data ? json(step.warning) : json(nullptr)},
+          {"alternative_group", step.alternative_group.empty() ? json(nullptr) : json(step.alternative_group)}};
+}
+
+json lba_format_choice_json(const LbaFormatChoice& c) {
+  return {{"index", c.index}, {"data_bytes", c.data_bytes}, {"metadata_bytes", c.metadata_bytes}, {"rp", c.rp}};
+}
+
+// recommendations.lba_format: the drive's better LBA format and the command
+// that reformats the namespace to it, or null.
+json lba_format_json(const std::optional<LbaFormatAdvice>& advice) {
+  if (!advice) return nullptr;
+  return {{"in_use", lba_format_choice_json(advice->in_use)},
+          {"suggested", lba_format_choice_json(advice->suggested)},
+          {"all_namespaces", advice->all_namespaces ? json(*advice->all_namespaces) : json(nullptr)},
+          {"why", advice->why},
+          {"step", step_json(advice->step)}};
+}
+
+json recommendations_json(const Recommendations& r, const std::optional<LbaFormatAdvice>& lba_format) {
   json commands = json::object();  // by key, as before steps existed
   json steps = json::array();
   for (const auto& step : r.steps) {
     if (!commands.contains(step.key)) commands[step.key] = step.command;
-    steps.push_back({{"key", step.key},
-                     {"command", step.command},
-                     {"purpose", step.purpose},
-                     {"destroys_data", step.destroys_data},
-                     {"warning", step.destroys_data ? json(step.warning) : json(nullptr)},
-                     {"alternative_group", step.alternative_group.empty() ? json(nullptr) : json(step.alternative_group)}});
+    steps.push_back(step_json(step));
   }
   json block_size_advice = json::array();
   for (const auto& item : r.block_size_advice) {
@@ -263,7 +283,8 @@ json recommendations_json(const Recommendations& r) {
           {"steps", steps},
           {"verdict", r.verdict ? json(*r.verdict) : json(nullptr)},
           {"notes", r.notes},
-          {"block_size_advice", block_size_advice}};
+          {"block_size_advice", block_size_advice},
+          {"lba_format", lba_format_json(lba_format)}};
 }
 
 json io_counts_json(const IoCounts& c) {
@@ -359,7 +380,9 @@ json to_json(const ResultDocument& d) {
                 {"slc_cache", slc_cache_json(d.slc_cache, d.slc_cache_detail)}}},
               {"mismatches", mismatches},
               {"verdict", verdict_json(d.verdict)},
-              {"recommendations", recommendations_json(d.recommendations)},
+              {"recommendations",
+               recommendations_json(d.recommendations, nvme_lba_format_advice(d.firmware.nvme, d.kind, d.path,
+                                                                              d.topology.disk_name))},
               {"grids", grids},
               {"notes", d.notes}};
   doc["write_probe"] = write_probe_json(d.write_probe);

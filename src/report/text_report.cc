@@ -10,6 +10,7 @@
 #include "core/plural.h"
 #include "core/units.h"
 #include "device/completion_spin.h"  // kMaxInFlight, named where the engine slept
+#include "firmware/nvme_format_advice.h"
 #include "report/audit_render.h"
 #include "report/parallelism_render.h"
 #include "report/run_context_text.h"
@@ -332,6 +333,22 @@ bool holds_data(const ResultDocument& d) {
   return a.layout.table.has_value() || !a.lines.empty();
 }
 
+// A better LBA format the drive lists (analysis/lba_format_advice.h), before
+// anything is built on the namespace: the format erases it.
+void lba_format_advice_text(std::string& out, const ResultDocument& d, size_t width) {
+  const auto advice = nvme_lba_format_advice(d.firmware.nvme, d.kind, d.path, d.topology.disk_name);
+  if (!advice) return;
+  const bool every_namespace = advice->all_namespaces.value_or(false);
+  out += wrapped("  ", fmt::format("To use the LBA format the drive rates best, reformat the namespace first (this "
+                                   "destroys everything on {}):",
+                                   every_namespace ? "every namespace of the drive" : "it"),
+                 width, 2);
+  out += wrapped("  - ", advice->why, width, 4);
+  out += wrapped("  - ", advice->step.purpose, width, 4);
+  out += "     " + advice->step.command + "\n";
+  out += wrapped("     warning: ", advice->step.warning, width, 14);
+}
+
 // The steps in the order they would be run, numbered; steps sharing an
 // alternative group are one step ("run one of"). Commands are never folded:
 // they must paste as they are.
@@ -347,6 +364,7 @@ void recommendation(std::string& out, const ResultDocument& d, size_t width) {
     out += wrapped("  ", "first fix what is on the disk: each finding in the audit above comes with its least "
                    "destructive fix", width, 2);
   }
+  lba_format_advice_text(out, d, width);
   out += holds_data(d) ? "  To rebuild the disk from scratch instead (this destroys everything on it):\n"
                        : "  For a new or empty disk:\n";
   if (d.zoned_block_device()) {

@@ -3,8 +3,9 @@
 # /init of the QEMU guest that vm_info.sh boots: loads the storage modules,
 # exports one virtio disk through the kernel's NVMe-oF target over TCP
 # loopback (so a real NVMe host driver sees non-zero NPWG/NOWS/NAWUPF), runs
-# `ssdprobe info` on every emulated drive plus a short read run, and writes
-# the results as a tar archive onto the output disk for the host to read.
+# `ssdprobe info` on every emulated drive plus a short read run, formats
+# NVMe namespace 1 as ssdprobe advises, and writes the results as a tar
+# archive onto the output disk for the host to read.
 # Whatever fails, it still writes what it has and powers off.
 #
 # Parameters come from the kernel command line (vm_info.sh sets them):
@@ -23,7 +24,9 @@
 # and for NVMe devices idctrl-LABEL.json/idns-LABEL.json from nvme-cli, for
 # SATA smart-LABEL.json/identify-LABEL.txt from smartctl (when present), for
 # SD cards mmc-LABEL.txt (the card's attributes in sysfs).
-# Short read runs: run-LABEL.json/.rc/.err. Also guest.log and dmesg.txt.
+# Short read runs: run-LABEL.json/.rc/.err. Last, namespace 1 is formatted
+# as its info advised: format-nvme-ns1.cmd/.rc/.out, then info of
+# nvme-ns1-formatted. Also guest.log and dmesg.txt.
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
@@ -219,6 +222,22 @@ probe_run() {
   log "run $label ($dev $*): exit $(cat "$OUT/run-$label.rc")"
 }
 
+# format_as_advised LABEL DEV: runs the `nvme format` command that
+# info-LABEL.json advises (recommendations.lba_format; with --force, which
+# skips nvme-cli's 10 s wait), then `info` again as LABEL-formatted. Last of
+# all: it erases the namespace.
+format_as_advised() {
+  local label="$1" dev="$2" cmd
+  command -v nvme >/dev/null 2>&1 || { log "no nvme-cli: $label not formatted"; return 0; }
+  cmd=$(sed -n 's/^ *"command": "\(nvme format [^"]*\)",\{0,1\}$/\1/p' "$OUT/info-$label.json")
+  [ -n "$cmd" ] || { log "info $label advised no nvme format"; return 0; }
+  echo "$cmd" > "$OUT/format-$label.cmd"
+  eval "timeout $PROBE_TIMEOUT $cmd --force" < /dev/null > "$OUT/format-$label.out" 2>&1
+  echo $? > "$OUT/format-$label.rc"
+  log "$cmd: exit $(cat "$OUT/format-$label.rc")"
+  probe_info "$label-formatted" "$dev"
+}
+
 probe_all() {
   local budget serial dev fdev
   budget=$(param budget 3)
@@ -240,6 +259,7 @@ probe_all() {
     probe_run ng-ns1-passthru /dev/ng0n1 --engine passthru --budget "$budget"
   fi
   probe_extra_devices
+  [ -e /dev/nvme0n1 ] && format_as_advised nvme-ns1 /dev/nvme0n1
 }
 
 mount_basics

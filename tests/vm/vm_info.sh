@@ -6,7 +6,9 @@
 # cards, a usb-storage and a usb-uas disk and a SAS disk: extra_devices.sh), runs
 # `ssdprobe info --json` on each plus a short read run (and a --write run on
 # an SD card and the SAS disk), and checks that every value ssdprobe reports equals what the
-# drive was configured to report, and that the written drives are byte-identical. It is
+# drive was configured to report, and that the written drives are byte-identical. Last, the
+# guest runs the `nvme format` ssdprobe advises for the 512 B namespace (4 KiB offered) and
+# checks the namespace is then in that format. It is
 # the only place firmware-level decoding (NVMe Identify, ATA IDENTIFY) meets a
 # real kernel driver in CI: the build machines have no NVMe or SATA devices.
 #
@@ -366,6 +368,52 @@ check_ata() {
   check_eq "sata reported.nvme" "$(jv sata .reported.nvme)" null
 }
 
+# check_lba_format: QEMU 7.2's namespaces list eight LBA formats, all rated
+# best (RP 0): 512 B and 4 KiB, each with 0/8/16/64 B of metadata.
+# Namespace 1 (512 B in use) is advised to reformat to the 4 KiB format
+# without metadata, by its index in the list the guest's nvme-cli shows (4 in
+# QEMU's source), with the FNA bit nvme-cli shows; namespace 2 (4 KiB in use)
+# is not. The guest then ran the advised command: namespace 1 is in that
+# format, and its info advises nothing.
+check_lba_format() {
+  local index=4 fna=0 cmd all=false f="$R/idns-nvme-ns1.json"
+  if [ -s "$f" ]; then
+    index=$(jq -r '[.lbafs | to_entries[] | select(.value.ds == 12 and .value.ms == 0) | .key] | first' "$f")
+    fna=$(jq -r .fna "$R/idctrl-nvme-ns1.json")
+  else
+    note "no nvme-cli in the guest: QEMU's format list (4 KiB without metadata: index 4, FNA 0) instead"
+  fi
+  [ $((fna & 1)) = 1 ] && all=true
+  cmd="nvme format /dev/nvme0n1 --namespace-id=1 --lbaf=$index"
+  check_nvme_lba_format nvme-ns1 "$R/info-nvme-ns1.json" "$index" "$all" "$cmd"
+  check_nvme_lba_format "run nvme-ns1" "$R/run-nvme-ns1.json" "$index" "$all" "$cmd"
+  check_nvme_lba_format ng-ns1 "$R/info-ng-ns1.json" "$index" "$all" "${cmd/nvme0n1/ng0n1}"
+  check_eq "nvme-ns2 recommendations.lba_format" "$(jv nvme-ns2 .recommendations.lba_format)" null
+  if [ ! -f "$R/format-nvme-ns1.rc" ]; then
+    note "the guest did not format namespace 1 (no nvme-cli in it): the advice was not run"
+    return 0
+  fi
+  check_eq "guest ran" "$(cat "$R/format-nvme-ns1.cmd")" "$cmd"
+  check_eq "exit of $cmd --force" "$(cat "$R/format-nvme-ns1.rc")" 0
+  check_ran nvme-ns1-formatted /dev/nvme0n1 || return 0
+  check_nvme_fields nvme-ns1-formatted lbaf_in_use="$index" lba_bytes=4096
+  check_eq "nvme-ns1-formatted reported.logical_block_size" "$(jv nvme-ns1-formatted .reported.logical_block_size)" 4096
+  check_eq "nvme-ns1-formatted recommendations.lba_format" "$(jv nvme-ns1-formatted .recommendations.lba_format)" null
+}
+
+# check_nvme_lba_format WHAT DOCUMENT INDEX ALL_NAMESPACES COMMAND: the
+# document advises reformatting from format 0 (512 B) to INDEX (4 KiB, no
+# metadata) with COMMAND, a step that destroys data.
+check_nvme_lba_format() {
+  local what="$1" doc="$2" a
+  a=$(jq -c '.recommendations.lba_format | [.in_use.index, .in_use.data_bytes, .suggested.index,
+             .suggested.data_bytes, .suggested.metadata_bytes, .all_namespaces, .step.key, .step.destroys_data]' \
+      "$doc" 2>/dev/null)
+  check_eq "$what recommendations.lba_format" "$a" "[0,512,$3,4096,0,$4,\"nvme_format\",true]"
+  check_eq "$what recommendations.lba_format.step.command" \
+    "$(jq -r .recommendations.lba_format.step.command "$doc" 2>/dev/null)" "$5"
+}
+
 check_firmware_block() {
   local serial
   check_qemu_ns nvme-ns1 "$NS1_LBS" "$NS1_DISCARD"
@@ -378,6 +426,7 @@ check_firmware_block() {
     check_eq "ng-ns1 target.size_bytes" "$(jv ng-ns1 .target.size_bytes)" "$SIZE"
     check_eq "ng-ns1 target.transport" "$(jv ng-ns1 .target.transport)" nvme
   fi
+  check_lba_format
   check_fabrics_ns
   check_ata
   for serial in "${VIRTIO_ORDER[@]}"; do
