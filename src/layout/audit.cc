@@ -309,13 +309,55 @@ class Auditor {
     line.value_bytes = block;
     line.ok = block % units_.physical_block == 0 && block % units_.logical_block == 0;
     line.severity = line.ok ? Severity::info : Severity::warning;
-    line.message = line.ok ? fmt::format("block {}: a multiple of the {} B physical block", format_size(block),
-                                         units_.physical_block)
-                           : fmt::format("block {} is smaller than or not a multiple of the {} B physical block: "
-                                         "every block write is a read-modify-write", format_size(block),
-                                         units_.physical_block);
-    if (!line.ok) line.misses = {{"physical block", units_.physical_block, block % units_.physical_block}};
+    if (!line.ok) {
+      line.message = fmt::format("block {} is smaller than or not a multiple of the {} B physical block: every block "
+                                 "write is a read-modify-write", format_size(block), units_.physical_block);
+      line.misses = {{"physical block", units_.physical_block, block % units_.physical_block}};
+    } else if (block < k4KiB) {
+      small_block(line, layer);
+    } else {
+      line.message = fmt::format("block {}: a multiple of the {} B physical block", format_size(block),
+                                 units_.physical_block);
+    }
     out_.lines.push_back(std::move(line));
+  }
+
+  // A block below 4 KiB (mkfs.ext4 -b 1024, the default of small ext4s):
+  // each lone block IO (metadata, a small file's sync) costs a whole read
+  // page or write unit where the drive's is larger, a warning with what it
+  // costs (the ratio of sizes; audit_cost.h adds the grids' latencies). Not
+  // blocks of 4 KiB and more below a larger unit: 4 KiB is what the
+  // recommendations make (larger blocks are their block-size advice, which
+  // not every filesystem can follow).
+  void small_block(AuditLine& line, const std::string& layer) {
+    const uint64_t block = line.value_bytes;
+    std::string costs;
+    auto unit_above = [&](const char* name, std::optional<uint64_t> unit, const char* io, const char* does) {
+      if (!unit || *unit <= block) return;
+      line.misses.push_back({name, *unit, block % *unit});
+      costs += fmt::format("{}a lone block {} {} a whole {} ({}, {}x its size)", costs.empty() ? "" : "; ", io, does,
+                           name, format_size(*unit), *unit / block);
+    };
+    unit_above("read page", units_.read_page, "read", "senses");
+    unit_above("write unit", units_.write_unit, "write", "programs");
+    if (line.misses.empty()) {
+      const bool no_units = !units_.read_page && !units_.write_unit;
+      line.message = fmt::format("block {}: a multiple of the {} B physical block{}", format_size(block),
+                                 units_.physical_block,
+                                 no_units ? "; below 4 KiB (see the notes)" : ", and no smaller than the drive's units");
+      if (no_units) {
+        out_.notes.push_back(fmt::format(
+            "{}: {} blocks are below 4 KiB; the drive's read page and write unit are not known here, so whether a "
+            "lone block IO costs a whole page or write unit is not stated (run ssdprobe on the drive, or audit with "
+            "--units-from)", layer, format_size(block)));
+      }
+      return;
+    }
+    line.ok = false;
+    line.severity = Severity::warning;
+    line.suggested_bytes = std::max<uint64_t>(k4KiB, units_.physical_block);
+    line.message = fmt::format("block {} is smaller than the drive's {}: {}", format_size(block),
+                               line.misses.size() == 2 ? "read page and write unit" : line.misses.front().unit, costs);
   }
 
   // xfs sunit/swidth and ext4 stride/stripe_width: equal to the stripe below
@@ -467,9 +509,32 @@ AuditLine audit_start(const std::string& field, const std::string& layer, uint64
   return line;
 }
 
-LayoutAudit audit_layout(const DiskLayout& layout, const AuditUnits& units) {
+namespace {
+
+// A disk image is judged by the blocks of the loop device `losetup FILE`
+// makes of it (512 B logical and physical), not those of the disk the file
+// is stored on: the same bytes then give the same findings as a file and
+// through a loop device, and the fixes run on that loop device (audit_fix.cc).
+AuditUnits units_for(const DiskLayout& layout, const AuditUnits& units, std::vector<std::string>& notes) {
+  if (!layout.image_file) return units;
+  AuditUnits loop = units;
+  loop.logical_block = 512;
+  loop.physical_block = 512;
+  notes.push_back(fmt::format("{} is a regular file: audited as the loop device `losetup` makes of it (512 B "
+                              "logical and physical blocks{}); fixes that need a block device attach it first",
+                              layout.disk_path,
+                              units.physical_block == 512 ? ""
+                                  : fmt::format(", not the {} B physical block of the disk it is stored on",
+                                                units.physical_block)));
+  return loop;
+}
+
+}  // namespace
+
+LayoutAudit audit_layout(const DiskLayout& layout, const AuditUnits& given) {
   LayoutAudit audit;
   audit.layout = layout;
+  const AuditUnits units = units_for(layout, given, audit.notes);
   audit.units = units;
   auto left_out = [&](const char* unit, const std::string& answer) {
     audit.notes.push_back(fmt::format("{} {}: starts are not checked against it", unit, answer));

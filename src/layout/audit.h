@@ -78,6 +78,9 @@ struct LayoutAudit {
   bool all_ok() const;
 };
 
+// A layout read from a regular file (a disk image) is judged as the loop
+// device `losetup FILE` makes of it: 512 B logical and physical blocks,
+// whatever `units` says of the disk the file is stored on (a note says so).
 LayoutAudit audit_layout(const DiskLayout& layout, const AuditUnits& units);
 
 // A line for an arbitrary start the user asked about (--at OFFSET).

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <numeric>
@@ -17,6 +18,7 @@ namespace ssdprobe {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
+constexpr const char* kLoopVariable = "loop";
 
 std::string rate_text(double bytes_per_s, const std::string& source) {
   return fmt::format("{:.0f} MiB/s ({})", bytes_per_s / kMiB, source);
@@ -47,22 +49,58 @@ std::string field_in_stack(const std::string& field) {
   return dot == std::string::npos ? field : field.substr(dot + 2);
 }
 
-std::string node_of(const DiskLayout& layout, const LayoutStack& stack) {
+// The node a stack's commands name. A disk image's are those of the loop
+// device the fix attaches it to (through_loop_device): "$loop", "${loop}p2".
+FixWord node_of(const DiskLayout& layout, const LayoutStack& stack) {
+  if (layout.image_file) {
+    return stack.partition ? FixWord::variable(kLoopVariable, fmt::format("p{}", stack.partition->number))
+                           : FixWord::variable(kLoopVariable);
+  }
   if (!stack.partition) return layout.disk_path;
   if (!stack.node.empty()) return stack.node;
   const bool digit_end = !layout.disk_path.empty() && std::isdigit(static_cast<unsigned char>(layout.disk_path.back()));
   return fmt::format("{}{}{}", layout.disk_path, digit_end ? "p" : "", stack.partition->number);
 }
 
-std::vector<FixStep> fix_for(const LayoutAudit& audit, const AuditLine& line, const FixContext& context) {
+FixWord disk_of(const DiskLayout& layout) {
+  return layout.image_file ? FixWord::variable(kLoopVariable) : FixWord(layout.disk_path);
+}
+
+// A disk image is audited as the loop device `losetup` makes of it
+// (layout/audit.h), and fixed through one: partx, fsck, mkfs, LVM and md
+// need a block device, and a partition of an image has no node of its own
+// until one is attached. The first step attaches it (with its partitions)
+// and keeps the device's name in $loop for the steps after it; the last
+// detaches it. A fix of words only is left as it is.
+std::vector<FixStep> through_loop_device(std::vector<FixStep> steps, const std::string& image) {
+  const bool runs_commands =
+      std::any_of(steps.begin(), steps.end(), [](const FixStep& step) { return !step.command.empty(); });
+  if (!runs_commands) return steps;
+  FixCommand attach{{"losetup", "--find", "--show", "--partscan", image}};
+  attach.assigns = kLoopVariable;
+  FixStep first = in_place(attach, fmt::format(
+      "the steps below need {} as a block device: attach it to a free loop device with its partitions; ${} keeps "
+      "the name losetup prints (/dev/loopN; its partitions are ${{{}}}p1...) for them, so run them in the same "
+      "shell", image, kLoopVariable, kLoopVariable));
+  first.cost = "writes nothing";
+  steps.insert(steps.begin(), std::move(first));
+  FixStep last = in_place({{"losetup", "--detach", FixWord::variable(kLoopVariable)}},
+                          fmt::format("detach the loop device; the changes are in {}", image));
+  last.cost = "writes nothing";
+  steps.push_back(std::move(last));
+  return steps;
+}
+
+std::vector<FixStep> steps_for(const LayoutAudit& audit, const AuditLine& line, const FixContext& context) {
   const int number = partition_number(line.field);
+  const FixWord disk = disk_of(audit.layout);
   if (line.field.ends_with(".kernel_start")) {
     const LayoutStack none;
-    return kernel_start_fix({audit.layout, none, audit.units, context, ""}, number);
+    return kernel_start_fix({audit.layout, none, audit.units, context, disk, ""}, number);
   }
   const LayoutStack* stack = stack_of(audit.layout, number);
   if (stack == nullptr) return {};
-  const FixTarget target{audit.layout, *stack, audit.units, context, node_of(audit.layout, *stack)};
+  const FixTarget target{audit.layout, *stack, audit.units, context, disk, node_of(audit.layout, *stack)};
   const std::string what = field_in_stack(line.field);
   if (what == "start") return partition_start_fix(target);
   if (what.starts_with("md.") || what.starts_with("lvm.")) return volume_fix(target, line, what);
@@ -70,6 +108,11 @@ std::vector<FixStep> fix_for(const LayoutAudit& audit, const AuditLine& line, co
     return filesystem_fix(target, line, what.substr(stack->filesystem->type.size() + 1));
   }
   return {};
+}
+
+std::vector<FixStep> fix_for(const LayoutAudit& audit, const AuditLine& line, const FixContext& context) {
+  std::vector<FixStep> steps = steps_for(audit, line, context);
+  return audit.layout.image_file ? through_loop_device(std::move(steps), audit.layout.disk_path) : steps;
 }
 
 }  // namespace
@@ -88,8 +131,8 @@ std::optional<uint64_t> checked_lcm(uint64_t a, uint64_t b) {
   return step * b;
 }
 
-FixStep in_place(const ShellCommand& command, std::string purpose) {
-  return {render_command(command), std::move(purpose), false, false, "in place, no data moved"};
+FixStep in_place(const FixCommand& command, std::string purpose) {
+  return {render_fix({command}), std::move(purpose), false, false, "in place, no data moved"};
 }
 
 std::string with_note(std::string purpose, const std::string& note) {

@@ -10,12 +10,10 @@
 namespace ssdprobe {
 namespace {
 
-constexpr const char* kMountPoint = "/mnt/ssdprobe-fix";
-
 // The node the filesystem is read through: the partition or disk, the md
 // array, or the logical volume. A name from the disk that the tools would
 // refuse is a placeholder, and `why_not` says so.
-std::string filesystem_node(const FixTarget& t, std::string& why_not) {
+FixWord filesystem_node(const FixTarget& t, std::string& why_not) {
   const std::string& container = t.stack.filesystem_container;
   if (container.starts_with("lvm:") && t.stack.lvm) {
     const std::string& vg = t.stack.lvm->vg_name;
@@ -38,39 +36,41 @@ std::vector<FixStep> ext_stripe_fix(const FixTarget& t) {
       stripe ? fmt::format("set the stride and stripe width (in {} blocks) to {}", format_size(block), stripe->source)
              : "clear the stride and stripe width (0 removes them; the filesystem may stay mounted)";
   std::string why_not;
-  const std::string node = filesystem_node(t, why_not);
+  const FixWord node = filesystem_node(t, why_not);
   return {in_place({{"tune2fs", "-E", fmt::format("stride={},stripe_width={}", stride, width), node}},
                    with_note(purpose, why_not))};
 }
 
 // xfs keeps sunit/swidth from a mount that gives them (in 512 B units);
 // sunit=0 is ignored (Linux 6.18, tested), so "no stripe" is one block,
-// which aligns nothing.
+// which aligns nothing. One step, so that the first step is the one that
+// does the work: the mount is on a directory of its own (mktemp -d), never
+// on a path that may not exist or may be someone else's.
 std::vector<FixStep> xfs_stripe_fix(const FixTarget& t) {
   const uint64_t block = t.stack.filesystem->block_bytes;
   const auto stripe = stripe_below(t.stack);
   const uint64_t sunit = (stripe ? stripe->unit : block) / 512;
   const uint64_t swidth = (stripe ? stripe->width : block) / 512;
   std::string why_not;
-  const std::string node = filesystem_node(t, why_not);
+  const FixWord node = filesystem_node(t, why_not);
   const std::string mkfs = stripe ? fmt::format("su={},sw={}", size_argument(stripe->unit),
                                                 stripe->width / std::max<uint64_t>(stripe->unit, 1))
                                   : "no stripe (sunit=0, swidth=0)";
   const std::string options = fmt::format("sunit={},swidth={}", sunit, swidth);
-  return {
-      in_place({{"mkdir", "-p", kMountPoint}}, "a place for one mount; the filesystem must not be mounted"),
-      in_place({{"mount", "-o", options, node, kMountPoint}},
-               with_note(fmt::format("mounting with {} writes {} to the superblock for every later mount ({}); or keep it "
-                           "in /etc/fstab: '{} MOUNTPOINT xfs defaults,{} 0 0'. mkfs.xfs would set {} here, but "
-                           "erases the data", options,
-                           stripe ? "the stripe below" : "a stripe of one block (sunit=0 is ignored)",
-                           stripe ? stripe->source : "aligning to one block aligns nothing", node, options, mkfs),
-                         why_not)),
-      in_place({{"umount", kMountPoint}}, "the new values are on the disk"),
-  };
+  FixCommand make_dir{{"mktemp", "-d"}};
+  make_dir.assigns = "dir";
+  const FixWord dir = FixWord::variable("dir");
+  const std::string purpose = fmt::format(
+      "mount it once with {} on a directory of its own (mktemp -d), which writes {} to the superblock for every "
+      "later mount ({}), then unmount it and remove the directory; {} must not be mounted elsewhere. Or keep it in "
+      "/etc/fstab: '{} MOUNTPOINT xfs defaults,{} 0 0'. mkfs.xfs would set {} here, but erases the data",
+      options, stripe ? "the stripe below" : "a stripe of one block (sunit=0 is ignored)",
+      stripe ? stripe->source : "aligning to one block aligns nothing", node.prose(), node.prose(), options, mkfs);
+  return {{render_fix({make_dir, {{"mount", "-o", options, node, dir}}, {{"umount", dir}}, {{"rmdir", dir}}}),
+           with_note(purpose, why_not), false, false, "in place, no data moved"}};
 }
 
-ShellCommand mkfs_command(const FixTarget& t, const std::string& what, const std::string& node) {
+FixCommand mkfs_command(const FixTarget& t, const std::string& what, const FixWord& node) {
   const FilesystemInfo& fs = *t.stack.filesystem;
   const uint64_t block = std::max<uint64_t>(4096, t.units.physical_block);
   if (what == "block_size") {
@@ -87,16 +87,16 @@ ShellCommand mkfs_command(const FixTarget& t, const std::string& what, const std
     const auto section = checked_lcm(*fs.segment_bytes, *t.units.erase_block);
     if (section) return {{"mkfs.f2fs", "-f", "-s", std::to_string(*section / *fs.segment_bytes), node}};
   }
-  return {};
+  return FixCommand{{}};
 }
 
 }  // namespace
 
-std::vector<FixStep> recreate_filesystem(const FixTarget& t, const ShellCommand& mkfs, const std::string& why) {
-  const std::string cost = fmt::format("needs a backup and restore of the data on {} (up to {})", t.node,
+std::vector<FixStep> recreate_filesystem(const FixTarget& t, const FixCommand& mkfs, const std::string& why) {
+  const std::string cost = fmt::format("needs a backup and restore of the data on {} (up to {})", t.node.prose(),
                                        format_size(t.stack.size_bytes));
   return {by_hand(fmt::format("{}: back up every file on it to another disk (the next step erases it)", why), cost),
-          {render_command(mkfs), "make the filesystem again with the setting the drive wants", true, false, cost},
+          {render_fix({mkfs}), "make the filesystem again with the setting the drive wants", true, false, cost},
           by_hand("restore the files from the backup", cost)};
 }
 
@@ -106,8 +106,8 @@ std::vector<FixStep> filesystem_fix(const FixTarget& t, const AuditLine& line, c
   if (is_ext && (what == "stride" || what == "stripe_width")) return ext_stripe_fix(t);
   if (type == "xfs" && (what == "sunit" || what == "swidth")) return xfs_stripe_fix(t);
   std::string why_not;
-  const ShellCommand mkfs = mkfs_command(t, what, filesystem_node(t, why_not));
-  if (mkfs.argv.empty()) return {};
+  const FixCommand mkfs = mkfs_command(t, what, filesystem_node(t, why_not));
+  if (mkfs.words.empty()) return {};
   // "partition[1].ext4.block_size" -> "block_size": the setting, once.
   const std::string setting = line.field.substr(line.field.rfind('.') + 1);
   return recreate_filesystem(t, mkfs, with_note(fmt::format("the {} {} cannot change in place", type, setting),

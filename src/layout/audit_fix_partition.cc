@@ -61,7 +61,7 @@ std::optional<uint64_t> aligned_start_with_room(const DiskLayout& layout, const 
 }
 
 FixStep tell_kernel(const FixTarget& t, int number) {
-  return in_place({{"partx", "--update", "--nr", std::to_string(number), t.layout.disk_path}},
+  return in_place({{"partx", "--update", "--nr", std::to_string(number), t.disk}},
                   fmt::format("make the kernel address partition {} where the table now says (sfdisk's own re-read "
                               "fails while a partition of the disk is in use; a reboot also does it)", number));
 }
@@ -69,22 +69,22 @@ FixStep tell_kernel(const FixTarget& t, int number) {
 std::optional<FixStep> check_filesystem(const FixTarget& t) {
   if (!t.stack.filesystem) return std::nullopt;
   const std::string& type = t.stack.filesystem->type;
-  ShellCommand command;
-  if (type == "ext2" || type == "ext3" || type == "ext4") command.argv = {"e2fsck", "-fn", t.node};
-  if (type == "xfs") command.argv = {"xfs_repair", "-n", t.node};
-  if (command.argv.empty()) return std::nullopt;
+  FixCommand command{{}};
+  if (type == "ext2" || type == "ext3" || type == "ext4") command.words = {"e2fsck", "-fn", t.node};
+  if (type == "xfs") command.words = {"xfs_repair", "-n", t.node};
+  if (command.words.empty()) return std::nullopt;
   return in_place(command, fmt::format("check read-only that the {} reads at its new start", type));
 }
 
 std::string sectors(uint64_t bytes, uint32_t sector) { return std::to_string(bytes / std::max(sector, 1u)); }
 
 // sfdisk's script for one partition: "START,SIZE" in sectors, on its input.
-ShellCommand sfdisk_partition(const FixTarget& t, uint64_t start, uint64_t size, bool move_data) {
+FixCommand sfdisk_partition(const FixTarget& t, uint64_t start, uint64_t size, bool move_data) {
   const PartitionEntry& p = *t.stack.partition;
   const uint32_t sector = t.layout.table->sector_bytes;
-  ShellCommand command{{"sfdisk"}, {sectors(start, sector) + "," + sectors(size, sector)}};
-  if (move_data) command.argv.push_back("--move-data");
-  command.argv.insert(command.argv.end(), {t.layout.disk_path, "-N", std::to_string(p.number)});
+  FixCommand command{{"sfdisk"}, {sectors(start, sector) + "," + sectors(size, sector)}};
+  if (move_data) command.words.emplace_back("--move-data");
+  command.words.insert(command.words.end(), {t.disk, "-N", std::to_string(p.number)});
   return command;
 }
 
@@ -92,11 +92,11 @@ std::vector<FixStep> move_partition(const FixTarget& t, uint64_t to) {
   const PartitionEntry& p = *t.stack.partition;
   const uint32_t sector = t.layout.table->sector_bytes;
   std::vector<FixStep> steps;
-  steps.push_back({render_command(sfdisk_partition(t, to, p.size_bytes, true)),
+  steps.push_back({render_fix({sfdisk_partition(t, to, p.size_bytes, true)}),
                    fmt::format("move partition {} and its data from sector {} to sector {} ({}, aligned), same "
                                "size; nothing on {} may be mounted or in use, and keep a backup: an interrupted "
                                "move leaves the data half moved", p.number, sectors(p.start_bytes, sector),
-                               sectors(to, sector), format_size(to), t.layout.disk_path),
+                               sectors(to, sector), format_size(to), t.disk.prose()),
                    false, true, move_cost(p.size_bytes, t.context)});
   steps.push_back(tell_kernel(t, p.number));
   if (auto check = check_filesystem(t)) steps.push_back(std::move(*check));
@@ -118,19 +118,19 @@ std::vector<FixStep> recreate_partition(const FixTarget& t, uint64_t align) {
   if (end <= start) {
     steps.push_back(by_hand(fmt::format("no aligned place for partition {} between its neighbours: making room means "
                                         "moving or shrinking them first (back up {} before changing the table)",
-                                        p.number, t.layout.disk_path), backup));
+                                        p.number, t.disk.prose()), backup));
     return steps;
   }
   steps.push_back(by_hand(fmt::format("no aligned start leaves room for partition {} at its size: back up every "
                                       "file on {} to another disk (the next steps erase it)", p.number,
-                                      t.node), backup));
-  steps.push_back({render_command(sfdisk_partition(t, start, end - start, false)),
+                                      t.node.prose()), backup));
+  steps.push_back({render_fix({sfdisk_partition(t, start, end - start, false)}),
                    fmt::format("recreate partition {} at sector {} ({}), {} long", p.number, sectors(start, sector),
                                format_size(start), format_size(end - start)),
                    true, false, backup});
   steps.push_back(tell_kernel(t, p.number));
   if (t.stack.filesystem) {
-    steps.push_back({render_command({{"mkfs." + t.stack.filesystem->type, t.node}}), "a new filesystem on it", true,
+    steps.push_back({render_fix({{{"mkfs." + t.stack.filesystem->type, t.node}}}), "a new filesystem on it", true,
                      false, backup});
   }
   steps.push_back(by_hand("restore the files from the backup", backup));

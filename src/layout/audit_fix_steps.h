@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/shell_command.h"
 #include "layout/audit.h"
+#include "layout/fix_command.h"
 #include "layout/volume_names.h"
 
 namespace ssdprobe {
@@ -21,12 +21,12 @@ struct FixTarget {
   const LayoutStack& stack;
   const AuditUnits& units;
   const FixContext& context;
-  std::string node;  // the partition's /dev node, or the disk's when the stack is the whole disk
+  FixWord disk;  // the disk's node; for a disk image, the loop device the fix attaches it to
+  FixWord node;  // the partition's node, or the disk's when the stack is the whole disk
 };
 
-// A step that changes settings in place: one command, or several run one
-// after another (rendered with core/shell_command.h).
-FixStep in_place(const ShellCommand& command, std::string purpose);
+// A step that changes settings in place: one command (layout/fix_command.h).
+FixStep in_place(const FixCommand& command, std::string purpose);
 // `purpose` with ". Note: NOTE" after it when there is a note (a name from
 // the disk that stands as a placeholder, and why).
 std::string with_note(std::string purpose, const std::string& note);
@@ -52,6 +52,6 @@ std::vector<FixStep> volume_fix(const FixTarget& t, const AuditLine& line, const
 std::vector<FixStep> filesystem_fix(const FixTarget& t, const AuditLine& line, const std::string& what);
 // Back up, recreate the filesystem with `mkfs`, restore: when no setting
 // can be changed in place.
-std::vector<FixStep> recreate_filesystem(const FixTarget& t, const ShellCommand& mkfs, const std::string& why);
+std::vector<FixStep> recreate_filesystem(const FixTarget& t, const FixCommand& mkfs, const std::string& why);
 
 }  // namespace ssdprobe

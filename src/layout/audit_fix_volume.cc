@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/block_math.h"
+#include "core/shell_command.h"
 #include "core/units.h"
 #include "layout/audit_fix_steps.h"
 
@@ -83,7 +84,7 @@ std::string vg_for_command(const LvmPhysicalVolume& pv, std::string& refused) {
 // A new PV made aligned on another device, and the data moved onto it:
 // all of it, or the extents of logical volume `lv`. `names_note` says which
 // names of the disk stand as placeholders.
-std::vector<FixStep> pvmove_path(const FixTarget& t, const std::string& pv_node, const std::string& lv,
+std::vector<FixStep> pvmove_path(const FixTarget& t, const FixWord& pv_node, const std::string& lv,
                                  std::string names_note) {
   const LvmPhysicalVolume& pv = *t.stack.lvm;
   const uint64_t align = wanted_alignment(t.units);
@@ -93,19 +94,19 @@ std::vector<FixStep> pvmove_path(const FixTarget& t, const std::string& pv_node,
       "NEWDEV: a partition or disk you choose, starting aligned (a multiple of {} from the disk's start), with room "
       "for {}; its data area starts aligned. (The data area of {} cannot move under its data: in place it takes a "
       "backup, pvcreate --dataalignment and vgcfgrestore, and a restore)", format_size(align),
-      format_size(allocated_bytes(pv, lv)), pv_node);
+      format_size(allocated_bytes(pv, lv)), pv_node.prose());
   std::string extend = "add it to the volume group";
   extend = with_note(extend, refused);
   std::string moving = "move the extents, online (LVs may stay in use)";
   moving = with_note(moving, names_note);
-  ShellCommand move{{"pvmove"}};
-  if (!lv.empty()) move.argv.insert(move.argv.end(), {"-n", lvm_accepts_name(lv) ? lv : "LV"});
-  move.argv.insert(move.argv.end(), {pv_node, "NEWDEV"});
+  FixCommand move{{"pvmove"}};
+  if (!lv.empty()) move.words.insert(move.words.end(), {"-n", lvm_accepts_name(lv) ? lv : "LV"});
+  move.words.insert(move.words.end(), {pv_node, "NEWDEV"});
   std::vector<FixStep> steps = {
       {render_command({{"pvcreate", "--dataalignment", kib(align), "NEWDEV"}}), new_pv, true, false,
        "erases NEWDEV: whatever it held is lost (the PV's own data moves with pvmove below)"},
       in_place({{"vgextend", vg, "NEWDEV"}}, extend),
-      {render_command(move), moving, false, true,
+      {render_fix({move}), moving, false, true,
        move_cost(allocated_bytes(pv, lv), t.context)},
   };
   if (lv.empty()) {
@@ -115,10 +116,53 @@ std::vector<FixStep> pvmove_path(const FixTarget& t, const std::string& pv_node,
   return steps;
 }
 
+// A PV on which nothing is allocated has no data to move: it is made again
+// in place, its data area aligned on the disk (--dataalignmentoffset shifts
+// it by what the PV's own start misses), and put back in its volume group:
+// the group made again when this PV is its only one (vgreduce refuses to
+// take out a group's last PV), else taken out and added back.
+std::vector<FixStep> recreate_empty_pv(const FixTarget& t, const FixWord& pv_node, const std::string& names_note) {
+  const LvmPhysicalVolume& pv = *t.stack.lvm;
+  const uint64_t align = wanted_alignment(t.units);
+  const uint64_t pv_start = t.stack.start_disk_offset + (t.stack.md ? t.stack.md->data_offset_bytes : 0);
+  const uint64_t shift = (align - pv_start % align) % align;
+  std::string refused;
+  const std::string vg = vg_for_command(pv, refused);
+  const bool only_pv = pv.vg_pv_count <= 1;
+  FixCommand create{{"pvcreate", "--dataalignment", kib(align)}};
+  if (shift != 0) create.words.insert(create.words.end(), {"--dataalignmentoffset", fmt::format("{}s", shift / 512)});
+  create.words.emplace_back(pv_node);
+  const std::string none = "no data: nothing is allocated on this PV";
+  std::vector<FixStep> steps;
+  if (only_pv) {
+    steps.push_back(in_place({{"vgremove", vg}}, with_note(fmt::format(
+        "no logical volume has an extent on {}, the group's only PV, so there is no data to move: remove the "
+        "empty volume group (it is made again below)", pv_node.prose()), refused)));
+  } else {
+    steps.push_back(in_place({{"vgreduce", vg, pv_node}}, with_note(fmt::format(
+        "no logical volume has an extent on {}, so there is no data to move: take it out of the group",
+        pv_node.prose()), refused)));
+  }
+  steps.push_back(in_place({{"pvremove", pv_node}}, with_note("remove its PV label", names_note)));
+  steps.push_back(in_place(create, fmt::format("make the PV again with its data area starting aligned ({} from the "
+                                                "disk's start is a multiple of {})",
+                                                shift != 0 ? "the PV's start plus the offset" : "its start",
+                                                format_size(align))));
+  if (only_pv) {
+    steps.push_back(in_place({{"vgcreate", "--physicalextentsize", kib(*pv.extent_bytes), vg, pv_node}},
+                             "the volume group again, with the same name and extent size (a new UUID; tags and "
+                             "settings of the old group are not kept)"));
+  } else {
+    steps.push_back(in_place({{"vgextend", vg, pv_node}}, "put it back in the group"));
+  }
+  for (auto& step : steps) step.cost = none;
+  return steps;
+}
+
 std::vector<FixStep> lvm_fix(const FixTarget& t, const AuditLine& line, const std::string& what) {
   const LvmPhysicalVolume& pv = *t.stack.lvm;
   std::string md_refused;
-  const std::string pv_node = t.stack.md ? md_node_for_command(*t.stack.md, md_refused) : t.node;
+  const FixWord pv_node = t.stack.md ? FixWord(md_node_for_command(*t.stack.md, md_refused)) : t.node;
   std::string refused;
   const std::string vg = vg_for_command(pv, refused);
   if (what == "lvm.extent_size" && pv.extent_bytes) {
@@ -148,6 +192,7 @@ std::vector<FixStep> lvm_fix(const FixTarget& t, const AuditLine& line, const st
     return pvmove_path(t, pv_node, lv, md_refused.empty() || lv_refused.empty() ? md_refused + lv_refused
                                                                                : md_refused + "; " + lv_refused);
   }
+  if (pv.extent_bytes && allocated_bytes(pv) == 0) return recreate_empty_pv(t, pv_node, md_refused);
   return pvmove_path(t, pv_node, "", md_refused);
 }
 

@@ -106,6 +106,7 @@ struct LvmPhysicalVolume {
   uint64_t pe_start_bytes = 0;        // data area start, from the PV's start
   std::optional<uint64_t> extent_bytes;  // from the VG metadata
   std::string vg_name;                // "" when no metadata was found
+  uint32_t vg_pv_count = 0;           // the PVs the VG metadata lists, this one included (0: none found)
   std::vector<LvmSegment> segments;   // segments on this PV, in PV order
 };
 
@@ -140,6 +141,7 @@ struct LayoutStack {
 
 struct DiskLayout {
   std::string disk_path;                          // whole-disk node or image file read
+  bool image_file = false;                        // disk_path is a regular file, not a block device
   uint64_t disk_size_bytes = 0;
   uint32_t logical_block = 512;
   std::optional<PartitionTable> table;            // as written on the disk

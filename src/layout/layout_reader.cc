@@ -164,6 +164,7 @@ LayoutStack read_stack(const LayoutSource& source, uint64_t offset, uint64_t siz
 DiskLayout read_disk_layout(const LayoutSource& source) {
   DiskLayout layout;
   layout.disk_path = source.path;
+  layout.image_file = source.regular_file;
   layout.disk_size_bytes = source.size_bytes;
   layout.logical_block = source.logical_block;
   ContentProbe content = probe_content(source.fd, 0, source.size_bytes, source.logical_block);

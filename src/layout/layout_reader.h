@@ -21,6 +21,7 @@ namespace ssdprobe {
 struct LayoutSource {
   int fd = -1;                 // the whole disk (or a disk image), open for reading
   std::string path;            // for messages and node names
+  bool regular_file = false;   // a disk image: audited as the loop device it would be (audit.h)
   uint64_t size_bytes = 0;
   uint32_t logical_block = 512;
   std::string disk_name;       // "loop0": kernel partitions are read for it; "" for images

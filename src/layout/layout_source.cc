@@ -33,6 +33,10 @@ OpenedLayoutSource open_layout_source(const Target& target, const std::string& s
     source.size_bytes = bytes;
   } else if (S_ISREG(st.st_mode)) {
     source.size_bytes = static_cast<uint64_t>(st.st_size);
+    // A disk image is read as the loop device `losetup FILE` makes of it,
+    // whose logical block is 512 B whatever the disk the file is on has.
+    source.regular_file = true;
+    source.logical_block = 512;
   } else {
     throw Error(ErrorCategory::target, source.path + " is neither a block device nor a regular file");
   }

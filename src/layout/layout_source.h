@@ -1,6 +1,7 @@
 // Opens what the audit reads for a target: its whole disk (a partition's
 // parent, so the table and its neighbours are seen), or the image file
-// itself. Read-only, buffered (the audit reads a few KiB at scattered
+// itself, read as the loop device `losetup FILE` makes of it (512 B
+// logical blocks; layout/audit.h). Read-only, buffered (the audit reads a few KiB at scattered
 // places; O_DIRECT would add nothing but alignment rules).
 #pragma once
 

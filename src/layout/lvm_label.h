@@ -47,11 +47,12 @@ std::optional<LvmLabel> decode_lvm_label(std::span<const uint8_t> head);
 // `area` (it may be shorter than the area) or no metadata was written.
 std::optional<std::string> lvm_metadata_text(std::span<const uint8_t> area);
 
-// Parses VG metadata text and fills pv.vg_name, pv.extent_bytes and
-// pv.segments: every stripe of an LV segment that lies on this PV (the one
-// in physical_volumes whose id, without dashes, is pv.pv_uuid), in PV order,
-// with lv_start_extent, pv_start_extent, extent_count (per stripe), stripes
-// and stripe_bytes (0 unless striped). A pe_start in the metadata that
+// Parses VG metadata text and fills pv.vg_name, pv.extent_bytes,
+// pv.vg_pv_count (the entries of physical_volumes) and pv.segments: every
+// stripe of an LV segment that lies on this PV (the one in physical_volumes
+// whose id, without dashes, is pv.pv_uuid), in PV order, with
+// lv_start_extent, pv_start_extent, extent_count (per stripe), stripes and
+// stripe_bytes (0 unless striped). A pe_start in the metadata that
 // differs from the label's is reported and the label's kept. Returns notes
 // on whatever could not be parsed or did not add up (a segment that does
 // not is left out); fields stay unset when the text or this PV's entry is

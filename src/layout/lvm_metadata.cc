@@ -174,6 +174,7 @@ std::vector<std::string> apply_lvm_metadata(const std::string& text, LvmPhysical
   }
 
   pv.vg_name = vg->name;
+  pv.vg_pv_count = static_cast<uint32_t>(vg->section("physical_volumes")->sections.size());
   pv.extent_bytes = context.extent_bytes;
   pv.segments = segments_on_pv(*vg, context, notes);
   return notes;

@@ -7,6 +7,8 @@
 # block or cluster size checked, and `ssdprobe audit` finds the layout aligned.
 # Advice that cannot run here (ZFS; XFS blocks above the page size before
 # Linux 6.12) must say so: applies false and a "(not usable here)" note.
+# And blocks below 4 KiB (ext4 -b 1024) are a warning against those units,
+# with what a lone block IO costs, and a note without units.
 #
 # Usage: fs_block_sizes.sh SSDPROBE
 set -u
@@ -129,6 +131,29 @@ for sim in sata-mlc-8k:16384:16384 nvme-tlc-16k:49152:16384; do
     try_command "$j" "$cmd"
   done < <(jq -r '.recommendations.block_size_advice[] | select(.applies and .command != null) | .command' "$j")
 done
+
+# Blocks below 4 KiB (mkfs.ext4 -b 1024): against the units of sim:nvme-tlc-16k
+# (16 KiB read page, 48 KiB write unit) a warning saying what a lone block
+# IO costs; without units OK by the 512 B physical block, with a note.
+j="$SCRATCH/nvme-tlc-16k.json"
+drop_partitions "$dev"
+wipefs -a -q "$dev" 2>/dev/null
+printf 'label: dos\nstart=2048, type=83\n' | sfdisk -q "$dev" >/dev/null 2>&1 || fail "sfdisk for the 1 KiB ext4"
+[ -e "$part" ] || partx -a "$dev" 2>/dev/null
+mkfs.ext4 -q -F -b 1024 "$part" >/dev/null 2>&1 || fail "mkfs.ext4 -b 1024"
+out=$("$SSDPROBE" -q audit --fail-on never "$dev" --units-from "$j" --json -) || bad "1 KiB ext4: audit exited $?"
+line=$(jq -c '.audit.checks[] | select(.field == "partition[1].ext4.block_size")' <<<"$out")
+jq -e '.ok == false and .severity == "warning"' <<<"$line" >/dev/null || bad "1 KiB ext4 blocks are not a warning: $line"
+want="block 1 KiB is smaller than the drive's read page and write unit: a lone block read senses a whole read page (16 KiB, 16x its size); a lone block write programs a whole write unit (48 KiB, 48x its size)"
+[ "$(jq -r .message <<<"$line")" = "$want" ] || bad "1 KiB ext4: message: $(jq -r .message <<<"$line")"
+jq -e '.fix | any(.command == "mkfs.ext4 -F -b 4096 '"$part"'")' <<<"$line" >/dev/null || bad "1 KiB ext4: no mkfs with 4 KiB blocks: $line"
+note "ok   1 KiB ext4 with units: $(jq -r .message <<<"$line")"
+out=$("$SSDPROBE" -q audit --fail-on never "$dev" --json -) || bad "1 KiB ext4: audit without units exited $?"
+jq -e '.audit.checks[] | select(.field == "partition[1].ext4.block_size") | .ok' <<<"$out" >/dev/null ||
+  bad "1 KiB ext4 without units: not OK by the physical block"
+jq -e '.audit.notes | any(test("1 KiB blocks are below 4 KiB"))' <<<"$out" >/dev/null ||
+  bad "1 KiB ext4 without units: no note that the blocks are below 4 KiB: $(jq -c .audit.notes <<<"$out")"
+note "ok   1 KiB ext4 without units: $(jq -r '.audit.notes[] | select(test("below 4 KiB"))' <<<"$out")"
 
 [ "$failures" = 0 ] || fail "$failures checks failed"
 echo "PASS"

@@ -13,7 +13,9 @@
 //
 // Checked for every rendered command line:
 //  - the shell would substitute, glob or assign nothing (no unquoted $ ` * ?
-//    [, no ~ or # starting a word, no unterminated quote);
+//    [, no ~ or # starting a word, no unterminated quote) but ssdprobe's own
+//    variables of the audit's fixes ("$dir", "${loop:?}"p1, set by
+//    dir=$(mktemp -d) and loop=$(losetup ...)), resolved first;
 //  - its simple commands are joined only by "|" after ssdprobe's own printf
 //    and by "&&", and each runs a tool from the builders' list;
 //  - render_command gives back exactly its argument list and input lines;
@@ -50,12 +52,52 @@ const std::set<std::string>& tools() {
       "printf", "sfdisk",   "partx",    "e2fsck",   "xfs_repair", "mdadm",     "pvcreate",   "vgextend",
       "pvmove", "vgreduce", "pvremove", "vgchange", "lvconvert",  "tune2fs",   "mkdir",      "mount",
       "umount", "parted",   "sgdisk",   "vgcreate", "lvcreate",   "zpool",     "mkfs.xfs",   "mkfs.ext4",
-      "mkfs.ext2", "mkfs.ext3", "mkfs.f2fs", "mkfs.btrfs", "mkfs.vfat"};
+      "mkfs.ext2", "mkfs.ext3", "mkfs.f2fs", "mkfs.btrfs", "mkfs.vfat", "mktemp", "rmdir", "losetup",
+      "vgremove"};
   return names;
 }
 
+// The first ')' at or after `from` outside single quotes, or npos.
+size_t unquoted_close(const std::string& line, size_t from) {
+  for (size_t i = from; i < line.size(); ++i) {
+    if (line[i] == '\'') {
+      i = line.find('\'', i + 1);
+      if (i == std::string::npos) return i;
+    } else if (line[i] == ')') {
+      return i;
+    }
+  }
+  return std::string::npos;
+}
+
+// The shell variables of ssdprobe's own that the audit's fixes set and use
+// (layout/fix_command.h): "NAME=$(COMMAND)" starting a command, "$NAME" and
+// "${NAME:?}" as a word or its start. Each is replaced by what it stands
+// for before the line is checked: an assignment by its command, a use by a
+// plain word. A $ anywhere else still fails the check, and a name's words
+// are always quoted, so none of these forms can come from a name.
+std::string own_variables_resolved(std::string line) {
+  for (const std::string name : {"dir", "loop"}) {
+    for (const std::string use : {"\"$" + name + "\"", "\"${" + name + ":?}\""}) {
+      for (size_t at = line.find(use); at != std::string::npos; at = line.find(use, at)) {
+        line.replace(at, use.size(), "/dev/" + name);
+      }
+    }
+    const std::string assign = name + "=$(";
+    for (size_t at = line.find(assign); at != std::string::npos; at = line.find(assign, at + 1)) {
+      if (at != 0 && (at < 4 || line.compare(at - 4, 4, " && ") != 0)) continue;
+      const size_t close = unquoted_close(line, at + assign.size());
+      if (close == std::string::npos) break;  // left as it is: the check fails on it
+      line.erase(close, 1);
+      line.erase(at, assign.size());
+    }
+  }
+  return line;
+}
+
 // Checks one command line the builders made; returns its simple commands.
-std::vector<shell_words::Simple> checked(const std::string& line) {
+std::vector<shell_words::Simple> checked(const std::string& printed) {
+  const std::string line = own_variables_resolved(printed);
   const shell_words::Split split = shell_words::split(line);
   if (split.expands) std::fprintf(stderr, "command: %s\nwhy: %s\n", line.c_str(), split.why.c_str());
   FUZZ_CHECK(!split.expands);

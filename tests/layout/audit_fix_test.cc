@@ -179,15 +179,18 @@ TEST_CASE("ext4 on md with the wrong stride is set to the array's chunk and widt
   CHECK(line_for(audit, "ext4.stride").fix.at(0).command == "tune2fs -E stride=16,stripe_width=48 /dev/md/data");
 }
 
-TEST_CASE("xfs su=12k with no stripe below: a mount with a one-block stripe, which then audits OK") {
+TEST_CASE("xfs su=12k with no stripe below: one mount with a one-block stripe, on a directory of its own") {
   const auto audit = audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), fs_of("xfs", 4096, 12 * KiB, 12 * KiB))}));
   const AuditLine& sunit = line_for(audit, "partition[1].xfs.sunit");
   CHECK(sunit.severity == Severity::warning);
   CHECK(sunit.message.find("not a multiple of the read page") != std::string::npos);
-  REQUIRE(sunit.fix.size() == 3);
-  CHECK(sunit.fix[1].command == "mount -o sunit=8,swidth=8 /dev/loop7p1 /mnt/ssdprobe-fix");
-  CHECK(sunit.fix[1].purpose.find("fstab") != std::string::npos);
-  CHECK(sunit.fix[2].command == "umount /mnt/ssdprobe-fix");
+  // One step that does the work, runnable as printed: no mount point that
+  // may not exist, nothing written under /mnt.
+  REQUIRE(sunit.fix.size() == 1);
+  CHECK(sunit.fix[0].command ==
+        "dir=$(mktemp -d) && mount -o sunit=8,swidth=8 /dev/loop7p1 \"$dir\" && umount \"$dir\" && rmdir \"$dir\"");
+  CHECK(sunit.fix[0].purpose.find("fstab") != std::string::npos);
+  CHECK(sunit.fix[0].cost == "in place, no data moved");
   const auto after = audited(dos_disk({with_fs(partition_at(1, MiB, 64 * MiB), fs_of("xfs", 4096, 4 * KiB, 4 * KiB))}));
   CHECK(after.all_ok());
   CHECK(line_for(after, "partition[1].xfs.sunit").message.find("one filesystem block") != std::string::npos);
@@ -231,6 +234,51 @@ TEST_CASE("LVM pe_start: pvmove onto a PV made aligned; extent size by vgchange 
   CHECK(fix[2].cost.find("moves 40 MiB") != std::string::npos);
   CHECK(fix[4].command == "pvremove /dev/sdb2");
   CHECK(line_for(audit, "partition[2].lvm.lv[root].start").fix.at(2).command == "pvmove -n root /dev/sdb2 NEWDEV");
+}
+
+// A PV on which nothing is allocated (an empty volume group) has no data to
+// move: no pvmove of 0 B, the PV is made again in place.
+TEST_CASE("LVM pe_start of a PV with nothing allocated: made again aligned, no pvmove") {
+  auto s = lvm_partition("vg0", "root");
+  s.lvm->segments.clear();
+  SECTION("the group's only PV: the empty group is made again") {
+    s.lvm->vg_pv_count = 1;
+    const auto audit = audited(dos_disk({s}));
+    const auto& fix = line_for(audit, "partition[2].lvm.pe_start").fix;
+    REQUIRE(fix.size() == 4);
+    CHECK(fix[0].command == "vgremove vg0");
+    CHECK(fix[1].command == "pvremove /dev/sdb2");
+    CHECK(fix[2].command == "pvcreate --dataalignment 1024K /dev/sdb2");  // the partition starts at 1 MiB
+    CHECK(fix[3].command == "vgcreate --physicalextentsize 4096K vg0 /dev/sdb2");
+    CHECK(fix[0].purpose.find("no data to move") != std::string::npos);
+    for (const auto& step : fix) {
+      CHECK(step.command.find("pvmove") == std::string::npos);
+      CHECK(step.command.find("NEWDEV") == std::string::npos);
+      CHECK_FALSE(step.moves_data);
+      CHECK(step.cost.find("no data") != std::string::npos);
+    }
+  }
+  SECTION("one PV of several: taken out of the group and put back") {
+    s.lvm->vg_pv_count = 3;
+    const auto audit = audited(dos_disk({s}));
+    const auto& fix = line_for(audit, "partition[2].lvm.pe_start").fix;
+    REQUIRE(fix.size() == 4);
+    CHECK(fix[0].command == "vgreduce vg0 /dev/sdb2");
+    CHECK(fix[3].command == "vgextend vg0 /dev/sdb2");
+  }
+  SECTION("on a partition at sector 63: the data area is shifted onto the alignment") {
+    s.lvm->vg_pv_count = 1;
+    s.partition->start_bytes = s.start_disk_offset = 63 * 512;
+    const auto audit = audited(dos_disk({s}));
+    const auto& fix = line_for(audit, "partition[2].lvm.pe_start").fix;
+    // 1 MiB - 63 sectors = 1985 sectors past the PV's start is aligned.
+    CHECK(fix.at(2).command == "pvcreate --dataalignment 1024K --dataalignmentoffset 1985s /dev/sdb2");
+  }
+  SECTION("a PV with extents allocated still moves them") {
+    s.lvm->segments = {LvmSegment{"root", 0, 0, 10, 1, 0}};
+    CHECK(line_for(audited(dos_disk({s})), "partition[2].lvm.pe_start").fix.at(2).command ==
+          "pvmove /dev/sdb2 NEWDEV");
+  }
 }
 
 TEST_CASE("a kernel partition that disagrees with the table: partx") {
