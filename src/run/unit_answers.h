@@ -23,7 +23,7 @@ struct RunFacts {
   bool read_space_unwritten = false;
   // The options given that shape what the run measures (run_options.h):
   // a suggested rerun keeps them.
-  std::vector<CommandOption> shaping_args;
+  std::vector<CommandOption> shaping_args = {};
 };
 
 // Sets each DetectedUnit's `to_determine` (also written to the JSON's

@@ -38,14 +38,10 @@ void measured_cost(const AuditLine& line, VerdictFinding& f) {
   }
 }
 
-// The step of a fix that does the work (layout/audit_fix.h): the first one,
-// past a `mkdir` that only makes a mount point. Null when there is no fix.
-const FixStep* main_step(const AuditLine& line) {
-  for (const auto& step : line.fix) {
-    if (!step.command.starts_with("mkdir ")) return &step;
-  }
-  return line.fix.empty() ? nullptr : &line.fix.front();
-}
+// The first step of a fix (layout/audit_fix.h: every plan's first step runs
+// as printed, in a directory of its own where it needs one). Null when there
+// is no fix.
+const FixStep* main_step(const AuditLine& line) { return line.fix.empty() ? nullptr : &line.fix.front(); }
 
 // That step's command, or its words when the step is the user's (a backup).
 std::string first_fix(const AuditLine& line) {

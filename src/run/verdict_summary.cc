@@ -11,7 +11,6 @@
 namespace ssdprobe {
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20;
 constexpr uint64_t kFilesystemBlock = 4096;
 // What a summary line aims to fit, with the two spaces the text report
 // indents it by: 100 columns (a terminal, a ticket's first lines).
