@@ -38,9 +38,23 @@ std::string short_answer(const VerdictUnit& u) {
   return unit_phrase(unit_name_words(u.name), u.answer, u.bytes, u.searched_up_to_bytes, "");
 }
 
+// `text` cut at its last clause boundary that leaves it within `width`,
+// marked with an ellipsis: the finding's first words say what it is, and the
+// audit below has all of it.
+std::string clipped(const std::string& text, size_t width) {
+  if (text.size() <= width) return text;
+  size_t cut = std::string::npos;
+  for (const char* boundary : {": ", " (", "; ", ", "}) {
+    const size_t at = text.rfind(boundary, width - 2);
+    if (at != std::string::npos && at > 0 && (cut == std::string::npos || at > cut)) cut = at;
+  }
+  return cut == std::string::npos ? text : text.substr(0, cut) + " …";
+}
+
 std::string action_headline(const Verdict& v) {
   const VerdictFinding& worst = v.findings.front();
-  std::string text = worst.headline;
+  constexpr size_t kStatusWord = sizeof("ACTION: ") - 1;
+  std::string text = clipped(worst.headline, kLineWidth + 2 - kStatusWord);
   const std::string cost = fmt::format("; costs up to {:.2f}x", worst.cost_ratio);
   if (worst.cost_ratio > 0.0 && fits(text + cost)) text += cost;
   if (v.findings.size() > 1) {
@@ -165,9 +179,8 @@ std::vector<std::string> summary_lines(const Verdict& v, const ResultDocument& d
   if (std::string open = open_line(v, rerun_above); !open.empty()) lines.push_back(open);
   if (lines.size() > 3) lines.resize(3);
   if (!v.cautions.empty()) {
-    constexpr const char* kCaution = "caution: the timings may have been disturbed (below)";
-    if (lines.size() < 3) lines.push_back(kCaution);
-    else lines.back() += "; " + std::string(kCaution);
+    if (lines.size() < 3) lines.push_back("caution: the timings may have been disturbed (below)");
+    else lines.back() += " (and a caution below)";
   }
   return lines;
 }
