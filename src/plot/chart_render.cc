@@ -19,9 +19,9 @@ namespace {
 // text stays 11 px (scaled down to fit, two columns of 720 px had 7 px text).
 constexpr int kOneColumnPx = 1000, kMaxWidthPx = 1200, kHeadingPx = 110, kRowPx = 430;
 // A panel title's line may take the panel's width less the axis margins
-// (about 80 px), at about 7 px a character of the 11 px font (digits, the
-// widest, are 7).
-constexpr int kTitleMarginPx = 80, kCharPx = 7;
+// (about 80 px), at 8 px a character: the PNG's 10 pt font (about 13 px)
+// is wider than the SVG's 11 px, whose digits take 7.
+constexpr int kTitleMarginPx = 80, kCharPx = 8;
 
 std::string num(double v) { return fmt::format("{:.9g}", v); }
 
@@ -34,8 +34,27 @@ int panel_rows(const Chart& chart) {
 
 int image_width_px(const Chart& chart) { return column_count(chart) == 1 ? kOneColumnPx : kMaxWidthPx; }
 
-// The panel's title with each line folded at spaces to fit its panel:
-// gnuplot centres a title over the plot and cuts what passes the image's edge.
+// Every line of `lines` cut into pieces of at most `columns` characters (a
+// UTF-8 character is never split): a word too long to fold at a space, such
+// as a /dev/disk/by-id path.
+std::string cut_long_lines(std::string_view lines, size_t columns) {
+  std::string out;
+  size_t count = 0;
+  for (const char c : lines) {
+    const bool starts_character = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (starts_character && count == columns && c != '\n') {
+      out += '\n';
+      count = 0;
+    }
+    count = c == '\n' ? 0 : count + starts_character;
+    out += c;
+  }
+  return out;
+}
+
+// The panel's title with each line folded at spaces to fit its panel, and a
+// word longer than a line cut: gnuplot centres a title over the plot and
+// cuts what passes the image's edge.
 std::string fitted_title(const std::string& title, const Chart& chart) {
   const int panel_px = image_width_px(chart) / column_count(chart);
   const size_t columns = static_cast<size_t>(std::max(20, (panel_px - kTitleMarginPx) / kCharPx));
@@ -45,7 +64,7 @@ std::string fitted_title(const std::string& title, const Chart& chart) {
     const size_t end = std::min(title.find('\n', begin), title.size());
     std::string lines = wrapped("", std::string_view(title).substr(begin, end - begin), columns, 0);
     if (!lines.empty() && lines.back() == '\n') lines.pop_back();
-    out += (begin == 0 ? "" : "\n") + lines;
+    out += (begin == 0 ? "" : "\n") + cut_long_lines(lines, columns);
     begin = end + 1;
   }
   return out;

@@ -220,7 +220,7 @@ if command -v gnuplot > /dev/null; then
       sfdisk -q "$T/disk.img" > /dev/null 2>&1
     "$SSDPROBE" -q --budget 2 --json "$T/disk.json" "$T/disk.img" > /dev/null 2>> "$T/run.err"
     jq '(.audit.checks[] | select(.costs) | .layer) |=
-        "partition (/dev/disk/by-id/nvme-Samsung_SSD_980_PRO_2TB_S69ENF0R123456X-part1)"' \
+        "partition (/dev/disk/by-id/nvme-Samsung_SSD_980_PRO_with_Heatsink_2TB_S6WSNJ0T123456X_1-part1)"' \
       "$T/disk.json" > "$T/longname.json"
     "$SSDPROBE" -q report "$T/longname.json" --html "$T/disk.html" 2>> "$T/run.err"
     check "an image file's page has the misalignment picture of its two partitions" \

@@ -180,9 +180,10 @@ assert "disk byte 32256" in dat[1]["title"], dat[1]["title"]
 '
 draw misalignment "$T/mis.svg" "$T/disk.json"
 check_svg "$T/mis.svg" "Misalignment:" 10
-# A layer named by a /dev/disk/by-id path: its panel's title is folded to fit.
-jq '(.audit.checks[] | select(.costs) | .layer) |=
-    "partition (/dev/disk/by-id/nvme-Samsung_SSD_980_PRO_2TB_S69ENF0R1234-part1)"' "$T/disk.json" > "$T/byid.json"
+# A layer named by a /dev/disk/by-id path (an LVM volume's, longer than a
+# line): its panel's title is folded to fit, the path cut where it must be.
+jq '(.audit.checks[] | select(.costs) | .layer) |= "logical volume (/dev/disk/by-id/dm-uuid-LVM-" +
+    "Wq3dX9Yk2lP8mN4bV6cZ1aS5eR7tU0iOWq3dX9Yk2lP8mN4bV6cZ1aS5eR7tU0iOAbCdEfGh)"' "$T/disk.json" > "$T/byid.json"
 draw misalignment "$T/byid.svg" "$T/byid.json"
 check_readable "$T/byid.svg"
 
