@@ -17,7 +17,9 @@ namespace ssdprobe {
 namespace {
 
 // No fixed page width: the summary spans the window (and scrolls inside its
-// own box when the window is narrower than its columns); a group's tables
+// own box when the window is narrower than its columns: a model or a file
+// name without spaces may break anywhere, so that a 1280 px window with its
+// scroll bar holds every column); a group's tables
 // and its heatmap sit side by side when both fit at a readable width, one
 // above the other otherwise; the SVG scales to its column (its viewBox keeps
 // the proportions).
@@ -30,6 +32,7 @@ td.n { text-align: right; white-space: nowrap; }
 td.u { white-space: nowrap; }
 .scroll { overflow-x: auto; }
 #summary { width: 100%; font-size: 0.9em; }
+#summary td:first-child, figcaption { overflow-wrap: anywhere; }
 .nw { white-space: nowrap; }
 #coverage th { background: none; border: none; padding: 0.1em 1em 0.1em 0; font-weight: normal; color: #555; }
 #coverage td { border: none; padding: 0.1em 0; }

@@ -123,9 +123,34 @@ std::string size_argument(uint64_t bytes) {
   return fmt::format("{}{}", bytes / scale, suffixes[unit]);
 }
 
+namespace {
+
+constexpr uint64_t kDecimals = 10000;  // four decimals
+
+// bytes / scale exactly in at most four decimals (the caller checked it can be).
+std::string in_unit(uint64_t bytes, uint64_t scale) {
+  const uint64_t rest = bytes % scale;
+  if (rest == 0) return fmt::format("{}", bytes / scale);
+  std::string decimals = fmt::format("{:04}", rest * kDecimals / scale);
+  while (decimals.back() == '0') decimals.pop_back();
+  return fmt::format("{}.{}", bytes / scale, decimals);
+}
+
+bool exact_in_four_decimals(uint64_t bytes, uint64_t scale) { return bytes % scale * kDecimals % scale == 0; }
+
+}  // namespace
+
 std::string format_byte_range(uint64_t offset, uint64_t length) {
-  return fmt::format("{} to {} ({})", format_exact_size(offset), format_exact_size(offset + length),
-                     format_size(length));
+  static const std::array<const char*, 5> names{"B", "KiB", "MiB", "GiB", "TiB"};
+  const uint64_t end = offset + length;
+  // A power of 1024 divides both ends exactly when it divides their bitwise or.
+  auto [unit, scale] = exact_unit(offset | end);
+  while (unit + 1 < names.size() && end / scale >= 1000000 && exact_in_four_decimals(offset, scale * 1024) &&
+         exact_in_four_decimals(end, scale * 1024)) {
+    scale *= 1024;
+    ++unit;
+  }
+  return fmt::format("{} to {} {} ({})", in_unit(offset, scale), in_unit(end, scale), names[unit], format_size(length));
 }
 
 }  // namespace ssdprobe

@@ -34,7 +34,11 @@ std::string format_exact_size(uint64_t bytes);
 // "32256".
 std::string size_argument(uint64_t bytes);
 
-// A byte range for people: "32640 MiB to 32896 MiB (256 MiB)", exact ends.
+// A byte range for people, both ends exact and in one unit, then its length:
+// "32640 to 32896 MiB (256 MiB)". The unit is the largest both ends are whole
+// multiples of, or a larger one while the numbers would run to seven digits
+// and both ends stay exact in at most four decimals: "32640 to 32895.9375
+// MiB (255.9 MiB)", not "33423360 to 33685440 KiB".
 std::string format_byte_range(uint64_t offset, uint64_t length);
 
 }  // namespace ssdprobe

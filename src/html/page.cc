@@ -9,7 +9,9 @@ namespace ssdprobe {
 namespace {
 
 // Printable and readable on a ticket: no web font, no colour that carries
-// meaning alone (severity words are always written out).
+// meaning alone (severity words are always written out). A picture is shown
+// at its own size (at most 1200 px, the page's width), so its text keeps the
+// size it was drawn at; only a narrower window scales it down.
 constexpr const char* kStyle = R"(
 body { font-family: sans-serif; margin: 2em auto; padding: 0 1.5em; color: #222; max-width: 1200px; line-height: 1.4; }
 h1 { margin-bottom: 0.1em; }
@@ -30,7 +32,7 @@ code { font-family: monospace; background: #f3f3f3; padding: 0.1em 0.3em; overfl
 .empty, .note { color: #666; }
 .evidence { margin: 0.2em 0 0.8em; }
 figure { margin: 1em 0 2em; }
-figure svg { width: 100%; max-width: 60em; height: auto; }
+figure svg { display: block; max-width: 100%; height: auto; }
 figcaption { color: #444; font-size: 0.95em; max-width: 60em; }
 ol.steps li { margin-bottom: 0.6em; }
 )";

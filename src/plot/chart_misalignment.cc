@@ -2,10 +2,11 @@
 // the measured ratio of IOs issued from that start to IOs from an aligned
 // start, with its 95 % interval, per op and request size. Ratio 1 (the
 // aligned start) is the reference line; a cost the audit could not
-// determine is a labelled gap, never a 1.
+// determine is a labelled gap, never a 1. Every panel has the same y scale.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/units.h"
 #include "plot/chart_build.h"
@@ -64,6 +65,20 @@ ChartPanel start_panel(const SavedResult& document, const SavedCostedStart& star
   return panel;
 }
 
+// One y scale for every panel, so that two starts' bars can be compared by
+// eye: from 0 to a round number above the highest interval (and above 1,
+// the reference line), a tenth of a decade at a time.
+double shared_y_top(const std::vector<ChartPanel>& panels) {
+  double highest = 1.0;
+  for (const ChartPanel& panel : panels) {
+    for (const ChartSeries& s : panel.series) {
+      for (double v : s.y_high) highest = std::max(highest, v);
+    }
+  }
+  const double step = std::pow(10.0, std::floor(std::log10(highest * 1.1))) / 10.0;
+  return std::ceil(highest * 1.1 / step) * step;
+}
+
 }  // namespace
 
 std::string printable_layer(const SavedCostedStart& start) {
@@ -89,6 +104,8 @@ Chart misalignment_chart(const std::vector<SavedResult>& documents) {
   for (const SavedResult& d : documents) {
     for (const SavedCostedStart& start : d.charts.costed_starts) chart.panels.push_back(start_panel(d, start));
   }
+  const double top = shared_y_top(chart.panels);
+  for (ChartPanel& panel : chart.panels) panel.y_max = top;
   chart.columns = chart.panels.size() > 1 ? 2 : 1;
   chart.title = "Misalignment: latency of IO from each audited start over that from an aligned start";
   chart.caption = "bars: 95 % bootstrap interval of the ratio; 1 = costs nothing (the grid's cells, "

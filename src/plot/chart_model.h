@@ -33,6 +33,9 @@ struct ChartLine {
   std::string colour;
   bool right_axis = false;  // a horizontal line on y2
   bool dashed = true;
+  // Named in the key, not beside the line: a label too long to sit between
+  // a vertical line and the frame (the SLC cache probe's reach).
+  bool in_key = false;
 };
 
 // Text at a data position (a category that has no number: "not determined").

@@ -76,14 +76,17 @@ Chart queue_depth_chart(const std::vector<SavedResult>& documents) {
   chart.kind = ChartKind::queue_depth;
   bool any_writes = false;
   for (const SavedResult& d : documents) any_writes = any_writes || !d.charts.write_sweep.depths.empty();
-  chart.columns = any_writes ? 2 : 1;
+  // One column: a document's writes under its reads, on the same depth axis,
+  // so the knees line up; each panel has the picture's width, which the
+  // depths' labels (96 and 128 sit close on a log axis) and the titles need.
+  chart.columns = 1;
   for (const SavedResult& d : documents) {
     chart.panels.push_back(sweep_panel(d, d.charts.read_sweep, "read"));
     if (!any_writes) continue;
     if (!d.charts.write_sweep.depths.empty()) {
       chart.panels.push_back(sweep_panel(d, d.charts.write_sweep, "write"));
     } else {
-      // Keep the grid's columns (reads left, writes right): an empty panel that says why.
+      // Keep every document's reads-then-writes order: an empty panel that says why.
       ChartPanel none;
       none.title = fmt::format("{}\nwrites not measured ({})", drive_name(d),
                                d.write ? "the write sweep did not run: detected.write_parallelism says why"

@@ -9,23 +9,72 @@
 
 #include "plot/charts.h"
 #include "plot/gnuplot_run.h"
+#include "report/text_wrap.h"
 
 namespace ssdprobe {
 namespace {
 
+// Sizes in pixels. A picture is never wider than kMaxWidthPx: the report page
+// and a browser window 1280 px wide show it at its own size, so its 11 px
+// text stays 11 px (scaled down to fit, two columns of 720 px had 7 px text).
+constexpr int kOneColumnPx = 1000, kMaxWidthPx = 1200, kHeadingPx = 110, kRowPx = 430;
+// A panel title's line may take the panel's width less the axis margins
+// (about 80 px), at 8 px a character: the PNG's 10 pt font (about 13 px)
+// is wider than the SVG's 11 px, whose digits take 7.
+constexpr int kTitleMarginPx = 80, kCharPx = 8;
+
 std::string num(double v) { return fmt::format("{:.9g}", v); }
 
+int column_count(const Chart& chart) { return std::max(1, chart.columns); }
+
 int panel_rows(const Chart& chart) {
-  const int columns = std::max(1, chart.columns);
+  const int columns = column_count(chart);
   return (static_cast<int>(chart.panels.size()) + columns - 1) / columns;
+}
+
+int image_width_px(const Chart& chart) { return column_count(chart) == 1 ? kOneColumnPx : kMaxWidthPx; }
+
+// Every line of `lines` cut into pieces of at most `columns` characters (a
+// UTF-8 character is never split): a word too long to fold at a space, such
+// as a /dev/disk/by-id path.
+std::string cut_long_lines(std::string_view lines, size_t columns) {
+  std::string out;
+  size_t count = 0;
+  for (const char c : lines) {
+    const bool starts_character = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (starts_character && count == columns && c != '\n') {
+      out += '\n';
+      count = 0;
+    }
+    count = c == '\n' ? 0 : count + starts_character;
+    out += c;
+  }
+  return out;
+}
+
+// The panel's title with each line folded at spaces to fit its panel, and a
+// word longer than a line cut: gnuplot centres a title over the plot and
+// cuts what passes the image's edge.
+std::string fitted_title(const std::string& title, const Chart& chart) {
+  const int panel_px = image_width_px(chart) / column_count(chart);
+  const size_t columns = static_cast<size_t>(std::max(20, (panel_px - kTitleMarginPx) / kCharPx));
+  std::string out;
+  size_t begin = 0;
+  while (begin <= title.size()) {
+    const size_t end = std::min(title.find('\n', begin), title.size());
+    std::string lines = wrapped("", std::string_view(title).substr(begin, end - begin), columns, 0);
+    if (!lines.empty() && lines.back() == '\n') lines.pop_back();
+    out += (begin == 0 ? "" : "\n") + cut_long_lines(lines, columns);
+    begin = end + 1;
+  }
+  return out;
 }
 
 GnuplotImage image_for(const Chart& chart, ImageFormat format) {
   GnuplotImage image;
   image.format = format;
-  const int columns = std::max(1, chart.columns);
-  image.width_px = columns == 1 ? 1000 : 720 * columns;
-  image.height_px = 110 + 430 * std::max(1, panel_rows(chart));
+  image.width_px = image_width_px(chart);
+  image.height_px = kHeadingPx + kRowPx * std::max(1, panel_rows(chart));
   image.title = chart.title;
   image.what = fmt::format("the {} picture", chart_kind_name(chart.kind));
   return image;
@@ -33,12 +82,12 @@ GnuplotImage image_for(const Chart& chart, ImageFormat format) {
 
 // A line is labelled beside itself when it stands alone (a knee, a cache
 // drop); horizontal lines (which run under the curves' labels) and families
-// of lines (period boundaries: the first labelled, the rest not) are named
-// in the key instead.
+// of lines (period boundaries: the first labelled, the rest not) and lines
+// marked in_key are named in the key instead.
 bool named_in_key(const ChartPanel& panel, size_t i) {
   const ChartLine& line = panel.lines[i];
   if (line.label.empty()) return false;
-  if (!line.vertical) return true;
+  if (!line.vertical || line.in_key) return true;
   return i + 1 < panel.lines.size() && panel.lines[i + 1].label.empty() && panel.lines[i + 1].vertical;
 }
 
@@ -82,8 +131,8 @@ std::string line_key_entries(const ChartPanel& panel) {
   return entries;
 }
 
-void send_axes(Gnuplot& gp, const ChartPanel& panel) {
-  gp << "set title " << gnuplot_quoted(panel.title) << " noenhanced\n";
+void send_axes(Gnuplot& gp, const Chart& chart, const ChartPanel& panel) {
+  gp << "set title " << gnuplot_quoted(fitted_title(panel.title, chart)) << " noenhanced\n";
   gp << "set xlabel " << gnuplot_quoted(panel.x_label) << " noenhanced\n";
   gp << "set ylabel " << gnuplot_quoted(panel.y_label) << " noenhanced\n";
   if (panel.x_log2) gp << "set logscale x 2\n";
@@ -108,10 +157,10 @@ void send_axes(Gnuplot& gp, const ChartPanel& panel) {
   }
 }
 
-void send_panel(Gnuplot& gp, const ChartPanel& panel) {
+void send_panel(Gnuplot& gp, const Chart& chart, const ChartPanel& panel) {
   gp << "unset arrow; unset label; unset logscale; unset y2tics; unset y2label; set xtics autofreq norotate; "
         "set ytics mirror\n";
-  send_axes(gp, panel);
+  send_axes(gp, chart, panel);
   send_lines(gp, panel);
   std::string plot;
   for (const ChartSeries& s : panel.series) {
@@ -147,12 +196,14 @@ void send_panel(Gnuplot& gp, const ChartPanel& panel) {
 }
 
 void send_chart(Gnuplot& gp, const Chart& chart) {
-  gp << "set grid lc rgb \"#dddddd\"\nset border lc rgb \"#444444\"\nset key below horizontal noenhanced\n";
+  // The key below the x label, a line's height apart: gnuplot puts its
+  // first row right under the label, where the two touch.
+  gp << "set grid lc rgb \"#dddddd\"\nset border lc rgb \"#444444\"\nset key below horizontal height 1 noenhanced\n";
   gp << "set mxtics 1\nset samples 2\n";
   const std::string heading = chart.caption.empty() ? chart.title : chart.title + "\n" + chart.caption;
   gp << fmt::format("set multiplot layout {},{} rowsfirst title {} font \",12\" noenhanced\n", panel_rows(chart),
-                    std::max(1, chart.columns), gnuplot_quoted(heading));
-  for (const ChartPanel& panel : chart.panels) send_panel(gp, panel);
+                    column_count(chart), gnuplot_quoted(heading));
+  for (const ChartPanel& panel : chart.panels) send_panel(gp, chart, panel);
 }
 
 std::string render(const Chart& chart, ImageFormat format) {

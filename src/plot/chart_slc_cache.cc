@@ -34,6 +34,18 @@ ChartPanel fill_panel(const SavedResult& document) {
     panel.lines.push_back({true, static_cast<double>(*cache.unit.bytes) / kMiB,
                            fmt::format("cache {} (drop)", format_size(*cache.unit.bytes)), "#d55e00", false, true});
   }
+  // Ruled out: the fill may run on past the largest cache it could show (a
+  // drop too near its end cannot be told from noise); the line marks that
+  // reach, the bound the verdict states, so the curve after it claims nothing.
+  const std::optional<uint64_t>& reach_bytes = cache.unit.searched_up_to_bytes;
+  if (cache.unit.state != "found" && reach_bytes && static_cast<double>(*reach_bytes) / kMiB < panel.x_range->second) {
+    const uint64_t reach = *reach_bytes;
+    ChartLine line{true, static_cast<double>(reach) / kMiB,
+                   fmt::format("{}: the largest cache this fill could show", format_size(reach)), "#555555", false,
+                   true};
+    line.in_key = true;
+    panel.lines.push_back(line);
+  }
   if (cache.in_cache_bytes_per_s) {
     const bool dropped = cache.native_bytes_per_s.has_value();
     panel.lines.push_back({false, *cache.in_cache_bytes_per_s / kMiB,

@@ -105,13 +105,14 @@ HeatmapFigure heatmap_figure(const std::vector<SavedResult>& documents, const He
     if (unit.state == "found" && unit.bytes && *unit.bytes > 0) panel.unit_bytes = unit.bytes;
     panel.verdict = unit_verdict(panel.unit_name, unit);
     // The re-read of the written window runs only when the first read grid
-    // found no page, and then the document's read page is the re-read's:
-    // the first grid's panel must not claim it.
+    // found no page; a page found then is the re-read's, and the first grid's
+    // panel says where it was found. Otherwise the panel has the run's answer
+    // in the report's words (not determined, or ruled out up to its reach):
+    // the document keeps no separate answer per read grid to say more.
     const bool reread = std::any_of(document.grids.begin(), document.grids.end(),
                                     [](const SavedGrid& g) { return g.name == "read-written"; });
-    if (!write_grid && grid.name != "read-written" && reread) {
-      panel.verdict = fmt::format("no read page in this grid; {} in the read-written grid",
-                                  panel.unit_bytes ? found_unit_text(unit) : "none either");
+    if (!write_grid && grid.name != "read-written" && reread && panel.unit_bytes) {
+      panel.verdict += ", found in the read-written grid";
     }
     if (options.fold) fold_panel(panel, grid, unit, options.scale);
     panel.categorical_offsets = !evenly_spaced(panel.matrix.offsets);

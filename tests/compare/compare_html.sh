@@ -6,8 +6,9 @@
 # summary has the reported / measured column; a drive without a model is its
 # own group; nothing is fetched; a hostile model string stays text; five
 # groups stay well under 1 MB; --shared-scale gives every heatmap the same
-# colour bar (and without it they differ); the page fills a wide window; and
-# a screenshot of the page is produced and is not blank.
+# colour bar (and without it they differ); the page reads at 1280 px (nothing
+# wider than the window, legible heatmaps) and fills a wide window; and a
+# screenshot of the page is produced and is not blank.
 #
 # Usage: compare_html.sh SSDPROBE [SCREENSHOT_COPY]
 #   SCREENSHOT_COPY: also keep the screenshot there (for docs/images).
@@ -161,6 +162,17 @@ bytes=$(stat -c %s "$T/shot.png")
 echo "# screenshot: ${width}x${height}, $bytes bytes"
 check "the screenshot is 1280x1600 and not blank (> 40 KB of PNG)" '[ "$width" = 1280 ] && [ "$height" = 1600 ] && [ "$bytes" -gt 40000 ]'
 [ -n "$KEEP" ] && cp "$T/shot.png" "$KEEP"
+
+# Read at 1280 px, with the window's scroll bar (page_readable.py): nothing
+# wider than the window (the summary's columns used to need 15 px more than
+# they had, with the planted model's long word), each heatmap's text at least
+# 10 px, none cut or overlapping.
+timeout 300 python3 "$(dirname "$0")/../html/page_readable.py" "$T/report.html" "$CHROMIUM" --headless --no-sandbox \
+  --disable-gpu --disable-dev-shm-usage --no-first-run --user-data-dir="$T/profile" \
+  > "$T/readable.txt" 2>> "$T/chromium.err"
+rc=$?
+sed 's/^/  /' "$T/readable.txt"
+check "the page reads at 1280 px: nothing wider than the window, the heatmaps' text >= 10 px" '[ $rc = 0 ]'
 
 # The page takes the window's width: in a 1900 px window its content reaches
 # past 1700 px (the header's opening line and the summary table span it),

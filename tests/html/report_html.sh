@@ -3,7 +3,12 @@
 # the document it wrote make the same page; the page opened in a real
 # browser (headless Chromium) has the verdict word for word, every section
 # and every picture, fetches nothing and runs nothing, also when the model
-# and the command line hold markup; the refusals exit as the other commands'.
+# and the command line hold markup; it reads at 1280 px (page_readable.py:
+# nothing wider than the window, every picture's text >= 10 px, none cut or
+# overlapping) for a --write run, a cache ruled out and an image file's
+# misalignment; the pictures say the report's words (the SLC cache's bound, a
+# re-read read grid's answer) and a byte range has one unit; the refusals
+# exit as the other commands'.
 #
 # Usage: report_html.sh SSDPROBE [SCREENSHOT_COPY]
 set -u
@@ -127,6 +132,105 @@ bytes=$(stat -c %s "$T/shot.png" 2> /dev/null || echo 0)
 echo "# screenshot: $bytes bytes"
 check "a screenshot was written and is not blank (> 100 KB of PNG)" '[ "$bytes" -gt 100000 ]'
 [ -n "$KEEP" ] && cp "$T/shot.png" "$KEEP"
+
+# Read at 1280 px (page_readable.py): nothing wider than the window, every
+# picture shown at a size where its text is at least 10 px, no text cut at a
+# picture's edge or over another. And the pictures say what the report says.
+readable() {  # PAGE: page_readable.py's verdict, its lines printed
+  timeout 300 python3 "$(dirname "$0")/page_readable.py" "$1" "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+    --disable-dev-shm-usage --no-first-run --user-data-dir="$T/profile" \
+    > "$T/readable.txt" 2>> "$T/chromium.err"
+  local rc=$?
+  sed 's/^/  /' "$T/readable.txt"
+  return $rc
+}
+# The text of one figure (its heading, picture and caption), spaces squeezed.
+figure_text() {  # PAGE FIGURE_ID
+  python3 - "$@" <<'PY'
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.depth = 0; self.text = []
+    def handle_starttag(self, tag, attrs):
+        if self.depth: self.depth += tag == "figure"
+        elif tag == "figure" and dict(attrs).get("id") == sys.argv[2]: self.depth = 1
+    def handle_endtag(self, tag):
+        if self.depth and tag == "figure": self.depth -= 1
+    def handle_data(self, d):
+        if self.depth: self.text.append(d)
+p = P(); p.feed(open(sys.argv[1]).read()); print(" ".join(" ".join(p.text).split()))
+PY
+}
+if command -v gnuplot > /dev/null; then
+  check "the --write run's page reads at 1280 px (queue depth, erase stream, SLC cache, heatmaps)" \
+    'readable "$T/report.html"'
+  # The erase stream's window, cut short by --budget, in one unit (it read
+  # "window 32640 MiB to 33685440 KiB").
+  check "a byte range is written in one unit" \
+    '! grep -Eq "[0-9] (B|[KMGT]iB) to [0-9.]+ (B|[KMGT]iB) \(" "$T/report.html" &&
+     grep -Eq "window [0-9]+ to [0-9.]+ (B|[KMGT]iB) \([0-9.]+ [KMGT]iB\) written sequentially" "$T/report.html"'
+
+  # A cache ruled out: the picture says the verdict's bound and marks it,
+  # though the fill it draws ran on past it (--cache-bytes 256M: 256 MiB drawn,
+  # no cache up to 213 MiB).
+  "$SSDPROBE" -q --write --yes --cache-bytes 256M --json "$T/nocache.json" --html "$T/nocache.html" \
+    sim:qlc-slc-2g > /dev/null 2>> "$T/run.err"
+  reach=$(jq -r '.detected.slc_cache | select(.state == "absent") | .searched_up_to_bytes / 1048576 | floor' \
+    "$T/nocache.json")
+  drawn=$(jq -r '.detected.slc_cache.curve[-1].written_bytes / 1048576 | floor' "$T/nocache.json")
+  echo "# no SLC cache up to ${reach:-?} MiB, fill drawn to $drawn MiB"
+  check "the verdict says no SLC cache up to its reach, short of the fill drawn" \
+    '[ -n "$reach" ] && [ "$reach" -lt "$drawn" ] &&
+     jq -r .verdict.summary "$T/nocache.json" | grep -qF "no SLC cache up to $reach MiB"'
+  figure_text "$T/nocache.html" picture-slc-cache > "$T/slc-words"
+  check "the SLC cache picture says the verdict's words and marks the reach it states" \
+    'grep -qF "first fill: no SLC cache up to $reach MiB" "$T/slc-words" &&
+     grep -qF "$reach MiB: the largest cache this fill could show" "$T/slc-words"'
+  check "the page of a run without a cache found reads at 1280 px" 'readable "$T/nocache.html"'
+
+  # The read grids of a run that re-read its written window: the first
+  # grid's picture says where the page was found, and with no page in either
+  # grid, the run's answer in the report's words ("not determined" is not
+  # "no read page": a loop device's picture said so).
+  "$SSDPROBE" -q --write --yes --json "$T/fresh.json" --html "$T/fresh.html" sim:fresh-16k > /dev/null 2>> "$T/run.err"
+  page=$(jq -r '.detected.read_page | "read page \(.bytes / 1024) KiB"' "$T/fresh.json")
+  confidence=$(jq -r .detected.read_page.confidence "$T/fresh.json")
+  check "sim:fresh-16k: the page is found by the re-read, and the verdict says it ($page)" \
+    'jq -e ".grids | any(.name == \"read-written\")" "$T/fresh.json" > /dev/null &&
+     jq -r .verdict.summary "$T/fresh.json" | grep -qF "$page"'
+  check "sim:fresh-16k: the first read grid's picture draws the page found in the re-read" \
+    'figure_text "$T/fresh.html" picture-read |
+       grep -qF "Answer drawn: $page (confidence $confidence), found in the read-written grid."'
+  jq '.grids += [.grids[] | select(.name == "read") | .name = "read-written"] |
+      .detected.read_page = {"bytes": null, "state": "undetermined", "confidence": 0, "evidence": "no step",
+                             "to_determine": "rerun with --budget 40"}' "$T/run.json" > "$T/reread.json"
+  "$SSDPROBE" -q report "$T/reread.json" --html "$T/reread.html" 2>> "$T/run.err"
+  for id in picture-read picture-read-written; do
+    check "not determined in both read grids: $id draws it in the report's words" \
+      'figure_text "$T/reread.html" $id | grep -qF "Answer drawn: read page not determined (rerun with --budget 40)." &&
+       ! figure_text "$T/reread.html" $id | grep -Eq "no read page (in|up to)"'
+  done
+
+  # The misalignment picture of an image file with two partitions (one
+  # aligned): its panels side by side at their size, titles folded to fit,
+  # also with a layer name as long as a /dev/disk/by-id path.
+  if command -v sfdisk > /dev/null; then
+    truncate -s 64M "$T/disk.img"
+    printf 'label: dos\nstart=63, size=40000, type=83\nstart=40960, size=40000, type=83\n' |
+      sfdisk -q "$T/disk.img" > /dev/null 2>&1
+    "$SSDPROBE" -q --budget 2 --json "$T/disk.json" "$T/disk.img" > /dev/null 2>> "$T/run.err"
+    jq '(.audit.checks[] | select(.costs) | .layer) |=
+        "partition (/dev/disk/by-id/nvme-Samsung_SSD_980_PRO_with_Heatsink_2TB_S6WSNJ0T123456X_1-part1)"' \
+      "$T/disk.json" > "$T/longname.json"
+    "$SSDPROBE" -q report "$T/longname.json" --html "$T/disk.html" 2>> "$T/run.err"
+    check "an image file's page has the misalignment picture of its two partitions" \
+      '[ "$(jq "[.audit.checks[] | select(.costs)] | length" "$T/disk.json")" = 2 ] &&
+       grep -q "<figure id=\"picture-misalignment\">" "$T/disk.html"'
+    check "the misalignment page reads at 1280 px" 'readable "$T/disk.html"'
+  else
+    echo "# sfdisk not installed: the misalignment page is not checked"
+  fi
+fi
 
 # Without gnuplot the page still renders; each picture says why, with a warning.
 mkdir -p "$T/bin"

@@ -49,7 +49,7 @@ long=$(awk '/^$/ {past = 1} past && /^(  - |Evidence|Mismatches|Recommendation|R
 grep -q "^Evidence" "$T/q.txt" && grep -q "^Mismatches" "$T/q.txt" || fail "no Evidence or Mismatches section"
 raw=$(grep -Ev "$commands" "$T/q.txt" | grep -E '[0-9]{8,}')
 [ -z "$raw" ] || fail "raw byte counts in the text: $raw"
-grep -Eq '^Writes: [0-9.]+ [MG]iB written inside 32640 MiB to 32896 MiB \(256 MiB\)' "$T/q.txt" ||
+grep -Eq '^Writes: [0-9.]+ [MG]iB written inside 32640 to 32896 MiB \(256 MiB\)' "$T/q.txt" ||
   fail "the write range is not readable: $(grep -A1 '^Writes' "$T/q.txt")"
 for pair in "physical_block_size:read page" "minimum_io_size:write unit" "optimal_io_size:erase block"; do
   grep -q "^  ${pair%%:*} .*${pair#*:}" "$T/q.txt" || fail "${pair%%:*} is not beside the ${pair#*:}"

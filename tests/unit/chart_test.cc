@@ -116,6 +116,38 @@ TEST_CASE("misalignment: ratios with intervals; an undetermined cost is a label,
   CHECK_THAT(p.title, Catch::Contains("1.50x slower"));
 }
 
+TEST_CASE("misalignment: every panel has one y scale, from 0 past the highest interval of any start") {
+  const SavedResult d = parse(R"("audit": {"available": true, "checks": [
+      {"field": "partition[1].start", "layer": "partition 1", "disk_offset": 32256, "value_bytes": 32256, "ok": false,
+       "costs": [{"op": "read", "request_bytes": 4096, "determined": true, "ratio": 2.5, "ratio_low": 2.2,
+                  "ratio_high": 2.9, "significant": true}]},
+      {"field": "partition[2].start", "layer": "partition 2", "disk_offset": 1048576, "value_bytes": 1048576,
+       "ok": true, "costs": [{"op": "read", "request_bytes": 4096, "determined": true, "ratio": 1.0,
+                              "ratio_low": 0.98, "ratio_high": 1.02, "significant": false}]}]})");
+  const Chart chart = build_chart({d}, ChartKind::misalignment);
+  REQUIRE(chart.panels.size() == 2);
+  REQUIRE(chart.panels[0].y_max);
+  CHECK(chart.panels[0].y_max == chart.panels[1].y_max);  // the aligned start's 1.0 is not drawn as tall as 2.9
+  CHECK(*chart.panels[0].y_max >= 2.9);
+  CHECK(*chart.panels[0].y_max <= 3.5);
+}
+
+TEST_CASE("slc-cache: a cache ruled out marks the reach the verdict states, short of the fill's end") {
+  const SavedResult d = parse(R"("detected": {"slc_cache": {"state": "absent", "bytes": null,
+      "searched_up_to_bytes": 223346688, "in_cache_bytes_per_s": 1048576000, "io_bytes": 1048576,
+      "curve": [{"written_bytes": 134217728, "bytes_per_s": 1048576000},
+                {"written_bytes": 268435456, "bytes_per_s": 1048576000}]}})");
+  const Chart chart = build_chart({d}, ChartKind::slc_cache);
+  const ChartPanel& p = chart.panels[0];
+  CHECK_THAT(chart.title, Catch::EndsWith("no SLC cache up to 213 MiB"));
+  const ChartLine* reach = line_named(p, "213 MiB");
+  REQUIRE(reach != nullptr);  // the fill drawn to 256 MiB claims no more than the 213 MiB said
+  CHECK(reach->vertical);
+  CHECK(reach->at == 213);
+  CHECK(reach->in_key);
+  CHECK(p.x_range->second == 256);
+}
+
 TEST_CASE("slc-cache: the curve in MiB and MiB/s, the cache size marked") {
   const SavedResult d = parse(R"("detected": {"slc_cache": {"state": "found", "bytes": 134217728, "confidence": 1,
       "in_cache_bytes_per_s": 1048576000, "native_bytes_per_s": 209715200, "io_bytes": 1048576,

@@ -123,10 +123,26 @@ TEST_CASE("the first read grid of a run that re-read its written window does not
   r.grids.push_back(again);
   r.read_page.confidence = 0.998;
   CHECK(heatmap_figure({r}, {}).panels[0].verdict ==
-        "no read page in this grid; 16 KiB (confidence 0.998) in the read-written grid");
+        "read page 16 KiB (confidence 0.998), found in the read-written grid");
   HeatmapOptions reread;
   reread.grid = "read-written";
   CHECK(heatmap_figure({r}, reread).panels[0].verdict == "read page 16 KiB (confidence 0.998)");
+}
+
+TEST_CASE("read grids of a run whose re-read found no page either say the run's answer in the report's words") {
+  SavedResult r = document("loop.json", 1.0);
+  SavedGrid again = r.grids[0];
+  again.name = "read-written";
+  r.grids.push_back(again);
+  HeatmapOptions reread;
+  reread.grid = "read-written";
+  // Not determined is not "no read page": a loop device's first grid said so.
+  r.read_page = {std::nullopt, "undetermined", 0.0, std::nullopt, "rerun with --budget 40", std::nullopt, 0.0};
+  CHECK(heatmap_figure({r}, {}).panels[0].verdict == "read page not determined (rerun with --budget 40)");
+  CHECK(heatmap_figure({r}, reread).panels[0].verdict == "read page not determined (rerun with --budget 40)");
+  // Ruled out: the reach the report states.
+  r.read_page = {std::nullopt, "absent", 0.0, 131072, "", std::nullopt, 0.0};
+  CHECK(heatmap_figure({r}, {}).panels[0].verdict == "no read page up to 128 KiB");
 }
 
 TEST_CASE("a read grid sits on a byte axis: each cell spans its column step, lines at unit multiples") {

@@ -85,5 +85,11 @@ TEST_CASE("exact sizes, region arguments and byte ranges stay exact") {
   CHECK(size_argument(34225520640ull) == "32640M");
   CHECK(parse_size(size_argument(34225520640ull)) == 34225520640ull);
   CHECK(size_argument(32256) == "32256");
-  CHECK(format_byte_range(34225520640ull, 268435456) == "32640 MiB to 32896 MiB (256 MiB)");
+  CHECK(format_byte_range(34225520640ull, 268435456) == "32640 to 32896 MiB (256 MiB)");
+  // One unit for both ends: the erase stream's window cut short by --budget
+  // read "32640 MiB to 33685440 KiB".
+  CHECK(format_byte_range(34225520640ull, 268369920) == "32640 to 32895.9375 MiB (255.9 MiB)");
+  CHECK(format_byte_range(0, 1ull << 30) == "0 to 1 GiB (1 GiB)");
+  CHECK(format_byte_range(1ull << 20, (2ull << 30) - (1ull << 20)) == "1 to 2048 MiB (2.0 GiB)");
+  CHECK(format_byte_range(32256, 4096) == "32256 to 36352 B (4 KiB)");
 }
