@@ -181,7 +181,7 @@ if command -v gnuplot > /dev/null; then
   echo "# no SLC cache up to ${reach:-?} MiB, fill drawn to $drawn MiB"
   check "the verdict says no SLC cache up to its reach, short of the fill drawn" \
     '[ -n "$reach" ] && [ "$reach" -lt "$drawn" ] &&
-     jq -r .verdict.summary "$T/nocache.json" | grep -qF "no SLC cache up to $reach MiB"'
+     jq -r ".verdict.units[] | select(.unit == \"slc_cache\") | .text" "$T/nocache.json" | grep -qF "no SLC cache up to $reach MiB"'
   figure_text "$T/nocache.html" picture-slc-cache > "$T/slc-words"
   check "the SLC cache picture says the verdict's words and marks the reach it states" \
     'grep -qF "first fill: no SLC cache up to $reach MiB" "$T/slc-words" &&
@@ -197,7 +197,7 @@ if command -v gnuplot > /dev/null; then
   confidence=$(jq -r .detected.read_page.confidence "$T/fresh.json")
   check "sim:fresh-16k: the page is found by the re-read, and the verdict says it ($page)" \
     'jq -e ".grids | any(.name == \"read-written\")" "$T/fresh.json" > /dev/null &&
-     jq -r .verdict.summary "$T/fresh.json" | grep -qF "$page"'
+     jq -r ".verdict.units[0].text" "$T/fresh.json" | grep -qF "$page"'
   check "sim:fresh-16k: the first read grid's picture draws the page found in the re-read" \
     'figure_text "$T/fresh.html" picture-read |
        grep -qF "Answer drawn: $page (confidence $confidence), found in the read-written grid."'

@@ -157,7 +157,8 @@ reach = c["searched_up_to_bytes"] / 1048576
 end = c["curve"][-1]["written_bytes"] / 1048576
 assert c["state"] == "absent" and reach < end, (c["state"], reach, end)
 words = "no SLC cache up to %g MiB" % reach
-assert words in docs[0]["verdict"]["summary"] and dat[1]["title"].endswith(words), dat[1]["title"]
+said = [u["text"] for u in docs[0]["verdict"]["units"] if u["unit"] == "slc_cache"]
+assert said and words in said[0] and dat[1]["title"].endswith(words), (said, dat[1]["title"])
 assert dict(dat[1]["lines"])["%g MiB: the largest cache this fill could show" % reach] == reach, dat[1]["lines"]
 '
 check_readable "$T/nocache.svg"

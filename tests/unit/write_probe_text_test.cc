@@ -35,7 +35,7 @@ ResultDocument write_run(bool nothing_written) {
 TEST_CASE("stopped before the first write: nothing written, nothing to restore", "[write_probe]") {
   const ResultDocument doc = write_run(true);
   const std::string text = render_text(doc);
-  CHECK(has(text, "Writes: nothing was written, nothing to restore (the window: 64 MiB to 448 MiB (384 MiB))"));
+  CHECK(has(text, "Writes: nothing was written, nothing to restore (the window: 64 to 448 MiB (384 MiB))"));
   CHECK_FALSE(has(text, "NOT restored"));
   const auto json = to_json(doc)["write_probe"];
   CHECK(json["restored"].is_null());
@@ -45,7 +45,7 @@ TEST_CASE("stopped before the first write: nothing written, nothing to restore",
 TEST_CASE("written and not restored still says NOT restored", "[write_probe]") {
   ResultDocument doc = write_run(false);
   doc.write_probe->bytes_written = 3 * kMiB;
-  CHECK(has(render_text(doc), "Writes: 3 MiB written inside 64 MiB to 448 MiB (384 MiB); NOT restored"));
+  CHECK(has(render_text(doc), "Writes: 3 MiB written inside 64 to 448 MiB (384 MiB); NOT restored"));
   const auto json = to_json(doc)["write_probe"];
   CHECK(json["restored"] == false);
   CHECK(json["restore"].is_null());
