@@ -70,9 +70,12 @@ std::string headline(const AuditLine& line) {
   const bool named_by_size = miss.unit == "4 KiB" || miss.unit == "1 MiB";
   const std::string boundary = named_by_size ? miss.unit : fmt::format("{} ({})", miss.unit, format_size(miss.unit_bytes));
   // "sector 63 (DOS ...)" names the start better than bytes; "1536 B (sector 3)" would only repeat them.
+  // Only "sector 63": which tool made it ("(DOS / Windows XP partitioning)")
+  // is in the audit line, and the status line needs the room.
   const bool names_sector = line.legacy_case.starts_with("sector ");
+  const std::string sector = line.legacy_case.substr(0, line.legacy_case.find(" ("));
   return fmt::format("{} starts at {}{}, {} past a {} boundary", line.layer, format_exact_size(*line.disk_offset),
-                     names_sector ? ", " + line.legacy_case : "", format_size(miss.remainder), boundary);
+                     names_sector ? ", " + sector : "", format_size(miss.remainder), boundary);
 }
 
 // How much the fix disturbs: 0 in place, 1 moves data, 2 destroys it (a

@@ -78,7 +78,7 @@ size_t unquoted_close(const std::string& line, size_t from) {
 // are always quoted, so none of these forms can come from a name.
 std::string own_variables_resolved(std::string line) {
   for (const std::string name : {"dir", "loop"}) {
-    for (const std::string use : {"\"$" + name + "\"", "\"${" + name + ":?}\""}) {
+    for (const std::string& use : {"\"$" + name + "\"", "\"${" + name + ":?}\""}) {
       for (size_t at = line.find(use); at != std::string::npos; at = line.find(use, at)) {
         line.replace(at, use.size(), "/dev/" + name);
       }
