@@ -131,4 +131,14 @@ inline std::string read_data_file(const std::string& name) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// A captured page's bytes, for tests that patch a field before decoding.
+inline std::vector<uint8_t> read_data_bytes(const std::string& name) {
+  const std::string text = read_data_file(name);
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
+
+// Byte offsets of the fields the LBA format tests patch in captured pages.
+inline constexpr size_t kIdNsFlbasOffset = 26;   // Identify Namespace FLBAS
+inline constexpr size_t kIdCtrlFnaOffset = 524;  // Identify Controller FNA
+
 }  // namespace firmware_test

@@ -16,18 +16,14 @@ using firmware_test::nvme_namespace;
 
 namespace {
 
-constexpr size_t kFlbasOffset = 26;
-constexpr size_t kFnaOffset = 524;
-
-std::vector<uint8_t> captured(const std::string& name) {
-  const std::string text = firmware_test::read_data_file(name);
-  return std::vector<uint8_t>(text.begin(), text.end());
-}
+using firmware_test::kIdCtrlFnaOffset;
+using firmware_test::kIdNsFlbasOffset;
+using firmware_test::read_data_bytes;
 
 // QEMU's namespace as captured, with format `flbas` in use instead.
 NvmeIdNs qemu_namespace(uint8_t flbas) {
-  auto bytes = captured("qemu72_nvme_id_ns_4k.bin");
-  bytes.at(kFlbasOffset) = flbas;
+  auto bytes = read_data_bytes("qemu72_nvme_id_ns_4k.bin");
+  bytes.at(kIdNsFlbasOffset) = flbas;
   auto ns = decode_nvme_id_ns(bytes);
   REQUIRE(ns);
   return *ns;
@@ -35,8 +31,8 @@ NvmeIdNs qemu_namespace(uint8_t flbas) {
 
 // QEMU's controller as captured (FNA 0), with FNA set to `fna`.
 NvmeIdCtrl qemu_controller(uint8_t fna) {
-  auto bytes = captured("qemu72_nvme_id_ctrl.bin");
-  bytes.at(kFnaOffset) = fna;
+  auto bytes = read_data_bytes("qemu72_nvme_id_ctrl.bin");
+  bytes.at(kIdCtrlFnaOffset) = fna;
   auto ctrl = decode_nvme_id_ctrl(bytes);
   REQUIRE(ctrl);
   return *ctrl;
@@ -63,7 +59,7 @@ std::optional<LbaFormatAdvice> advice_for(const NvmeFirmwareData& data, const st
 }  // namespace
 
 TEST_CASE("QEMU's captured controller reports FNA 0: a format applies to one namespace") {
-  const auto ctrl = decode_nvme_id_ctrl(captured("qemu72_nvme_id_ctrl.bin"));
+  const auto ctrl = decode_nvme_id_ctrl(read_data_bytes("qemu72_nvme_id_ctrl.bin"));
   REQUIRE(ctrl);
   CHECK(ctrl->fna == 0);
   CHECK_FALSE(ctrl->format_applies_to_all_namespaces());
@@ -95,7 +91,7 @@ TEST_CASE("512 B in use while QEMU's namespace offers 4 KiB: reformat to format 
 
 TEST_CASE("4 KiB in use (QEMU's captured namespace): nothing to advise") {
   CHECK_FALSE(advice_for(drive(qemu_namespace(4), qemu_controller(0))));
-  const auto as_captured = decode_nvme_id_ns(captured("qemu72_nvme_id_ns_4k.bin"));
+  const auto as_captured = decode_nvme_id_ns(read_data_bytes("qemu72_nvme_id_ns_4k.bin"));
   REQUIRE(as_captured);
   CHECK_FALSE(advice_for(drive(*as_captured)));
 }

@@ -16,20 +16,16 @@ using namespace ssdprobe;
 
 namespace {
 
-constexpr size_t kFlbasOffset = 26;
-constexpr size_t kFnaOffset = 524;
-
-std::vector<uint8_t> captured(const std::string& name) {
-  const std::string text = firmware_test::read_data_file(name);
-  return std::vector<uint8_t>(text.begin(), text.end());
-}
+using firmware_test::kIdCtrlFnaOffset;
+using firmware_test::kIdNsFlbasOffset;
+using firmware_test::read_data_bytes;
 
 // An `info` document of `path` whose namespace has format `flbas` in use.
 ResultDocument document(const std::string& path, uint8_t flbas, uint8_t fna = 0) {
-  auto ns = captured("qemu72_nvme_id_ns_4k.bin");
-  ns.at(kFlbasOffset) = flbas;
-  auto ctrl = captured("qemu72_nvme_id_ctrl.bin");
-  ctrl.at(kFnaOffset) = fna;
+  auto ns = read_data_bytes("qemu72_nvme_id_ns_4k.bin");
+  ns.at(kIdNsFlbasOffset) = flbas;
+  auto ctrl = read_data_bytes("qemu72_nvme_id_ctrl.bin");
+  ctrl.at(kIdCtrlFnaOffset) = fna;
   NvmeFirmwareData nvme;
   nvme.ns = decode_nvme_id_ns(ns);
   nvme.ctrl = decode_nvme_id_ctrl(ctrl);
