@@ -41,6 +41,9 @@ std::string budget_text(double seconds) { return fmt::format("{:g}", std::ceil(s
 
 const CommandOption kWrite{"--write", ""};
 
+// Twice the budget, at least 10 s more: what a phase cut by --budget gets.
+double doubled_budget(const RunFacts& facts) { return std::max(2.0 * facts.budget_s, facts.budget_s + 10); }
+
 // Twice the budget (at least 10 s more): a grid cut by --budget settles with
 // more rounds, and doubling is what a person would try next. Suggested once:
 // a run already given more than the default budget gets no further doubling
@@ -50,7 +53,7 @@ Hint more_budget(const RunFacts& facts, bool write, const char* why = "") {
   if (facts.budget_s > Options{}.budget_s) {
     return {fmt::format("not settled within --budget {}, more than the default already", budget_text(facts.budget_s)), {}};
   }
-  const std::string budget = budget_text(std::max(2.0 * facts.budget_s, facts.budget_s + 10));
+  const std::string budget = budget_text(doubled_budget(facts));
   Hint hint{fmt::format("rerun with {}--budget {}{}", write ? "--write " : "", budget, why), {{"--budget", budget}}};
   if (write) hint.rerun.insert(hint.rerun.begin(), kWrite);
   return hint;
@@ -69,7 +72,7 @@ Hint disturbed_hint(const ResultDocument& doc, const char* phase, const RunFacts
   if (!disturbed) return {};
   const bool cut = p->state == PhaseState::budget;
   const bool more = cut && facts.budget_s <= Options{}.budget_s;
-  const std::string budget = budget_text(more ? std::max(2.0 * facts.budget_s, facts.budget_s + 10) : facts.budget_s);
+  const std::string budget = budget_text(more ? doubled_budget(facts) : facts.budget_s);
   Hint hint{fmt::format("rerun with {}--budget {} on {}: {}, the likely reason the {} {}", write ? "--write " : "",
                         budget, disturbed->idle_place(), disturbed->words, phase_words(phase),
                         cut ? "did not settle within --budget" : "settled without a confident answer"),
