@@ -30,6 +30,8 @@ class Attempts {
   }
 
   bool denied() const { return denied_; }
+  // A note of the caller's own, beside the commands' failures.
+  void note(std::string text) { notes_.push_back(std::move(text)); }
 
  private:
   std::vector<std::string>& notes_;

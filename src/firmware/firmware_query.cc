@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "firmware/ata_scsi_expectations.h"
+#include "firmware/nvme_capabilities.h"
 #include "firmware/nvme_expectations.h"
 #include "firmware/nvme_zns_query.h"
 #include "device/nvme_paths.h"
@@ -40,6 +41,7 @@ void apply_nvme(const NvmeTarget& t, const Topology& sysfs, std::optional<uint64
   NvmeFirmwareData data = read_nvme_firmware(t, b.open_nvme, r.notes);
   if (!data.ctrl && !data.ns) return;
   if (sysfs.zoned && sysfs.zoned->zoned()) read_nvme_zns(t, b.open_nvme, data, r.notes);
+  if (auto note = undecoded_capabilities_note(nvme_capabilities(data)); !note.empty()) r.notes.push_back(std::move(note));
   r.nvme = data;
   if (data.ctrl) set_identity(r, data.ctrl->mn, data.ctrl->sn, data.ctrl->fr, "NVMe Identify Controller");
   if (!data.ns) return;

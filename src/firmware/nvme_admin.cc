@@ -133,6 +133,30 @@ class LibnvmeAdmin final : public NvmeAdmin {
     return result;
   }
 
+  std::vector<uint8_t> identify_endurance_groups(uint16_t start) override {
+    std::vector<uint8_t> data(NVME_IDENTIFY_DATA_SIZE);
+    check(nvme_identify_endurance_group_list(fd_.get(), start,
+                                             reinterpret_cast<nvme_id_endurance_group_list*>(data.data())),
+          "Identify CNS 19h (Endurance Group List)");
+    return data;
+  }
+
+  std::vector<uint8_t> directive_parameters(uint32_t nsid, uint8_t dtype) override {
+    std::vector<uint8_t> data(dtype == NVME_DIRECTIVE_DTYPE_STREAMS ? sizeof(nvme_streams_directive_params)
+                                                                     : sizeof(nvme_id_directives));
+    nvme_directive_recv_args args{};
+    args.args_size = sizeof(args);
+    args.fd = fd_.get();
+    args.timeout = NVME_DEFAULT_IOCTL_TIMEOUT;
+    args.nsid = nsid;
+    args.doper = NVME_DIRECTIVE_RECEIVE_IDENTIFY_DOPER_PARAM;  // 01h: Return Parameters, for both types
+    args.dtype = static_cast<nvme_directive_dtype>(dtype);
+    args.data_len = static_cast<__u32>(data.size());
+    args.data = data.data();
+    check(nvme_directive_recv(&args), fmt::format("Directive Receive (type {:02X}h, Return Parameters)", dtype));
+    return data;
+  }
+
   std::optional<uint32_t> nsid() override {
     __u32 nsid = 0;
     if (nvme_get_nsid(fd_.get(), &nsid) != 0 || nsid == 0) return std::nullopt;

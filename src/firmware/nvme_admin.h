@@ -49,6 +49,12 @@ class NvmeAdmin {
   // Get Features, current value: completion dword 0 of feature `fid` with
   // command dword 11 = `cdw11` (FDP, 1Dh: the endurance group).
   virtual uint32_t get_feature(uint8_t fid, uint32_t cdw11);
+  // Identify CNS 19h, the Endurance Group List: the controller's endurance
+  // group identifiers from `start` up, 4096 B.
+  virtual std::vector<uint8_t> identify_endurance_groups(uint16_t start);
+  // Directive Receive, Return Parameters (DOPER 01h) of directive type
+  // `dtype` (00h Identify: 4096 B; 01h Streams: 32 B) for namespace `nsid`.
+  virtual std::vector<uint8_t> directive_parameters(uint32_t nsid, uint8_t dtype);
 };
 
 // Opens `device_path` (/dev/nvme0, /dev/nvme0n1 or /dev/ng0n1) read-only.

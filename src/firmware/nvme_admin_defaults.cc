@@ -25,4 +25,13 @@ uint32_t NvmeAdmin::get_feature(uint8_t fid, uint32_t) {
   throw Error(ErrorCategory::unsupported, fmt::format("Get Features {:02X}h: not supported by this NVMe backend", fid));
 }
 
+std::vector<uint8_t> NvmeAdmin::identify_endurance_groups(uint16_t) {
+  throw Error(ErrorCategory::unsupported, "Identify CNS 19h (Endurance Group List): not supported by this NVMe backend");
+}
+
+std::vector<uint8_t> NvmeAdmin::directive_parameters(uint32_t, uint8_t dtype) {
+  throw Error(ErrorCategory::unsupported,
+              fmt::format("Directive Receive (type {:02X}h): not supported by this NVMe backend", dtype));
+}
+
 }  // namespace ssdprobe

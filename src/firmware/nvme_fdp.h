@@ -115,6 +115,10 @@ struct FdpFeature {
 // Everything read about FDP for one endurance group.
 struct NvmeFdp {
   uint16_t endgid = 0;
+  // How the endurance group was found: "namespace" (its ENDGID), "endurance
+  // group list" (CNS 19h, the namespace reporting ENDGID 0) or "assumed 1"
+  // (neither: group 1, as nvme-cli assumes).
+  std::string endgid_source;
   std::optional<FdpFeature> feature;
   std::optional<FdpConfigurationsLog> configurations;
   std::optional<FdpRuhUsageLog> ruh_usage;

@@ -1,11 +1,16 @@
 #include "firmware/nvme_fdp_query.h"
 
+#include <fmt/format.h>
+
 namespace ssdprobe {
 
 namespace {
 
 constexpr uint8_t kLspControllerEvents = 0;
 constexpr uint8_t kLspHostEvents = 1;
+// Endurance groups tried when the namespace names none: a controller lists
+// few, and each costs a command.
+constexpr size_t kMaxGroupsTried = 4;
 
 // A page that states its own size: its header first, then the whole page.
 template <typename SizeOf>
@@ -25,13 +30,15 @@ std::optional<FdpEventsLog> read_events(NvmeAdmin& admin, uint16_t endgid, uint8
   return bytes ? decode_fdp_events(*bytes) : std::nullopt;
 }
 
-}  // namespace
+struct GroupChoice {
+  uint16_t endgid = 0;
+  std::string source;
+};
 
-std::optional<NvmeFdp> read_nvme_fdp(NvmeAdmin& admin, const NvmeIdCtrl& ctrl, const NvmeIdNs& ns, Attempts& attempt,
-                                     FdpReadScope scope) {
-  if (!nvme_ctrl_supports_fdp(ctrl.ctratt) || ns.endgid == 0) return std::nullopt;
+NvmeFdp read_group(NvmeAdmin& admin, const GroupChoice& group, Attempts& attempt, FdpReadScope scope) {
   NvmeFdp fdp;
-  fdp.endgid = ns.endgid;
+  fdp.endgid = group.endgid;
+  fdp.endgid_source = group.source;
   if (const auto dword0 = attempt([&] { return admin.get_feature(kNvmeFeatureFdp, fdp.endgid); }))
     fdp.feature = decode_fdp_feature(*dword0);
   if (const auto bytes = read_sized_log(admin, kNvmeLogFdpConfigurations, fdp.endgid,
@@ -48,6 +55,54 @@ std::optional<NvmeFdp> read_nvme_fdp(NvmeAdmin& admin, const NvmeIdCtrl& ctrl, c
   fdp.host_events = read_events(admin, fdp.endgid, kLspHostEvents, attempt);
   fdp.controller_events = read_events(admin, fdp.endgid, kLspControllerEvents, attempt);
   return fdp;
+}
+
+// Where the namespace reports ENDGID 0 (real controllers do, with FDPS set
+// and one endurance group): the groups the Endurance Group List names, else
+// group 1, the one nvme-cli reaches such a configuration with.
+std::vector<GroupChoice> unnamed_group_candidates(NvmeAdmin& admin) {
+  std::vector<std::string> quiet;
+  Attempts optional_attempt(quiet);
+  std::vector<GroupChoice> groups;
+  if (const auto bytes = optional_attempt([&] { return admin.identify_endurance_groups(0); })) {
+    for (uint16_t id : decode_nvme_endurance_group_list(*bytes).value_or(std::vector<uint16_t>{})) {
+      if (id != 0 && groups.size() < kMaxGroupsTried) groups.push_back({id, "endurance group list"});
+    }
+  }
+  if (groups.empty()) groups.push_back({1, "assumed 1"});
+  return groups;
+}
+
+// The first candidate whose FDP feature or configurations answer; a note
+// naming what the controller advertised and what each group answered when
+// none does.
+std::optional<NvmeFdp> read_unnamed_group(NvmeAdmin& admin, Attempts& attempt, FdpReadScope scope) {
+  std::vector<std::string> failures;
+  for (const GroupChoice& group : unnamed_group_candidates(admin)) {
+    std::vector<std::string> quiet;
+    Attempts group_attempt(quiet);
+    NvmeFdp fdp = read_group(admin, group, group_attempt, scope);
+    if (fdp.feature || fdp.configurations) {
+      for (auto& n : quiet) attempt.note(std::move(n));
+      return fdp;
+    }
+    failures.push_back(fmt::format("endurance group {} ({}): {}", group.endgid, group.source,
+                                   quiet.empty() ? std::string("no answer") : quiet.front()));
+  }
+  std::string tried;
+  for (const auto& f : failures) tried += (tried.empty() ? "" : "; ") + f;
+  attempt.note("CTRATT says FDP (bit 19) but the namespace reports ENDGID 0 and no endurance group answered the FDP "
+               "feature (1Dh) or configurations log (20h): " + tried);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<NvmeFdp> read_nvme_fdp(NvmeAdmin& admin, const NvmeIdCtrl& ctrl, const NvmeIdNs& ns, Attempts& attempt,
+                                     FdpReadScope scope) {
+  if (!nvme_ctrl_supports_fdp(ctrl.ctratt)) return std::nullopt;
+  if (ns.endgid != 0) return read_group(admin, {ns.endgid, "namespace"}, attempt, scope);
+  return read_unnamed_group(admin, attempt, scope);
 }
 
 }  // namespace ssdprobe

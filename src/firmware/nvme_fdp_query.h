@@ -2,9 +2,13 @@
 // an NvmeAdmin: the FDP feature (enabled, configuration index), the FDP
 // Configurations, Reclaim Unit Handle Usage and Statistics logs and both
 // FDP Events logs (host and controller events). Only for a controller whose
-// Identify Controller CTRATT has the FDPS bit and a namespace with a non-zero
-// ENDGID: anything else has no FDP to read (nullopt, no note). Each command
-// may fail on its own; a failure becomes a note and the rest still run.
+// Identify Controller CTRATT has the FDPS bit: anything else has no FDP to
+// read (nullopt, no note). The endurance group is the namespace's ENDGID;
+// where that is 0 (as real controllers report it), the first group of the
+// Endurance Group List (CNS 19h), else group 1, that answers the FDP feature
+// or configurations log; none answering is nullopt and one note naming what
+// was advertised and what each group answered. Each command may fail on its
+// own; a failure becomes a note and the rest still run.
 #pragma once
 
 #include <optional>

@@ -36,6 +36,7 @@ void decode_ctrl_admin(const ByteReader& r, NvmeIdCtrl& c) {
   c.cctemp = r.le16(268);
   c.tnvmcap = r.le128(280);
   c.unvmcap = r.le128(296);
+  c.endgidmax = r.le16(340);
 }
 
 void decode_ctrl_nvm(const ByteReader& r, NvmeIdCtrl& c) {
@@ -158,6 +159,15 @@ std::optional<uint64_t> NvmeIdNs::lba_bytes() const {
   const uint8_t ds = lbaf[index].ds;
   if (ds < 9 || ds > 31) return std::nullopt;
   return uint64_t{1} << ds;
+}
+
+std::optional<std::vector<uint16_t>> decode_nvme_endurance_group_list(std::span<const uint8_t> buffer) {
+  if (buffer.size() < 2) return std::nullopt;
+  const ByteReader r(buffer.first(std::min(buffer.size(), kNvmeIdentifyBytes)));
+  const size_t listed = std::min<size_t>(r.le16(0), kNvmeEnduranceGroupListMax);
+  std::vector<uint16_t> ids;
+  for (size_t i = 0; i < listed && r.has(2 + 2 * i, 2); ++i) ids.push_back(r.le16(2 + 2 * i));
+  return ids;
 }
 
 std::optional<NvmeIdCtrl> decode_nvme_id_ctrl(std::span<const uint8_t> buffer) {

@@ -46,6 +46,7 @@ struct NvmeIdCtrl {
   uint8_t frmw = 0, lpa = 0;
   uint16_t wctemp = 0, cctemp = 0;
   uint128 tnvmcap = 0, unvmcap = 0;
+  uint16_t endgidmax = 0;       // highest endurance group identifier (0: not reported)
   uint8_t sqes = 0, cqes = 0;
   uint32_t nn = 0;
   uint16_t oncs = 0, fuses = 0;
@@ -56,6 +57,8 @@ struct NvmeIdCtrl {
   uint32_t sgls = 0;
   uint32_t mnan = 0;
   std::string subnqn;
+
+  bool endurance_groups() const { return (ctratt & (1u << 4)) != 0; }  // CTRATT bit 4
 
   // FNA bit 0 (Format All Namespaces): a Format NVM of one namespace, other
   // than a secure erase, formats every namespace of the NVM subsystem.
@@ -109,6 +112,12 @@ struct NvmeNvmIdNs {
 };
 
 std::optional<NvmeIdCtrl> decode_nvme_id_ctrl(std::span<const uint8_t> buffer);
+
+// Identify CNS 19h, the Endurance Group List: NID (bytes 1:0), then NID
+// 2-byte identifiers. At most 2047 fit a page; entries past the buffer are
+// dropped. nullopt for a buffer without the count.
+inline constexpr size_t kNvmeEnduranceGroupListMax = 2047;
+std::optional<std::vector<uint16_t>> decode_nvme_endurance_group_list(std::span<const uint8_t> buffer);
 std::optional<NvmeIdNs> decode_nvme_id_ns(std::span<const uint8_t> buffer);
 std::optional<NvmeNvmIdNs> decode_nvme_nvm_id_ns(std::span<const uint8_t> buffer);
 

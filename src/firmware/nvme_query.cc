@@ -33,6 +33,21 @@ void read_logs(NvmeAdmin& admin, Attempts& attempt, NvmeFirmwareData& data, std:
   else data.ocp = decode_ocp_smart_log(*ocp);
 }
 
+// The directives a namespace supports and, when Streams is among them, its
+// parameters. Only where OACS advertises Directives; a refusal is a note.
+void read_directives(NvmeAdmin& admin, uint32_t nsid, Attempts& attempt, NvmeFirmwareData& data) {
+  if (!data.ctrl || (data.ctrl->oacs & kNvmeOacsDirectives) == 0) return;
+  const auto identify = attempt([&] { return admin.directive_parameters(nsid, kNvmeDirectiveIdentify); });
+  const auto support = identify ? decode_directive_support(*identify) : std::nullopt;
+  if (!support) return;
+  NvmeDirectives directives{.support = support, .streams = std::nullopt};
+  if (support->streams_supported()) {
+    if (const auto bytes = attempt([&] { return admin.directive_parameters(nsid, kNvmeDirectiveStreams); }))
+      directives.streams = decode_streams_params(*bytes);
+  }
+  data.directives = directives;
+}
+
 // FDP statistics and the reclaim unit size for the write counters: Identify
 // (quietly: a drive without them simply has no FDP here) tells whether the
 // endurance group has FDP at all.
@@ -74,6 +89,7 @@ NvmeFirmwareData read_nvme_firmware(const NvmeTarget& target, const NvmeAdminOpe
   else notes.push_back(fmt::format("no NVMe namespace found for {}; Identify Namespace skipped", node));
   read_logs(a, attempt, data, notes);
   if (data.ctrl && data.ns) data.fdp = read_nvme_fdp(a, *data.ctrl, *data.ns, attempt);
+  if (data.nsid && !attempt.denied()) read_directives(a, *data.nsid, attempt, data);
   return data;
 }
 

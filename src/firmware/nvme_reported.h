@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "firmware/nvme_directives.h"
 #include "firmware/nvme_fdp.h"
 #include "firmware/nvme_identify.h"
 #include "firmware/nvme_logs.h"
@@ -24,7 +25,8 @@ struct NvmeFirmwareData {
   // Zoned Namespace pages, read only for a zoned namespace (nvme_zns_query.h).
   std::optional<NvmeZnsIdNs> zns_ns;
   std::optional<NvmeZnsIdCtrl> zns_ctrl;
-  std::optional<NvmeFdp> fdp;  // when CTRATT.FDPS is set and the namespace has an ENDGID
+  std::optional<NvmeFdp> fdp;  // when CTRATT.FDPS is set and an endurance group answered
+  std::optional<NvmeDirectives> directives;  // when OACS says Directives and the Identify directive answered
   uint64_t memory_page_bytes = 4096;  // CAP.MPSMIN in bytes; scales MDTS only
 
   // The byte sizes the parts read imply (nullopt where a part is missing).

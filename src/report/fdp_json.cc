@@ -78,6 +78,7 @@ Json part_or_null(const std::optional<T>& part, F render) {
 Json nvme_fdp_json(const NvmeFdp& fdp) {
   Json j;
   j["endgid"] = fdp.endgid;
+  j["endgid_source"] = fdp.endgid_source;
   j["fdpe"] = fdp.feature ? Json(fdp.feature->fdpe) : Json(nullptr);
   j["fdpcidx"] = fdp.feature ? Json(fdp.feature->fdpcidx) : Json(nullptr);
   const FdpConfiguration* in_use = fdp.active_configuration();

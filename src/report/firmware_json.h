@@ -60,6 +60,17 @@ nlohmann::ordered_json ocp_smart_json(const OcpSmartLog& log);
 // controller_events (23h); each log null when it could not be read.
 nlohmann::ordered_json nvme_fdp_json(const NvmeFdp& fdp);
 
+// reported.nvme.directives (nvme_directives_json.cc): supported and enabled
+// (bytes 0 and 32 of the Identify directive's Return Parameters),
+// streams_supported, streams_enabled and `streams` (MSL, NSSA, NSSO, NSSC,
+// SWS with sws_bytes, SGS with sgs_bytes = SWS × SGS in bytes, NSA, NSO; null
+// when not read).
+nlohmann::ordered_json nvme_directives_json(const NvmeDirectives& directives, std::optional<uint64_t> lba_bytes);
+
+// reported.nvme.capabilities: every capability the controller advertises
+// (firmware/nvme_capabilities.h) as {field, bit, name, decoded, reason}.
+nlohmann::ordered_json nvme_capabilities_json(const NvmeFirmwareData& data);
+
 // reported.ata (sd_json.cc): model, serial, firmware, logical_sector_bytes,
 // physical_sector_bytes, alignment_offset_bytes, lowest_aligned_lba,
 // trim_supported, trim_deterministic, trim_zeroes, rotation_rate,

@@ -42,6 +42,7 @@ void put_ctrl_identity(const NvmeIdCtrl& c, Json& j) {
   j["cntrltype"] = c.cntrltype;
   j["cmic"] = c.cmic;
   j["ctratt"] = c.ctratt;
+  j["endgidmax"] = c.endgidmax;
   j["nn"] = c.nn;
   j["tnvmcap"] = json_u128(c.tnvmcap);
   j["unvmcap"] = json_u128(c.unvmcap);
@@ -244,6 +245,8 @@ Json nvme_reported_json(const NvmeFirmwareData& data) {
   j["ocp"] = data.ocp ? ocp_smart_json(*data.ocp) : Json(nullptr);
   j["zns"] = data.zns_ns || data.zns_ctrl ? nvme_zns_json(data) : Json(nullptr);
   j["fdp"] = data.fdp ? nvme_fdp_json(*data.fdp) : Json(nullptr);
+  j["directives"] = data.directives ? nvme_directives_json(*data.directives, sizes.lba_bytes) : Json(nullptr);
+  j["capabilities"] = nvme_capabilities_json(data);
   return j;
 }
 

@@ -221,10 +221,15 @@ void firmware_fields(std::string& out, const char* title, const nlohmann::ordere
   out += "\n";
 }
 
-// The NVMe logs beyond Identify that have their own sub-objects: the OCP
-// C0h page and FDP, each part under its log page's spec name.
+// The NVMe pages beyond Identify that have their own sub-objects: the OCP
+// C0h page, the directives and FDP, each part under its spec name.
 void nvme_log_fields(std::string& out, const nlohmann::ordered_json& nvme) {
   if (nvme["ocp"].is_object()) firmware_fields(out, "OCP SMART / Health Information Extended (C0h)", nvme["ocp"]);
+  if (nvme["directives"].is_object()) {
+    firmware_fields(out, "Directives (Directive Receive, Identify)", nvme["directives"]);
+    if (nvme["directives"]["streams"].is_object())
+      firmware_fields(out, "Streams directive (Return Parameters)", nvme["directives"]["streams"]);
+  }
   const auto& fdp = nvme["fdp"];
   if (!fdp.is_object()) return;
   firmware_fields(out, "Flexible Data Placement (Get Features 1Dh)", fdp);

@@ -2,8 +2,26 @@
 
 #include "firmware/firmware_query.h"
 #include "firmware/mmc_findings.h"
+#include "firmware/nvme_streams_findings.h"
 
 namespace ssdprobe {
+
+namespace {
+
+std::optional<uint64_t> found_bytes(const DetectedUnit& unit) {
+  return unit.state == UnitState::found ? unit.bytes : std::nullopt;
+}
+
+// The Streams directive's SWS and SGS beside the units found.
+void add_streams_comparison(ResultDocument& doc, const NvmeFirmwareData& nvme) {
+  const auto lba = nvme.sizes().lba_bytes;
+  if (!nvme.directives || !nvme.directives->streams || !lba) return;
+  auto c = compare_streams(*nvme.directives->streams, *lba, found_bytes(doc.write_unit), found_bytes(doc.erase_block));
+  for (auto& m : c.mismatches) doc.mismatches.push_back(std::move(m));
+  for (auto& n : c.notes) doc.notes.push_back(std::move(n));
+}
+
+}  // namespace
 
 void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_unit) {
   const FirmwareReport fw = query_firmware(doc.path, doc.topology, measured_unit);
@@ -16,6 +34,7 @@ void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_
   if (fw.mmc) {
     for (auto& m : mmc_erase_findings(*fw.mmc, doc.erase_block.bytes)) doc.mismatches.push_back(std::move(m));
   }
+  if (fw.nvme) add_streams_comparison(doc, *fw.nvme);
   doc.firmware.identity_source = fw.identity_source;
   doc.firmware.expectations = fw.expectations;
   // Firmware strings are complete where sysfs truncates (ATA model: 16 chars).

@@ -8,6 +8,8 @@
 #include <random>
 
 #include "firmware/ata_identify.h"
+#include "firmware/nvme_capabilities.h"
+#include "firmware/nvme_streams_findings.h"
 #include "firmware/ata_scsi_expectations.h"
 #include "firmware/nvme_expectations.h"
 #include "firmware/nvme_fdp.h"
@@ -39,7 +41,11 @@ void decode_everything(std::span<const uint8_t> bytes) {
   fdp.statistics = decode_fdp_statistics(bytes);
   fdp.host_events = decode_fdp_events(bytes);
   data.fdp = fdp;
+  data.directives = NvmeDirectives{.support = decode_directive_support(bytes), .streams = decode_streams_params(bytes)};
+  (void)decode_nvme_endurance_group_list(bytes);
   (void)nvme_reported_json(data).dump();
+  (void)undecoded_capabilities_note(nvme_capabilities(data));
+  if (data.directives->streams) (void)compare_streams(*data.directives->streams, 4096, 16384, 1u << 24);
   if (data.ns) {
     (void)expected_nvme_sysfs(data.ctrl ? &*data.ctrl : nullptr, *data.ns);
     (void)nvme_firmware_findings(*data.ns, 16384);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -155,6 +156,7 @@ class FdpAdmin : public NvmeAdmin {
   std::vector<uint8_t> ctrl = nvme_controller().bytes(), ns;
   std::map<std::string, std::vector<uint8_t>> logs;
   uint32_t feature = 0x0101;  // enabled, configuration 1
+  std::optional<std::vector<uint8_t>> group_list;  // CNS 19h; unsupported when absent
   std::vector<std::string>* calls = nullptr;  // outlives the admin, which the reader closes
 
   FdpAdmin() {
@@ -179,6 +181,11 @@ class FdpAdmin : public NvmeAdmin {
   uint32_t get_feature(uint8_t fid, uint32_t cdw11) override {
     if (calls) calls->push_back(fmt::format("feature {:02x} {}", fid, cdw11));
     return feature;
+  }
+  std::vector<uint8_t> identify_endurance_groups(uint16_t start) override {
+    if (calls) calls->push_back(fmt::format("cns 19 from {}", start));
+    if (!group_list) throw Error(ErrorCategory::unsupported, "Identify CNS 19h: Invalid Field in Command");
+    return *group_list;
   }
   std::vector<uint8_t> endurance_group_log(uint8_t lid, uint16_t endgid, uint8_t lsp, uint32_t length) override {
     if (calls) calls->push_back(fmt::format("log {:02x} eg {} lsp {} len {}", lid, endgid, lsp, length));
@@ -244,6 +251,73 @@ TEST_CASE("No FDP without CTRATT.FDPS or an endurance group, and a refused featu
   CHECK(data.fdp->active_configuration() == nullptr);  // enabled state unknown
   CHECK(data.fdp->statistics);
   CHECK(std::find(notes.begin(), notes.end(), "Get Features 1Dh refused") != notes.end());
+}
+
+// Laid out like a published emulator's controller: CTRATT has FDPS (bit 19)
+// and Endurance Groups (bit 4), but the namespace reports ENDGID 0 and the
+// controller ENDGIDMAX 0.
+struct EndgidZeroAdmin : FdpAdmin {
+  EndgidZeroAdmin() {
+    Page c = nvme_controller();
+    c.le32(96, (1u << 19) | (1u << 4));
+    ctrl = c.bytes();
+    ns = nvme_namespace({{12, 0, 0}}, 0, 0).bytes();  // ENDGID 0
+  }
+};
+
+template <typename Admin>
+NvmeAdminOpener opener_of(std::vector<std::string>& calls, std::function<void(Admin&)> shape = nullptr) {
+  return [&calls, shape](const std::string&) {
+    auto admin = std::make_unique<Admin>();
+    admin->calls = &calls;
+    if (shape) shape(*admin);
+    return std::unique_ptr<NvmeAdmin>(std::move(admin));
+  };
+}
+
+TEST_CASE("ENDGID 0 with FDPS set: the Endurance Group List, else group 1, as real controllers need") {
+  std::vector<std::string> calls, notes;
+  SECTION("no Endurance Group List: group 1, as nvme-cli reaches it") {
+    const auto data = read_nvme_firmware(nvme0n1(), opener_of<EndgidZeroAdmin>(calls), notes);
+    REQUIRE(data.fdp);
+    CHECK(data.fdp->endgid == 1);
+    CHECK(data.fdp->endgid_source == "assumed 1");
+    CHECK(calls.at(0) == "cns 19 from 0");
+    CHECK(calls.at(1) == "feature 1d 1");
+    const auto j = nvme_reported_json(data);
+    CHECK(j["fdp"]["endgid_source"] == "assumed 1");
+    CHECK(j["fdp"]["configuration_in_use"]["runs"] == 16 * kGiB);
+    CHECK(j["endgidmax"] == 0);
+    for (const auto& n : notes) CHECK(n.find("CTRATT says FDP") == std::string::npos);
+  }
+  SECTION("the list names group 3: that one is read") {
+    Page list(4096);
+    list.le16(0, 1).le16(2, 3);
+    const auto data = read_nvme_firmware(
+        nvme0n1(), opener_of<EndgidZeroAdmin>(calls, [&](EndgidZeroAdmin& a) { a.group_list = list.bytes(); }), notes);
+    REQUIRE(data.fdp);
+    CHECK(data.fdp->endgid == 3);
+    CHECK(data.fdp->endgid_source == "endurance group list");
+    CHECK(std::find(calls.begin(), calls.end(), "log 22 eg 3 lsp 0 len 64") != calls.end());
+  }
+  SECTION("no group answers: no FDP, and one note naming what was advertised and what failed") {
+    struct Silent : EndgidZeroAdmin {
+      uint32_t get_feature(uint8_t, uint32_t) override {
+        throw Error(ErrorCategory::unsupported, "Get Features 1Dh on /dev/nvme0n1: NVMe status Invalid Field in Command");
+      }
+      std::vector<uint8_t> endurance_group_log(uint8_t lid, uint16_t, uint8_t, uint32_t) override {
+        throw Error(ErrorCategory::unsupported, fmt::format("Get Log Page {:02X}h: Invalid Log Page", lid));
+      }
+    };
+    const auto data = read_nvme_firmware(nvme0n1(), opener_of<Silent>(calls), notes);
+    CHECK_FALSE(data.fdp);
+    const auto note = std::find_if(notes.begin(), notes.end(),
+                                   [](const std::string& n) { return n.starts_with("CTRATT says FDP"); });
+    REQUIRE(note != notes.end());
+    CHECK(note->find("ENDGID 0") != std::string::npos);
+    CHECK(note->find("endurance group 1 (assumed 1): Get Features 1Dh on /dev/nvme0n1: NVMe status Invalid Field") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("Write counters on an FDP drive come from the FDP Statistics, with the reclaim unit") {
