@@ -244,6 +244,7 @@ Json nvme_reported_json(const NvmeFirmwareData& data) {
   j["ocp"] = data.ocp ? ocp_smart_json(*data.ocp) : Json(nullptr);
   j["zns"] = data.zns_ns || data.zns_ctrl ? nvme_zns_json(data) : Json(nullptr);
   j["fdp"] = data.fdp ? nvme_fdp_json(*data.fdp) : Json(nullptr);
+  j["endurance_group"] = data.endurance ? nvme_endurance_json(*data.endurance) : Json(nullptr);
   return j;
 }
 
