@@ -81,7 +81,12 @@ OptionValue apply(const OptionField& field, Options& o, const std::string& name,
       if (text.empty()) return {};
       return o.*f.member = parse_region(text);
     }
-    OptionValue operator()(const SizeField& f) const { return o.*f.member = parse_size(text, name); }
+    OptionValue operator()(const SizeField& f) const {
+      const uint64_t bytes = parse_size(text, name);
+      if (f.positive && bytes == 0)
+        throw Error(ErrorCategory::usage, fmt::format("invalid {} '{}': must be more than 0 bytes", name, text));
+      return o.*f.member = bytes;
+    }
   };
   return std::visit(Visitor{o, name, text}, field);
 }
@@ -159,6 +164,13 @@ const std::vector<OptionSpec>& option_table() {
        "(rewriting the saved window, e.g. 64G; 0 skips both). It writes until the write speed drops and stays "
        "down; a cache larger than SIZE is reported as larger than what was written",
        SizeField{&Options::cache_bytes}},
+      {"--max-write-bytes", "SIZE", "20G", "max_write_bytes", kCharacterize,
+       "With --write: the most the whole run writes, every write phase and the restore of the window included "
+       "(e.g. 4G). The restore is reserved first; each write phase whose own upper bound does not fit in what is "
+       "left is skipped with the reason, never cut short. The question before the first write states the cap. The "
+       "default 20G lets a default run (at most 18.1 GiB) complete; a larger --cache-bytes or --region needs it "
+       "raised",
+       SizeField{&Options::max_write_bytes, true}},
       {"--journal", "DIR", "/var/lib/ssdprobe/journal", "journal_dir", kCharacterize,
        "Where --write saves the original content; must be on another filesystem than the target", TextField{&Options::journal_dir}},
       {"--no-preserve", "", "", "no_preserve", kCharacterize,
@@ -261,8 +273,8 @@ namespace {
 // and writes its own).
 bool shapes_measurement(std::string_view json_key) {
   static constexpr std::string_view kShaping[] = {"budget_s", "region", "engine", "queue_depth", "max_queue_depth",
-                                                  "spin_us", "seed", "write", "cache_bytes", "journal_dir",
-                                                  "no_preserve", "allow_ram_journal"};
+                                                  "spin_us", "seed", "write", "cache_bytes", "max_write_bytes",
+                                                  "journal_dir", "no_preserve", "allow_ram_journal"};
   return std::find(std::begin(kShaping), std::end(kShaping), json_key) != std::end(kShaping);
 }
 }  // namespace

@@ -44,6 +44,7 @@ struct RegionField {
 };
 struct SizeField {
   uint64_t Options::*member;  // bytes, with a suffix (core/units.h parse_size): 16G, 512M
+  bool positive = false;      // 0 is refused (a cap of nothing is a mistake, not a way to skip)
 };
 using OptionField = std::variant<FlagField, TextField, SecondsField, CountField, RegionField, SizeField>;
 

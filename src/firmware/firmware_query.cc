@@ -198,7 +198,8 @@ SmartWriteCounters read_write_counters(const std::string& path, const FirmwareBa
     const NvmeFirmwareData data = read_nvme_logs(*nvme, backends.open_nvme, counters.notes);
     if (data.smart) {
       auto from_logs = counters_from_nvme_logs(&*data.smart, data.ocp ? &*data.ocp : nullptr,
-                                               data.fdp ? &*data.fdp : nullptr);
+                                               data.fdp ? &*data.fdp : nullptr,
+                                               data.endurance ? &*data.endurance : nullptr);
       from_logs.notes = std::move(counters.notes);
       return from_logs;
     }

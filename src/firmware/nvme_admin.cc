@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/unique_fd.h"
+#include "firmware/nvme_endurance_log.h"
 #include "firmware/nvme_fdp.h"
 
 namespace ssdprobe {
@@ -32,6 +33,18 @@ static_assert(offsetof(nvme_fdp_event, rgid) == 32 && offsetof(nvme_fdp_event, r
 static_assert(sizeof(nvme_fdp_events_log) == kFdpEventsLogBytes);
 static_assert(NVME_FEAT_FID_FDP == kNvmeFeatureFdp && NVME_CTRL_CTRATT_FDPS == kNvmeCtrattFdps);
 static_assert(NVME_LOG_LID_FDP_CONFIGS == kNvmeLogFdpConfigurations && NVME_LOG_LID_FDP_EVENTS == kNvmeLogFdpEvents);
+// nvme_endurance_log.cc's offsets against libnvme's Endurance Group
+// Information log (this libnvme still calls bytes 160..511 reserved: TEGCAP
+// and UEGCAP come from NVMe 2.0, so they have no assert here).
+static_assert(sizeof(nvme_endurance_group_log) == kNvmeEnduranceLogBytes);
+static_assert(offsetof(nvme_endurance_group_log, avl_spare) == kEnduranceAvailableSpareOffset);
+static_assert(offsetof(nvme_endurance_group_log, percent_used) == kEndurancePercentUsedOffset);
+static_assert(offsetof(nvme_endurance_group_log, endurance_estimate) == kEnduranceEstimateOffset);
+static_assert(offsetof(nvme_endurance_group_log, media_units_written) == kEnduranceMediaUnitsWrittenOffset);
+static_assert(offsetof(nvme_endurance_group_log, num_err_info_log_entries) == kEnduranceErrorEntriesOffset);
+static_assert(NVME_LOG_LID_ENDURANCE_GROUP == kNvmeLogEnduranceGroup);
+static_assert(NVME_CTRL_CTRATT_ENDURANCE_GROUPS == kNvmeCtrattEnduranceGroups);
+static_assert(NVME_EG_CRITICAL_WARNING_READ_ONLY == kEnduranceWarningReadOnly);
 
 constexpr uint32_t kLogPieceBytes = 4096;
 constexpr uint16_t kStatusMask = 0x7ff;  // SCT (10:8) and SC (7:0)

@@ -48,19 +48,44 @@ void read_directives(NvmeAdmin& admin, uint32_t nsid, Attempts& attempt, NvmeFir
   data.directives = directives;
 }
 
-// FDP statistics and the reclaim unit size for the write counters: Identify
-// (quietly: a drive without them simply has no FDP here) tells whether the
-// endurance group has FDP at all.
-void read_fdp_counters(NvmeAdmin& admin, const NvmeTarget& target, Attempts& attempt, NvmeFirmwareData& data) {
+// The Endurance Group Information log of the namespace's group (ENDGID, or
+// the group FDP was read from, or group 1 on a controller with endurance
+// groups whose namespace names none). Read after FDP for that reason.
+// Optional: a controller that rejects it gives a note, the rest goes on.
+void read_endurance_log(NvmeAdmin& admin, NvmeFirmwareData& data, std::vector<std::string>& notes) {
+  if (!data.ctrl) return;
+  // The group FDP was found in, where the namespace names none (nvme_fdp_query.h).
+  const uint16_t named = data.fdp ? data.fdp->endgid : (data.ns ? data.ns->endgid : 0);
+  const auto endgid = nvme_endurance_group_to_read(data.ctrl->ctratt, named);
+  if (!endgid) return;
+  std::vector<std::string> quiet;
+  Attempts optional_attempt(quiet);
+  const auto bytes = optional_attempt(
+      [&] { return admin.endurance_group_log(kNvmeLogEnduranceGroup, *endgid, 0, kNvmeEnduranceLogBytes); });
+  if (bytes) data.endurance = decode_nvme_endurance_log(*bytes, *endgid);
+  if (!data.endurance) {
+    notes.push_back(fmt::format("Endurance Group Information log (09h) of endurance group {} not available: {}",
+                                *endgid, bytes ? fmt::format("{} bytes returned, expected 512", bytes->size())
+                                               : (quiet.empty() ? std::string("skipped") : quiet.front())));
+  }
+}
+
+// Identify, read quietly for the write counters: whether the endurance group
+// has FDP (its statistics and reclaim unit size) and which group's
+// Endurance Group Information log holds the media units written.
+void read_counter_logs(NvmeAdmin& admin, const NvmeTarget& target, Attempts& attempt, NvmeFirmwareData& data,
+                       std::vector<std::string>& notes) {
   std::vector<std::string> quiet;
   Attempts optional_attempt(quiet);
   const auto ctrl = optional_attempt([&] { return admin.identify_ctrl(); });
   data.ctrl = ctrl ? decode_nvme_id_ctrl(*ctrl) : std::nullopt;
-  if (!data.ctrl || !nvme_ctrl_supports_fdp(data.ctrl->ctratt)) return;
+  if (!data.ctrl) return;
   data.nsid = target.nsid ? target.nsid : admin.nsid();
   const auto ns = data.nsid ? optional_attempt([&] { return admin.identify_ns(*data.nsid); }) : std::nullopt;
   data.ns = ns ? decode_nvme_id_ns(*ns) : std::nullopt;
-  if (data.ns) data.fdp = read_nvme_fdp(admin, *data.ctrl, *data.ns, attempt, {.counters_only = true});
+  if (data.ns && nvme_ctrl_supports_fdp(data.ctrl->ctratt))
+    data.fdp = read_nvme_fdp(admin, *data.ctrl, *data.ns, attempt, {.counters_only = true});
+  read_endurance_log(admin, data, notes);
 }
 
 }  // namespace
@@ -89,6 +114,7 @@ NvmeFirmwareData read_nvme_firmware(const NvmeTarget& target, const NvmeAdminOpe
   else notes.push_back(fmt::format("no NVMe namespace found for {}; Identify Namespace skipped", node));
   read_logs(a, attempt, data, notes);
   if (data.ctrl && data.ns) data.fdp = read_nvme_fdp(a, *data.ctrl, *data.ns, attempt);
+  if (!attempt.denied()) read_endurance_log(a, data, notes);
   if (data.nsid && !attempt.denied()) read_directives(a, *data.nsid, attempt, data);
   return data;
 }
@@ -100,7 +126,7 @@ NvmeFirmwareData read_nvme_logs(const NvmeTarget& target, const NvmeAdminOpener&
   auto admin = attempt([&] { return open(nvme_admin_node(target)); });
   if (!admin || !*admin) return data;
   read_logs(**admin, attempt, data, notes);
-  if (!attempt.denied()) read_fdp_counters(**admin, target, attempt, data);
+  if (!attempt.denied()) read_counter_logs(**admin, target, attempt, data, notes);
   return data;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "firmware/nvme_directives.h"
+#include "firmware/nvme_endurance_log.h"
 #include "firmware/nvme_fdp.h"
 #include "firmware/nvme_identify.h"
 #include "firmware/nvme_logs.h"
@@ -27,6 +28,8 @@ struct NvmeFirmwareData {
   std::optional<NvmeZnsIdCtrl> zns_ctrl;
   std::optional<NvmeFdp> fdp;  // when CTRATT.FDPS is set and an endurance group answered
   std::optional<NvmeDirectives> directives;  // when OACS says Directives and the Identify directive answered
+  // Endurance Group Information log (09h) of the namespace's endurance group.
+  std::optional<NvmeEnduranceLog> endurance;
   uint64_t memory_page_bytes = 4096;  // CAP.MPSMIN in bytes; scales MDTS only
 
   // The byte sizes the parts read imply (nullopt where a part is missing).

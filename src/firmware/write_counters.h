@@ -31,6 +31,7 @@ namespace ssdprobe {
 struct NvmeSmartLog;
 struct OcpSmartLog;
 struct NvmeFdp;
+struct NvmeEnduranceLog;
 
 struct SmartWriteCounters {
   std::optional<uint64_t> host_bytes_written;
@@ -41,13 +42,25 @@ struct SmartWriteCounters {
   std::optional<uint64_t> ftl_program_pages;
   std::optional<uint64_t> media_bytes_erased;  // FDP MBE
   std::optional<uint64_t> reclaim_unit_bytes;  // FDP RUNS of the configuration in use
+  // What one step of the NAND-side counter is: 1 for byte counters (OCP,
+  // FDP), 1,000,000,000 for LID 09h Media Units Written. A delta below
+  // kMinCountedSteps steps has no ratio: the rounding would be the answer.
+  uint64_t nand_step_bytes = 1;
+  // LID 09h Endurance Estimate in bytes (nullopt: not reported), for the
+  // question's share of the drive's endurance.
+  std::optional<uint64_t> endurance_estimate_bytes;
   std::vector<std::string> notes;  // why a counter could not be read
 };
 
+inline constexpr uint64_t kMinCountedSteps = 10;
+
 // From the FDP Statistics when FDP is enabled, else the NVMe SMART/Health
-// log and, when present, the OCP C0h page. Any pointer may be null.
+// log for the host and, for the media, the OCP C0h page or else the
+// Endurance Group Information log's Media Units Written (in 1,000,000,000 B
+// steps: a phase must move it kMinCountedSteps times to have a ratio). Any
+// pointer may be null.
 SmartWriteCounters counters_from_nvme_logs(const NvmeSmartLog* smart, const OcpSmartLog* ocp,
-                                           const NvmeFdp* fdp = nullptr);
+                                           const NvmeFdp* fdp = nullptr, const NvmeEnduranceLog* endurance = nullptr);
 
 // One write phase's counter deltas: what the host wrote and, where the drive
 // has a NAND-side counter, what was programmed; their ratio is the phase's
@@ -61,13 +74,14 @@ struct WritePhaseCounts {
   std::optional<uint64_t> host_bytes_written, nand_bytes_written;
   std::optional<uint64_t> media_bytes_erased;  // FDP drives only
   std::optional<double> write_amplification;  // nand / host, when both are known and host > 0
+  uint64_t nand_step_bytes = 1;  // the NAND counter's step (SmartWriteCounters)
 };
 
 // The write amplification of the write probes: the write grid and the
 // sequential stream, each between two readings of the counters.
 struct WriteAmplification {
   std::string host_source, nand_source;  // of the last reading
-  WritePhaseCounts write_grid, stream;
+  WritePhaseCounts slc_cache, write_grid, stream;
   std::optional<uint64_t> reclaim_unit_bytes;  // FDP RUNS, of the last reading
   std::vector<std::string> notes;
 };
@@ -78,7 +92,7 @@ WritePhaseCounts write_phase_counts(const SmartWriteCounters& before, const Smar
 // `last` is the reading after the last phase: its sources and notes describe
 // the counters, and a note says so when the drive has no NAND-side counter.
 WriteAmplification combine_write_phases(const SmartWriteCounters& last, WritePhaseCounts write_grid,
-                                        WritePhaseCounts stream);
+                                        WritePhaseCounts stream, WritePhaseCounts slc_cache = {});
 
 // The reclaim unit (FDP RUNS) beside the erase block the stream measured:
 // how many measured erase blocks one reclaim unit spans, or that it is no

@@ -53,6 +53,14 @@ nlohmann::ordered_json zoned_reported_json(const ZonedLimits& limits, const std:
 nlohmann::ordered_json nvme_smart_json(const NvmeSmartLog& log);
 nlohmann::ordered_json ocp_smart_json(const OcpSmartLog& log);
 
+// reported.nvme.endurance_group (endurance_json.cc), null when the log was
+// not read: endgid, critical_warning (+ _bits), available_spare (+
+// _threshold), percentage_used, endurance_estimate, data_units_read/written
+// and media_units_written (each raw, in billions of bytes, and as _bytes),
+// host_read/write_commands, media_data_integrity_errors, error_log_entries,
+// total/unallocated_capacity_bytes (null: not reported).
+nlohmann::ordered_json nvme_endurance_json(const NvmeEnduranceLog& log);
+
 // reported.nvme.fdp (fdp_json.cc): endgid, fdpe and fdpcidx (Get Features
 // 1Dh; null when it failed), configuration_in_use (the descriptor fdpcidx
 // names when FDP is enabled, else null), configurations (20h), ruh_usage

@@ -245,6 +245,7 @@ Json nvme_reported_json(const NvmeFirmwareData& data) {
   j["ocp"] = data.ocp ? ocp_smart_json(*data.ocp) : Json(nullptr);
   j["zns"] = data.zns_ns || data.zns_ctrl ? nvme_zns_json(data) : Json(nullptr);
   j["fdp"] = data.fdp ? nvme_fdp_json(*data.fdp) : Json(nullptr);
+  j["endurance_group"] = data.endurance ? nvme_endurance_json(*data.endurance) : Json(nullptr);
   j["directives"] = data.directives ? nvme_directives_json(*data.directives, sizes.lba_bytes) : Json(nullptr);
   j["capabilities"] = nvme_capabilities_json(data);
   return j;

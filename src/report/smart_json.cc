@@ -82,7 +82,9 @@ Json write_amplification_json(const WriteAmplification& amplification) {
           {"write_grid", phase_json(amplification.write_grid)},
           {"stream", phase_json(amplification.stream)},
           {"reclaim_unit_bytes", json_or_null(amplification.reclaim_unit_bytes)},
-          {"notes", amplification.notes}};
+          {"notes", amplification.notes},
+          {"slc_cache", phase_json(amplification.slc_cache)},
+          {"nand_step_bytes", amplification.stream.nand_step_bytes}};
 }
 
 Json expectation_json(const SysfsExpectation& expectation) {

@@ -222,9 +222,12 @@ void firmware_fields(std::string& out, const char* title, const nlohmann::ordere
 }
 
 // The NVMe pages beyond Identify that have their own sub-objects: the OCP
-// C0h page, the directives and FDP, each part under its spec name.
+// C0h page, the Endurance Group Information log, the directives and FDP,
+// each part under its spec name.
 void nvme_log_fields(std::string& out, const nlohmann::ordered_json& nvme) {
   if (nvme["ocp"].is_object()) firmware_fields(out, "OCP SMART / Health Information Extended (C0h)", nvme["ocp"]);
+  if (nvme["endurance_group"].is_object())
+    firmware_fields(out, "Endurance Group Information (09h; units of 1,000,000,000 B)", nvme["endurance_group"]);
   if (nvme["directives"].is_object()) {
     firmware_fields(out, "Directives (Directive Receive, Identify)", nvme["directives"]);
     if (nvme["directives"]["streams"].is_object())
@@ -402,11 +405,29 @@ void recommendation(std::string& out, const ResultDocument& d, size_t width) {
   }
 }
 
+// A phase without a ratio: what each counter said, and why there is none.
+std::string write_counts_without_ratio(const WritePhaseCounts& phase, const WriteAmplification& a) {
+  const auto bytes = [](const std::optional<uint64_t>& b) { return b ? format_size(*b) : std::string("not counted"); };
+  std::string why = "no NAND-side counter";
+  if (phase.nand_bytes_written && phase.nand_step_bytes > 1)
+    why = fmt::format("too few steps of {} B to give a ratio", phase.nand_step_bytes);
+  else if (phase.nand_bytes_written) why = "the host counter did not move";
+  return fmt::format("the {}: {} issued, {} written by the host, {} to the media ({}; from the {}{}{})", phase.pattern,
+                     format_size(phase.bytes_issued), bytes(phase.host_bytes_written),
+                     bytes(phase.nand_bytes_written), why, a.host_source, a.nand_source.empty() ? "" : " and ",
+                     a.nand_source);
+}
+
 // Each write phase whose counters both moved: the ratio and the counters it
-// came from (FDP statistics or SMART/OCP), so a reader sees whose bytes.
+// came from (FDP statistics or SMART/OCP/LID 09h), so a reader sees whose
+// bytes; the others with the bytes each counter saw.
 void write_amplification_lines(std::string& out, const WriteAmplification& a, size_t width) {
-  for (const WritePhaseCounts* phase : {&a.write_grid, &a.stream}) {
-    if (!phase->write_amplification) continue;
+  for (const WritePhaseCounts* phase : {&a.slc_cache, &a.write_grid, &a.stream}) {
+    if (phase->pattern.empty()) continue;  // a phase whose counts were not taken
+    if (!phase->write_amplification) {
+      out += wrapped("Write counters: ", write_counts_without_ratio(*phase, a), width, 8);
+      continue;
+    }
     std::string erased;
     if (phase->media_bytes_erased) erased = fmt::format(", {} erased", format_size(*phase->media_bytes_erased));
     out += wrapped("Write amplification: ",

@@ -13,9 +13,15 @@
 namespace ssdprobe {
 namespace {
 
-std::optional<std::string> missing_need(const Phase& phase, const RunContext& run) {
+// A write phase --max-write-bytes leaves out is skipped whatever it would
+// find (run/write_cap.h), with the reason also among the notes.
+std::optional<std::string> missing_need(const Phase& phase, RunContext& run) {
   if (phase.needs == Needs::writes && !run.options.write) return "write probes were not enabled (--write)";
-  return std::nullopt;
+  if (phase.needs != Needs::writes) return std::nullopt;
+  auto capped = skipped_by_cap(run.write.cap, phase.name);
+  auto& notes = run.doc.notes;  // the grid inside the cache shares the cache probe's reason: one note
+  if (capped && std::find(notes.begin(), notes.end(), *capped) == notes.end()) notes.push_back(*capped);
+  return capped;
 }
 
 // Runs one phase; an exception becomes the Error it stops the run with.

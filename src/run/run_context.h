@@ -20,6 +20,7 @@
 #include "run/run_budget.h"
 #include "run/run_observer.h"
 #include "run/run_options.h"
+#include "run/write_cap.h"
 #include "safety/write_session.h"
 
 namespace ssdprobe {
@@ -32,7 +33,11 @@ struct WriteState {
   std::unique_ptr<WriteSession> session; // null on simulated drives: nothing real to preserve
   double budget_s = 0.0;                 // the write phases' share of --budget
   double device_time_before_s = 0.0;     // the tally before the write grid
-  SmartWriteCounters before_grid, before_stream;
+  // The drive's write counters read at set-up (before the first write: the
+  // SLC cache probe's baseline), before the write grid and before the stream.
+  SmartWriteCounters at_setup, before_grid, before_stream;
+  // --max-write-bytes: the write phases it leaves out (run/write_cap.h).
+  WriteCapPlan cap;
   uint64_t grid_bytes = 0;
   double grid_elapsed_s = 0.0;
   double stream_elapsed_s = 0.0;

@@ -31,6 +31,9 @@ struct Options {
   bool yes = false;               // confirmation given on the command line
   bool preserve = true;           // journal and restore the written range
   uint64_t cache_bytes = 16ull << 30;  // --cache-bytes: the SLC cache probe's byte cap (0: no probe)
+  // --max-write-bytes: the most a --write run writes in all, the restore
+  // included (run/write_cap.h: why 20 GiB); never 0.
+  uint64_t max_write_bytes = 20ull << 30;
   std::string journal_dir = "/var/lib/ssdprobe/journal";
   std::string device;             // restore: the device, when it moved
   bool partial = false;           // restore: put back what a damaged journal still holds

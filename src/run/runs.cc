@@ -177,7 +177,8 @@ RunResult characterize(const Options& options, RunObserver& observer) {
     // Every set-up refusal before the question, and the question before the
     // first write (run/write_setup.h).
     refuse_unplannable_writes(target, write.window, write.session.get());
-    confirm_writes(target, write.window, write.session.get(), options);
+    write.at_setup = write_counters_of(target);
+    write.cap = confirm_writes(target, write.window, write.session.get(), options, write.at_setup);
   }
   // From here a signal stops the run between IOs (never mid-write): the
   // pipeline records it, the restore phase puts the window back, and the

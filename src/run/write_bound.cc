@@ -1,6 +1,9 @@
 #include "run/write_bound.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <string>
+#include <vector>
 
 #include "run/parallelism_section.h"
 
@@ -10,14 +13,20 @@ WriteBound write_bound(const Region& window, bool restored, uint64_t cache_bytes
   return {cache_bytes, kWriteGridByteCap, 2 * window.length, kWriteParallelismByteCap, restored ? window.length : 0};
 }
 
+// A share at 0 is a phase that does not run (--cache-bytes 0, or left out
+// by --max-write-bytes): it is not listed.
 std::string WriteBound::breakdown() const {
-  std::string text;
-  if (slc_cache > 0) text = fmt::format("SLC cache probe and the write grid inside the cache <= {} (the window rewritten), ", format_size(slc_cache));
-  text += fmt::format("write grid <= {}, erase stream <= {} (two passes over the window), write "
-                                 "parallelism <= {}", format_size(write_grid), format_size(erase_stream),
-                                 format_size(write_parallelism));
-  if (restore > 0) text += fmt::format(", restore {}", format_size(restore));
-  return text;
+  std::vector<std::string> parts;
+  if (slc_cache > 0) {
+    parts.push_back(fmt::format("SLC cache probe and the write grid inside the cache <= {} (the window rewritten)",
+                                format_size(slc_cache)));
+  }
+  if (write_grid > 0) parts.push_back(fmt::format("write grid <= {}", format_size(write_grid)));
+  if (erase_stream > 0)
+    parts.push_back(fmt::format("erase stream <= {} (two passes over the window)", format_size(erase_stream)));
+  if (write_parallelism > 0) parts.push_back(fmt::format("write parallelism <= {}", format_size(write_parallelism)));
+  if (restore > 0) parts.push_back(fmt::format("restore {}", format_size(restore)));
+  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 }  // namespace ssdprobe

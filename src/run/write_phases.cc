@@ -23,6 +23,7 @@
 #include "run/parallelism_section.h"
 #include "run/slc_cache_phase.h"
 #include "run/write_bound.h"
+#include "run/write_setup.h"
 
 namespace ssdprobe {
 namespace {
@@ -34,9 +35,7 @@ bool real_drive(const RunContext& run) {
   return run.target.kind == TargetKind::block || run.target.kind == TargetKind::partition;
 }
 
-SmartWriteCounters counters_now(const RunContext& run) {
-  return real_drive(run) ? read_write_counters(run.target.path) : SmartWriteCounters{};
-}
+SmartWriteCounters counters_now(const RunContext& run) { return write_counters_of(run.target); }
 
 }  // namespace
 
@@ -146,7 +145,13 @@ WriteAmplification write_amplification(const RunContext& run, const SmartWriteCo
   const WriteState& w = run.write;
   auto grid = write_phase_counts(w.before_grid, w.before_stream, w.grid_bytes, "sub-unit and misaligned random writes");
   auto stream = write_phase_counts(w.before_stream, end, w.stream_bytes, "aligned whole-unit sequential writes");
-  return combine_write_phases(end, std::move(grid), std::move(stream));
+  // Between set-up and the write grid only the SLC cache probe writes (the
+  // grid inside the cache comes after the stream).
+  const SlcCacheDetail* cache = run.doc.slc_cache_detail ? &*run.doc.slc_cache_detail : nullptr;
+  auto fill = cache ? write_phase_counts(w.at_setup, w.before_grid, cache->written_bytes,
+                                         "SLC cache probe's sequential fills of the window")
+                    : WritePhaseCounts{};
+  return combine_write_phases(end, std::move(grid), std::move(stream), std::move(fill));
 }
 
 // Writes the engine could not reap (it gave up after 30 s) may still land:

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/units.h"
+#include "firmware/firmware_query.h"
 #include "run/write_bound.h"
 #include "run/write_phases.h"
 #include "safety/confirm.h"
@@ -12,11 +14,18 @@
 namespace ssdprobe {
 namespace {
 
-// The question states the most the run can write, and for how long.
-WritePlanSummary with_bound(WritePlanSummary plan, const Options& options) {
-  const WriteBound bound = write_bound({plan.offset, plan.length}, !plan.simulated && plan.preserve, options.cache_bytes);
-  plan.max_bytes_written = bound.total();
-  plan.max_bytes_breakdown = bound.breakdown();
+// The question states the most the run can write under --max-write-bytes,
+// in bytes and in the drive's terms, and for how long.
+WritePlanSummary with_bound(WritePlanSummary plan, const Options& options, const WriteCapPlan& cap,
+                            const SmartWriteCounters& counters) {
+  plan.max_bytes_written = cap.planned.total();
+  plan.max_bytes_breakdown = cap.planned.breakdown();
+  plan.max_write_cap = cap.cap;
+  plan.share_of_drive = share_of_drive(plan.max_bytes_written, counters.endurance_estimate_bytes, plan.device_size);
+  for (const auto& [phase, reason] : cap.skipped) {
+    if (phase == "write_grid_in_cache") continue;  // the SLC cache probe's reason covers it
+    plan.left_out += (plan.left_out.empty() ? "" : "; ") + reason;
+  }
   plan.budget_s = options.budget_s;
   return plan;
 }
@@ -68,20 +77,36 @@ void refuse_unplannable_writes(const Target& target, const Region& window, const
   write_grid_plan(target, window);
 }
 
-void confirm_writes(const Target& target, const Region& window, const WriteSession* session, const Options& options) {
+SmartWriteCounters write_counters_of(const Target& target) {
+  const bool drive = target.kind == TargetKind::block || target.kind == TargetKind::partition;
+  return drive ? read_write_counters(target.path) : SmartWriteCounters{};
+}
+
+WriteCapPlan confirm_writes(const Target& target, const Region& window, const WriteSession* session,
+                            const Options& options, const SmartWriteCounters& counters) {
   const bool interactive = ::isatty(STDIN_FILENO) != 0;
-  if (session == nullptr) {
-    confirm_write(with_bound(simulated_plan(target, window), options), options.yes, interactive, stdin, stderr);
-    return;
-  }
-  WritePlanSummary plan = with_bound(session->summary(), options);
-  if (session->zoned()) {
-    // The window is the zones' span; only their capacity can be written.
-    plan.max_bytes_written = 0;
-    for (const Zone& z : session->write_zones()) plan.max_bytes_written += z.capacity_bytes;
+  const WritePlanSummary summary = session == nullptr ? simulated_plan(target, window) : session->summary();
+  const bool restored = !summary.simulated && summary.preserve && !(session != nullptr && session->zoned());
+  WriteCapPlan cap = plan_write_cap(write_bound(window, restored, options.cache_bytes), options.max_write_bytes);
+  WritePlanSummary plan = with_bound(summary, options, cap, counters);
+  if (session != nullptr && session->zoned()) {
+    // The window is the zones' span; only their capacity can be written, and
+    // a zone reset (no bytes) gives it back.
+    uint64_t zones = 0;
+    for (const Zone& z : session->write_zones()) zones += z.capacity_bytes;
+    cap = WriteCapPlan{options.max_write_bytes, WriteBound{}, {}};
+    if (zones > options.max_write_bytes) {
+      cap.skipped["zoned_write"] = fmt::format("zoned writes skipped: the zones hold up to {}, more than "
+                                               "--max-write-bytes {}", format_size(zones),
+                                               format_size(options.max_write_bytes));
+    }
+    plan.max_bytes_written = cap.skipped.empty() ? zones : 0;
     plan.max_bytes_breakdown = "sequential writes into the zones up to their capacity";
+    plan.share_of_drive = share_of_drive(zones, counters.endurance_estimate_bytes, plan.device_size);
+    plan.left_out = cap.skipped.empty() ? "" : cap.skipped["zoned_write"];
   }
   confirm_write(plan, options.yes, interactive, stdin, stderr);
+  return cap;
 }
 
 }  // namespace ssdprobe

@@ -14,7 +14,9 @@
 
 #include "core/units.h"
 #include "device/target.h"
+#include "firmware/write_counters.h"
 #include "run/run_options.h"
+#include "run/write_cap.h"
 #include "safety/write_session.h"
 
 namespace ssdprobe {
@@ -27,9 +29,16 @@ std::unique_ptr<WriteSession> claim_for_writes(const Target& target, const Regio
 // phase would refuse later, with the same error: a window too small for the
 // write grid (a zone-safe run writes no grid).
 void refuse_unplannable_writes(const Target& target, const Region& window, const WriteSession* session);
-// The question (safety/confirm.h), asked last. Simulated drives are asked
-// too: a script tested on a sim must not first stop at the question on
-// hardware.
-void confirm_writes(const Target& target, const Region& window, const WriteSession* session, const Options& options);
+// The drive's write counters now (firmware/firmware_query.h); empty for a
+// target with no drive under it (a sim, a file). Read at set-up too: the
+// question states the bound as a share of the endurance estimate.
+SmartWriteCounters write_counters_of(const Target& target);
+// The question (safety/confirm.h), asked last, with the bound in the drive's
+// terms (`counters`' endurance estimate, else the capacity) and what
+// --max-write-bytes leaves out: the plan returned. Simulated drives are
+// asked too: a script tested on a sim must not first stop at the question
+// on hardware. Throws Error(usage) when the restore does not fit the cap.
+WriteCapPlan confirm_writes(const Target& target, const Region& window, const WriteSession* session,
+                            const Options& options, const SmartWriteCounters& counters);
 
 }  // namespace ssdprobe

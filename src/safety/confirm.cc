@@ -7,6 +7,21 @@
 #include "core/units.h"
 
 namespace ssdprobe {
+namespace {
+
+// The bound in the drive's terms, the cap and what it leaves out.
+std::string cost_lines(const WritePlanSummary& plan) {
+  std::string text;
+  if (!plan.share_of_drive.empty())
+    text += fmt::format("  {} is {}\n", format_size(plan.max_bytes_written), plan.share_of_drive);
+  if (plan.max_write_cap > 0)
+    text += fmt::format("  capped by --max-write-bytes {} ({} bytes)\n", format_size(plan.max_write_cap),
+                        plan.max_write_cap);
+  if (!plan.left_out.empty()) text += fmt::format("  left out: {}\n", plan.left_out);
+  return text;
+}
+
+}  // namespace
 
 // Every string shown comes from outside (the command line, sysfs): its
 // control characters are escaped (core/output.h printable), so an escape
@@ -21,6 +36,7 @@ std::string describe_write_plan(const WritePlanSummary& plan) {
   if (plan.max_bytes_written > 0) {
     text += fmt::format("  writes at most {} bytes ({}) in all: {}\n", plan.max_bytes_written,
                         format_size(plan.max_bytes_written), plan.max_bytes_breakdown);
+    text += cost_lines(plan);
     text += fmt::format("  expected time: about {:.0f} s of probing (--budget){}\n", plan.budget_s,
                         plan.simulated || !plan.preserve || !plan.zones.empty() ? ""
                                                         : fmt::format(", plus copying {} to the journal and back",

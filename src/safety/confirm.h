@@ -26,6 +26,12 @@ struct WritePlanSummary {
   // A zone-safe run (safety/zone_choice.h): the empty zones it writes, one
   // line; empty for a window run.
   std::string zones;
+  // What max_bytes_written is in the drive's terms ("0.0032 % of the drive's
+  // endurance estimate of 600 TB ..."), the --max-write-bytes cap (0: none
+  // stated) and the phases it leaves out, one reason each ("" : none).
+  std::string share_of_drive;
+  uint64_t max_write_cap = 0;
+  std::string left_out;
 };
 
 std::string describe_write_plan(const WritePlanSummary& plan);

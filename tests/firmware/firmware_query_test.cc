@@ -385,7 +385,9 @@ TEST_CASE("Write amplification: per-phase deltas, a ratio only where both counte
         R"("nand_bytes_written":6000,"write_amplification":3.0,"media_bytes_erased":null},)"
         R"("stream":{"pattern":"stream writes","bytes_issued":4096,"host_bytes_written":0,)"
         R"("nand_bytes_written":null,"write_amplification":null,"media_bytes_erased":null},)"
-        R"("reclaim_unit_bytes":null,"notes":["a note","the drive exposes no NAND-side write counter with a known unit"]})");
+        R"("reclaim_unit_bytes":null,"notes":["a note","the drive exposes no NAND-side write counter with a known unit"],)"
+        R"("slc_cache":{"pattern":"","bytes_issued":0,"host_bytes_written":null,"nand_bytes_written":null,)"
+        R"("write_amplification":null,"media_bytes_erased":null},"nand_step_bytes":1})");
 }
 
 TEST_CASE("Expectations serialise with their derivations") {

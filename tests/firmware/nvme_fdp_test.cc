@@ -190,7 +190,9 @@ class FdpAdmin : public NvmeAdmin {
   std::vector<uint8_t> endurance_group_log(uint8_t lid, uint16_t endgid, uint8_t lsp, uint32_t length) override {
     if (calls) calls->push_back(fmt::format("log {:02x} eg {} lsp {} len {}", lid, endgid, lsp, length));
     const std::string key = lid == kNvmeLogFdpEvents ? fmt::format("{:02x}/{}", lid, lsp) : fmt::format("{:02x}", lid);
-    auto page = logs.at(key);
+    const auto found = logs.find(key);
+    if (found == logs.end()) throw Error(ErrorCategory::unsupported, "Get Log Page " + key + "h: Invalid Log Page");
+    auto page = found->second;
     page.resize(length);  // a drive returns what was asked for
     return page;
   }
@@ -210,10 +212,11 @@ NvmeTarget nvme0n1() { return NvmeTarget{"nvme0", "nvme0n1", "", "ng0n1", 1}; }
 TEST_CASE("An FDP drive through the admin seam: every FDP page, rendered in reported.nvme.fdp and info") {
   std::vector<std::string> calls, notes;
   const NvmeFirmwareData data = read_nvme_firmware(nvme0n1(), opener(calls), notes);
+  // FDP first, then LID 09h (the endurance group's own information log) of the group FDP was found in.
   CHECK(calls == std::vector<std::string>{
                             "feature 1d 1", "log 20 eg 1 lsp 0 len 16", "log 20 eg 1 lsp 0 len 168",
                             "log 22 eg 1 lsp 0 len 64", "log 21 eg 1 lsp 0 len 8", "log 21 eg 1 lsp 0 len 40",
-                            "log 23 eg 1 lsp 1 len 4096", "log 23 eg 1 lsp 0 len 4096"});
+                            "log 23 eg 1 lsp 1 len 4096", "log 23 eg 1 lsp 0 len 4096", "log 09 eg 1 lsp 0 len 512"});
   REQUIRE(data.fdp);
   const auto j = nvme_reported_json(data)["fdp"];
   CHECK(j["endgid"] == 1);
@@ -239,7 +242,7 @@ TEST_CASE("An FDP drive through the admin seam: every FDP page, rendered in repo
 TEST_CASE("No FDP without CTRATT.FDPS or an endurance group, and a refused feature is a note") {
   std::vector<std::string> calls, notes;
   CHECK_FALSE(read_nvme_firmware(nvme0n1(), opener(calls, false), notes).fdp);
-  CHECK(calls.empty());
+  CHECK(calls == std::vector<std::string>{"log 09 eg 1 lsp 0 len 512"});  // no FDP command, only LID 09h
 
   struct Refusing : FdpAdmin {
     uint32_t get_feature(uint8_t, uint32_t) override { throw Error(ErrorCategory::unsupported, "Get Features 1Dh refused"); }
@@ -284,6 +287,7 @@ TEST_CASE("ENDGID 0 with FDPS set: the Endurance Group List, else group 1, as re
     CHECK(data.fdp->endgid_source == "assumed 1");
     CHECK(calls.at(0) == "cns 19 from 0");
     CHECK(calls.at(1) == "feature 1d 1");
+    CHECK(calls.back() == "log 09 eg 1 lsp 0 len 512");  // the endurance log of the group FDP was found in
     const auto j = nvme_reported_json(data);
     CHECK(j["fdp"]["endgid_source"] == "assumed 1");
     CHECK(j["fdp"]["configuration_in_use"]["runs"] == 16 * kGiB);
@@ -299,6 +303,7 @@ TEST_CASE("ENDGID 0 with FDPS set: the Endurance Group List, else group 1, as re
     CHECK(data.fdp->endgid == 3);
     CHECK(data.fdp->endgid_source == "endurance group list");
     CHECK(std::find(calls.begin(), calls.end(), "log 22 eg 3 lsp 0 len 64") != calls.end());
+    CHECK(calls.back() == "log 09 eg 3 lsp 0 len 512");
   }
   SECTION("no group answers: no FDP, and one note naming what was advertised and what failed") {
     struct Silent : EndgidZeroAdmin {
@@ -324,8 +329,8 @@ TEST_CASE("Write counters on an FDP drive come from the FDP Statistics, with the
   std::vector<std::string> calls, notes;
   const NvmeFirmwareData before = read_nvme_logs(nvme0n1(), opener(calls), notes);
   // counters only: no RUH usage, no events
-  CHECK(calls == std::vector<std::string>{"feature 1d 1", "log 20 eg 1 lsp 0 len 16",
-                                                 "log 20 eg 1 lsp 0 len 168", "log 22 eg 1 lsp 0 len 64"});
+  CHECK(calls == std::vector<std::string>{"feature 1d 1", "log 20 eg 1 lsp 0 len 16", "log 20 eg 1 lsp 0 len 168",
+                                                 "log 22 eg 1 lsp 0 len 64", "log 09 eg 1 lsp 0 len 512"});
   REQUIRE(before.fdp);
   const SmartWriteCounters start = counters_from_nvme_logs(&*before.smart, nullptr, &*before.fdp);
   CHECK(start.host_bytes_written == 4 * kGiB);

@@ -3,6 +3,7 @@
 // Defaults, value parsing, every refusal (a usage error naming the option and
 // the value), flags, and which command takes which option.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,10 @@ TEST_CASE("every invalid value is a usage error naming the option and the value"
       {{"--yes"}, "--yes", ""},
       {{"--no-preserve"}, "--no-preserve", ""},
       {{"--yes", "--no-preserve"}, "--write", ""},
+      {{"--max-write-bytes", "0"}, "--max-write-bytes", "'0'"},
+      {{"--max-write-bytes=-4G"}, "--max-write-bytes", "'-4G'"},
+      {{"--max-write-bytes", "lots"}, "--max-write-bytes", "'lots'"},
+      {{"--max-write-bytes", "4Q"}, "--max-write-bytes", "'4Q'"},
   };
   for (const auto& bad : table) {
     INFO(joined(bad.args));
@@ -296,4 +301,12 @@ TEST_CASE("--at keeps each offset once, in the order first given", "[options]") 
   CHECK(parse_starts("1536") == std::vector<uint64_t>{1536});
   CHECK(parse_starts("").empty());
   CHECK_THROWS_AS(parse_starts("4k,,4k"), Error);  // an empty item is still refused
+}
+
+TEST_CASE("--max-write-bytes: 20 GiB by default, a size with a suffix, kept for reruns", "[options]") {
+  CHECK(parse({}).max_write_bytes == 20 * kGiB);
+  const Options o = parse({"--max-write-bytes", "4G"});
+  CHECK(o.max_write_bytes == 4 * kGiB);
+  const std::pair<std::string, std::string> kept{"--max-write-bytes", "4G"};
+  CHECK(std::find(o.shaping_args.begin(), o.shaping_args.end(), kept) != o.shaping_args.end());
 }

@@ -82,7 +82,7 @@ TEST_CASE("whole-disk writes are refused when any partition is in use; a sibling
 
 TEST_CASE("confirmation: --yes proceeds, no terminal refuses, only 'yes' is yes") {
   WritePlanSummary plan{"/dev/sdz", "Model X", "S1", 1ull << 30, 512ull << 20, 256ull << 20, true, "/var/lib/j/",
-                        false, 0, "", 0.0, ""};
+                        false, 0, "", 0.0, "", "", 0, ""};
   std::FILE* out = std::tmpfile();
   CHECK_NOTHROW(confirm_write(plan, true, false, nullptr, out));
   CHECK_THROWS_AS(confirm_write(plan, false, false, nullptr, out), Error);
@@ -111,7 +111,7 @@ TEST_CASE("confirmation: control characters in path, model, serial and journal a
   // device name over the real one; a serial that rings the bell; a path with
   // an OSC title sequence; a journal directory with a newline.
   WritePlanSummary plan{"/dev/sdz\x1b]0;title\x07", "\x1b[2K\rSpoofed Model\x9b", "S1\x07\x7f", 1ull << 30, 1ull << 20,
-                        1ull << 20, true, "/var/lib/j\n  (safe)", false, 0, "", 0.0, ""};
+                        1ull << 20, true, "/var/lib/j\n  (safe)", false, 0, "", 0.0, "", "", 0, ""};
   const std::string text = describe_write_plan(plan);
   INFO(text);
   size_t newlines = 0;
@@ -193,4 +193,19 @@ TEST_CASE("a version 1 journal proves its device only by a serial on both sides"
   // missing serial is no gap there.
   JournalIdentity v2 = loop;
   CHECK_FALSE(unproven_version1_binding(v2, loop).has_value());
+}
+
+TEST_CASE("the question states the bound in the drive's terms, the cap and what it leaves out") {
+  WritePlanSummary plan;
+  plan.path = "/dev/nvme0n1";
+  plan.device_size = 1ull << 40;
+  plan.max_bytes_written = 2147483648;
+  plan.max_bytes_breakdown = "write grid <= 1 GiB";
+  plan.share_of_drive = "0.00036 % of the drive's endurance estimate of 600 TB (NVMe Endurance Group Information log)";
+  plan.max_write_cap = 4ull << 30;
+  plan.left_out = "SLC cache probe skipped: its fill needs up to 16 GiB, 3.8 GiB left of --max-write-bytes 4 GiB";
+  const std::string text = describe_write_plan(plan);
+  CHECK(text.find("  2 GiB is 0.00036 % of the drive's endurance estimate of 600 TB") != std::string::npos);
+  CHECK(text.find("  capped by --max-write-bytes 4 GiB (4294967296 bytes)\n") != std::string::npos);
+  CHECK(text.find("  left out: SLC cache probe skipped: its fill needs up to 16 GiB") != std::string::npos);
 }

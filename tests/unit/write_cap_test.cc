@@ -1,0 +1,68 @@
+// --max-write-bytes: the restore reserved first, the phases taken in run
+// order and left out whole when their bound does not fit, and the bound
+// stated in the drive's terms.
+#include "run/write_cap.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+
+using namespace ssdprobe;
+
+namespace {
+constexpr uint64_t kMiB = 1ull << 20;
+constexpr uint64_t kGiB = 1ull << 30;
+const Region kWindow{8 * kGiB, 256 * kMiB};
+}  // namespace
+
+TEST_CASE("the default cap runs every phase of a default run; its bound is 18.1 GiB") {
+  const WriteBound bound = write_bound(kWindow, true, 16 * kGiB);
+  CHECK(bound.total() == 16 * kGiB + kGiB + 512 * kMiB + 384 * kMiB + 256 * kMiB);
+  const WriteCapPlan plan = plan_write_cap(bound, kDefaultMaxWriteBytes);
+  CHECK(plan.skipped.empty());
+  CHECK(plan.planned.total() == bound.total());
+}
+
+TEST_CASE("a phase whose bound does not fit is left out whole, with the reason; later ones still fit") {
+  const WriteCapPlan plan = plan_write_cap(write_bound(kWindow, true, 16 * kGiB), 4 * kGiB);
+  REQUIRE(skipped_by_cap(plan, "slc_cache"));
+  CHECK(*skipped_by_cap(plan, "slc_cache") ==
+        "SLC cache probe skipped: its fill needs up to 16 GiB, 3.8 GiB left of --max-write-bytes 4 GiB");
+  CHECK(skipped_by_cap(plan, "write_grid_in_cache") == skipped_by_cap(plan, "slc_cache"));
+  CHECK_FALSE(skipped_by_cap(plan, "write_grid"));
+  CHECK_FALSE(skipped_by_cap(plan, "erase_stream"));
+  CHECK(plan.planned.slc_cache == 0);
+  CHECK(plan.planned.total() == kGiB + 512 * kMiB + 384 * kMiB + 256 * kMiB);
+  CHECK(plan.planned.breakdown().find("SLC cache") == std::string::npos);
+  CHECK(plan.planned.total() <= plan.cap);
+}
+
+TEST_CASE("the restore is reserved before any phase, and a cap below it is a usage error") {
+  // 1.5 GiB: the restore's 256 MiB first, then the 1 GiB grid; the stream's
+  // 512 MiB no longer fits, the parallelism probe's 384 MiB does not either.
+  const WriteCapPlan plan = plan_write_cap(write_bound(kWindow, true, 0), 1536 * kMiB);
+  CHECK_FALSE(skipped_by_cap(plan, "write_grid"));
+  CHECK(skipped_by_cap(plan, "erase_stream"));
+  CHECK(skipped_by_cap(plan, "write_parallelism"));
+  CHECK(plan.planned.total() == kGiB + 256 * kMiB);
+  try {
+    plan_write_cap(write_bound(kWindow, true, 0), 100 * kMiB);
+    FAIL("accepted a cap below the restore");
+  } catch (const Error& e) {
+    CHECK(e.category() == ErrorCategory::usage);
+    CHECK(std::string(e.what()).find("smaller than the restore of the write window (256 MiB)") != std::string::npos);
+  }
+}
+
+TEST_CASE("the bound in the drive's terms: its endurance estimate when it reports one, else its capacity") {
+  const uint64_t bound = 18 * kGiB + 128 * kMiB;  // 19.46 GB
+  CHECK(share_of_drive(bound, 600'000'000'000'000ull, kGiB) ==
+        "0.0032 % of the drive's endurance estimate of 600 TB (NVMe Endurance Group Information log)");
+  CHECK(share_of_drive(bound, std::nullopt, kGiB) ==
+        "18 full-drive writes of this 1 GiB device (the drive reports no endurance estimate)");
+  CHECK(share_of_drive(2 * kGiB, std::nullopt, kGiB) ==
+        "2.0 full-drive writes of this 1 GiB device (the drive reports no endurance estimate)");
+  CHECK(share_of_drive(2 * kGiB, std::nullopt, 64 * kGiB) ==
+        "3.1 % of this 64 GiB device's capacity (the drive reports no endurance estimate)");
+  CHECK(share_of_drive(2 * kGiB, 0, 64 * kGiB).find("capacity") != std::string::npos);  // 0: not reported
+}
