@@ -321,8 +321,13 @@ Hint slc_cache_hint(const ResultDocument& doc, const RunFacts& facts) {
   if (!hint.text.empty()) return hint;
   const uint64_t cap = doc.slc_cache_detail ? doc.slc_cache_detail->cap_bytes : 0;
   const std::string bytes = size_argument(cap * 2);
-  return {fmt::format("a longer fill tells whether the slowdown lasts: --write --cache-bytes {} (and the --budget to "
-                      "write it), on an otherwise idle host", bytes), {kWrite, {"--cache-bytes", bytes}}};
+  // The longer fill's bound is `cap` more than this run's, which fitted in
+  // --max-write-bytes: raised by as much, the rerun is not refused its fill
+  // (run/write_cap.h).
+  const std::string most = size_argument(facts.max_write_bytes + cap);
+  return {fmt::format("a longer fill tells whether the slowdown lasts: --write --cache-bytes {} --max-write-bytes {} "
+                      "(and the --budget to write it), on an otherwise idle host", bytes, most),
+          {kWrite, {"--cache-bytes", bytes}, {"--max-write-bytes", most}}};
 }
 
 // The unit's words as the verdict lists them, with the hint that would tell

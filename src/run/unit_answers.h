@@ -11,6 +11,7 @@
 #include "report/verdict.h"
 #include "run/rerun_command.h"
 #include "run/run_options.h"
+#include "run/write_cap.h"
 
 namespace ssdprobe {
 
@@ -24,6 +25,7 @@ struct RunFacts {
   // The options given that shape what the run measures (run_options.h):
   // a suggested rerun keeps them.
   std::vector<CommandOption> shaping_args = {};
+  uint64_t max_write_bytes = kDefaultMaxWriteBytes;  // --max-write-bytes: a rerun that writes more raises it
 };
 
 // Sets each DetectedUnit's `to_determine` (also written to the JSON's

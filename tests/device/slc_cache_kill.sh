@@ -27,8 +27,9 @@ J="$SCRATCH/j"
 REGION="64M:64M"
 # --budget 12: the read grid takes at most ~5.4 s of it, the slc_cache phase
 # ~1.6 s (0.4 s of idling, then writing); --cache-bytes keeps the fill from
-# ending at the default cap before the budget does.
-RUN_ARGS=(--write --yes --journal "$J" --budget 12 --cache-bytes 64G --region "$REGION")
+# ending at the default cap before the budget does, and --max-write-bytes
+# lets that fill's bound in (the default 20 GiB would leave the phase out).
+RUN_ARGS=(--write --yes --journal "$J" --budget 12 --cache-bytes 64G --max-write-bytes 80G --region "$REGION")
 
 file_sha() { dd if="$FILE" bs=4M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 

@@ -221,4 +221,16 @@ TEST_CASE("the SLC cache is never the first thing to do, and a fill with no drop
   CHECK_FALSE(doc.verdict.first_action.has_value());
   CHECK(doc.verdict.status == VerdictStatus::ok);
   check_short(doc.verdict);
+
+  // A fill that ran to its end and saw a slowdown it could not confirm: the
+  // longer fill's rerun raises --max-write-bytes by the fill's growth, or the
+  // cap would leave the probe out.
+  doc.phases.back().state = PhaseState::done;
+  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false, {}});
+  CHECK(doc.slc_cache.to_determine.find("--cache-bytes 32G --max-write-bytes 36G") != std::string::npos);
+  RunFacts raised{true, true, 60.0, false, {{"--max-write-bytes", "100G"}}, 100ull << 30};
+  doc.verdict = build_verdict(doc, raised);
+  CHECK(doc.slc_cache.to_determine.find("--cache-bytes 32G --max-write-bytes 116G") != std::string::npos);
+  CHECK(doc.verdict.units.back().rerun.find("--max-write-bytes 116G") != std::string::npos);
+  CHECK(doc.verdict.units.back().rerun.find("100G") == std::string::npos);
 }
