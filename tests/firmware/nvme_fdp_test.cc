@@ -293,6 +293,11 @@ TEST_CASE("ENDGID 0 with FDPS set: the Endurance Group List, else group 1, as re
     CHECK(j["fdp"]["configuration_in_use"]["runs"] == 16 * kGiB);
     CHECK(j["endgidmax"] == 0);
     for (const auto& n : notes) CHECK(n.find("CTRATT says FDP") == std::string::npos);
+    ResultDocument doc;
+    doc.firmware.nvme = data;
+    const std::string text = render_text(doc);
+    CHECK(text.find("Flexible Data Placement (Get Features 1Dh): endgid 1 endgid_source assumed 1 fdpe true "
+                    "fdpcidx 1") != std::string::npos);
   }
   SECTION("the list names group 3: that one is read") {
     Page list(4096);
