@@ -64,6 +64,12 @@ struct SimProfile {
   // stream of writes off the unit stalls more often than every erase_block.
   bool erase_fills_by_units_touched = false;
   SimSlcCache slc_cache;              // the write costs above are the native ones
+  // A full drive: a native write finds no free block with this probability
+  // and waits for garbage collection to make one, for gc_stall_us times a
+  // uniform 0.5..1.5. Idle time does not help (the drive stays full). 0: a
+  // drive with free blocks, as every other profile.
+  double gc_stall_probability = 0.0;
+  double gc_stall_us = 0.0;
   // Striping: consecutive program units go to `stripe_units` parallel units
   // in turn (program unit p on unit p % stripe_units), which program at
   // once. A native write then costs its busiest unit's programs: program_us
