@@ -151,6 +151,9 @@ struct SimProfile {
   // bytes can show (it needs six periods), or nothing.
   std::optional<uint64_t> expected_erase_block(uint64_t window, uint64_t chunk) const {
     if (erase_stall_us <= 0.0 || erase_block == 0 || erase_block % chunk != 0) return std::nullopt;
+    // Garbage-collection waits at least as long as the erase stall, on a
+    // share of all writes, bury its period: no analysis can show it.
+    if (gc_stall_probability > 0.0 && gc_stall_us >= erase_stall_us) return std::nullopt;
     // Writes that are not whole program units fill a block faster than its size.
     if (erase_fills_by_units_touched && chunk % program_unit != 0) return std::nullopt;
     if (erase_block * 6 > window) return std::nullopt;
