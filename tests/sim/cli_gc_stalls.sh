@@ -17,7 +17,7 @@ trap 'rm -rf "$T"' EXIT
 
 for seed in 1 2 3; do
   doc="$T/gc$seed.json" txt="$T/gc$seed.txt"
-  "$SSDPROBE" -q --write --yes --budget 30 --seed "$seed" --json "$doc" sim:full-gc-48k > "$txt" ||
+  "$SSDPROBE" -q --write --yes --budget 30 --seed "$seed" --json "$doc" sim:full-gc-48k > "$txt" 2> "$T/err" ||
     fail "seed $seed: exited $?"
   jq -e '.write_probe.grid.stalls | .heavy and .stalled >= 20 and .stalled <= .writes
          and .stalled_median_us > 4 * .median_us' "$doc" > /dev/null ||
@@ -45,7 +45,7 @@ for seed in 1 2 3; do
 done
 
 # The same geometry without stalls: the counts are there, no diagnosis.
-"$SSDPROBE" -q --write --yes --budget 30 --json "$T/clean.json" sim:nvme-tlc-16k > "$T/clean.txt" ||
+"$SSDPROBE" -q --write --yes --budget 30 --json "$T/clean.json" sim:nvme-tlc-16k > "$T/clean.txt" 2> "$T/err" ||
   fail "nvme-tlc-16k exited $?"
 jq -e '.write_probe.grid.stalls | .heavy == false and .writes > 0' "$T/clean.json" > /dev/null ||
   fail "stalls on a drive without them: $(jq -c .write_probe.grid.stalls "$T/clean.json")"
