@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "analysis/round_drift.h"
+#include "analysis/write_stalls.h"
 #include "core/random.h"
 #include "runner/runner.h"
 
@@ -195,7 +196,12 @@ class GridRounds {
   // The verdict on every round's samples, with more resamples than between rounds.
   void final_verdict() {
     analysis_.bootstrap_replicates = 200;
-    result_.verdict = infer_unit(analysed_, analysis_);
+    result_.verdict = infer_unit(inferred_grid(), analysis_);
+    if (stalls_left_out_ > 0) {
+      result_.verdict.evidence += fmt::format(
+          " (analysed without the {} of {} writes that stalled beyond {:g}x their size's median, as on a full "
+          "drive's garbage collection)", stalls_left_out_, analysed_.total_samples(), kStallRatio);
+    }
     result_.corrected = std::move(analysed_);
   }
 
@@ -232,10 +238,24 @@ class GridRounds {
     result_.rounds = round;
   }
 
+  // What the verdict is drawn from: the drift-corrected grid, less its
+  // stalls when a write grid met a heavy share of them
+  // (analysis/write_stalls.h). Otherwise the grid itself, so a drive
+  // without heavy stalls is analysed exactly as before.
+  const LatencyGrid& inferred_grid() {
+    stalls_left_out_ = 0;
+    if (options_.op != IoOp::write) return analysed_;
+    const WriteStalls stalls = classify_write_stalls(analysed_);
+    if (!stalls.heavy()) return analysed_;
+    stalls_left_out_ = stalls.stalled;
+    without_stalls_ = without_stalls(analysed_);
+    return without_stalls_;
+  }
+
   // The verdict so far, whose contenders the next round targets.
   void analyse_round(int round) {
     analysis_.bootstrap_replicates = 100;
-    result_.verdict = infer_unit(analysed_, analysis_);
+    result_.verdict = infer_unit(inferred_grid(), analysis_);
     contenders_ = result_.verdict.contenders.empty() ? analysis_.candidates : result_.verdict.contenders;
     result_.elapsed_s = elapsed_s();
     if (options_.progress) {
@@ -343,6 +363,8 @@ class GridRounds {
   // What the analysis sees: the samples with each round's drift removed
   // (round_drift.h); result.grid keeps the raw latencies for the report.
   LatencyGrid analysed_;
+  LatencyGrid without_stalls_;     // analysed_ less its stalls, when they were heavy
+  uint64_t stalls_left_out_ = 0;   // of the last analysis: none unless heavy
   std::vector<double> baseline_;
   std::optional<uint64_t> previous_leading_;
   // The rows the next round samples for open_rows (empty: a normal round).

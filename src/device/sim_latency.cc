@@ -142,6 +142,14 @@ double SimLatencyModel::native_write_us(uint64_t offset, uint64_t length, bool s
   return us;
 }
 
+// Drawn only on a profile that has them, so every other profile's random
+// sequence (and so its runs) stays what it was.
+double SimLatencyModel::gc_stall_us() {
+  if (profile_.gc_stall_probability <= 0.0) return 0.0;
+  if (random_.uniform() >= profile_.gc_stall_probability) return 0.0;
+  return profile_.gc_stall_us * (0.5 + random_.uniform());
+}
+
 double SimLatencyModel::service_us(IoOp op, uint64_t offset, uint64_t length) {
   double us = 0.0;
   if (op == IoOp::read) {
@@ -159,7 +167,7 @@ double SimLatencyModel::service_us(IoOp op, uint64_t offset, uint64_t length) {
       us = ideal_cached_write_us(offset, length);
       cache_free_bytes_ -= length;
     } else {
-      us = native_write_us(offset, length, offset == last_write_end_);
+      us = native_write_us(offset, length, offset == last_write_end_) + gc_stall_us();
       cache_free_bytes_ = 0;
     }
     remember_written(offset, length);

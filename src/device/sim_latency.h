@@ -45,6 +45,8 @@ class SimLatencyModel {
   // A native (uncached) write, with the erase stall of a block filled by
   // the program units writes touch (erase_fills_by_units_touched).
   double native_write_us(uint64_t offset, uint64_t length, bool sequential);
+  // The garbage-collection wait of a full drive's native write (0 on others).
+  double gc_stall_us();
 
   SimProfile profile_;
   Random random_;

@@ -64,6 +64,12 @@ struct SimProfile {
   // stream of writes off the unit stalls more often than every erase_block.
   bool erase_fills_by_units_touched = false;
   SimSlcCache slc_cache;              // the write costs above are the native ones
+  // A full drive: a native write finds no free block with this probability
+  // and waits for garbage collection to make one, for gc_stall_us times a
+  // uniform 0.5..1.5. Idle time does not help (the drive stays full). 0: a
+  // drive with free blocks, as every other profile.
+  double gc_stall_probability = 0.0;
+  double gc_stall_us = 0.0;
   // Striping: consecutive program units go to `stripe_units` parallel units
   // in turn (program unit p on unit p % stripe_units), which program at
   // once. A native write then costs its busiest unit's programs: program_us
@@ -145,6 +151,9 @@ struct SimProfile {
   // bytes can show (it needs six periods), or nothing.
   std::optional<uint64_t> expected_erase_block(uint64_t window, uint64_t chunk) const {
     if (erase_stall_us <= 0.0 || erase_block == 0 || erase_block % chunk != 0) return std::nullopt;
+    // Garbage-collection waits at least as long as the erase stall, on a
+    // share of all writes, bury its period: no analysis can show it.
+    if (gc_stall_probability > 0.0 && gc_stall_us >= erase_stall_us) return std::nullopt;
     // Writes that are not whole program units fill a block faster than its size.
     if (erase_fills_by_units_touched && chunk % program_unit != 0) return std::nullopt;
     if (erase_block * 6 > window) return std::nullopt;

@@ -202,6 +202,15 @@ json grid_json(const GridReport& report) {
           {"samples", count},    {"round_shift_us", rounded_list(report.round_shift_us)}};
 }
 
+json write_stalls_json(const WriteStalls& s) {
+  return {{"writes", s.writes},
+          {"stalled", s.stalled},
+          {"heavy", s.heavy()},
+          {"median_us", rounded(s.median_us)},
+          {"stalled_median_us", rounded(s.stalled_median_us)},
+          {"threshold_us", rounded(s.threshold_us)}};
+}
+
 json write_probe_json(const std::optional<WriteProbeSummary>& w) {
   if (!w) return nullptr;
   json stream = json::array();
@@ -214,7 +223,8 @@ json write_probe_json(const std::optional<WriteProbeSummary>& w) {
           {"restore", text_or_null(w->restore_message)},
           {"restore_bytes_written", w->restore_bytes_written ? json(*w->restore_bytes_written) : json(nullptr)},
           {"write_amplification", rendered_or_null(w->write_amplification, write_amplification_json)},
-          {"grid", {{"rounds", w->grid_rounds}, {"stop_reason", stop_reason_name(w->grid_stop_reason)}}},
+          {"grid", {{"rounds", w->grid_rounds}, {"stop_reason", stop_reason_name(w->grid_stop_reason)},
+                    {"stalls", rendered_or_null(w->grid_stalls, write_stalls_json)}}},
           {"stream", {{"offset", w->stream_offset}, {"chunk_bytes", w->stream_chunk_bytes}, {"streamed_bytes", w->streamed_bytes}, {"latency_us", stream}}}};
 }
 

@@ -12,6 +12,7 @@
 
 #include "analysis/latency_grid.h"
 #include "analysis/verdicts.h"
+#include "analysis/write_stalls.h"
 #include "core/error.h"
 #include "device/io_counts.h"
 #include "device/topology.h"
@@ -61,6 +62,9 @@ struct WriteProbeSummary {
   std::optional<uint64_t> restore_bytes_written;
   GridStopReason grid_stop_reason = GridStopReason::round_limit;  // why the write grid stopped
   int grid_rounds = 0;
+  // The write grid's writes that stalled far beyond its typical write
+  // (analysis/write_stalls.h); none when the grid did not run.
+  std::optional<WriteStalls> grid_stalls;
   uint64_t stream_chunk_bytes = 0;
   uint64_t stream_offset = 0;        // the stream's first byte: the window's first on a write unit boundary
   uint64_t streamed_bytes = 0;       // window bytes each stream pass covered (less than length when cut to --budget)

@@ -30,7 +30,20 @@ std::optional<std::string> cpus_busy_caution(const ResultDocument& doc) {
                      and_list(phases), phases.size() == 1 ? "its" : "their");
 }
 
+std::string latency_words(double us) {
+  return us < 1000.0 ? fmt::format("{:.0f} us", us) : fmt::format("{:.1f} ms", us / 1000.0);
+}
+
 }  // namespace
+
+std::optional<std::string> write_grid_stalls(const ResultDocument& doc) {
+  if (!doc.write_probe || !doc.write_probe->grid_stalls || !doc.write_probe->grid_stalls->heavy()) return std::nullopt;
+  const WriteStalls& s = *doc.write_probe->grid_stalls;
+  return fmt::format("the write grid's writes stalled as on a full drive's garbage collection: {} of {} slower than "
+                     "{:g}x their size's median and at least {} (median write {}, stalled {})", s.stalled, s.writes,
+                     kStallRatio, latency_words(s.threshold_us), latency_words(s.median_us),
+                     latency_words(s.stalled_median_us));
+}
 
 uint64_t completion_waits(const WaitCounts& waits) { return waits.ready + waits.polled + waits.slept(); }
 
@@ -69,6 +82,7 @@ std::vector<std::string> run_cautions(const ResultDocument& doc) {
   std::vector<std::string> cautions;
   if (auto other_io = other_io_disturbance(doc)) cautions.push_back(*other_io);
   if (auto busy = cpus_busy_caution(doc)) cautions.push_back(*busy);
+  if (auto stalls = write_grid_stalls(doc)) cautions.push_back(*stalls);
   return cautions;
 }
 

@@ -1,7 +1,8 @@
 // What may have disturbed a run's timings (issue 37): other IO on the disk
-// during a timed phase (run/other_io.h), and other work that filled the
+// during a timed phase (run/other_io.h), other work that filled the
 // host's CPUs while the engine waited for the phase's completions
-// (phases[].waits.asleep_because.cpus_busy). The verdict lists each as a
+// (phases[].waits.asleep_because.cpus_busy), and the drive's own background
+// work stalling the write grid's writes (issue 38). The verdict lists each as a
 // caution with its numbers; a unit its phase left open names the one that
 // held over that phase as the likely reason (run/unit_answers.h,
 // run/read_page_note.h).
@@ -60,8 +61,17 @@ struct PhaseDisturbance {
 // reached its line.
 std::optional<PhaseDisturbance> phase_disturbance(const ResultDocument& doc, std::string_view phase);
 
-// Every caution, other IO first, then the host's busy CPUs, each naming the
-// phases and their numbers; empty when nothing seen reached its line.
+// The write grid's writes stalled heavily (analysis/write_stalls.h: a full
+// drive's garbage collection, or other work inside the drive), in words a
+// caution and a hint can quote: "the write grid's writes stalled as on a
+// full drive's garbage collection: 633 of 2400 slower than 4x their size's
+// median and at least 1.9 ms (median write 156 us, stalled 2.3 ms)".
+// Nullopt when the grid did not run or its stalls were not heavy.
+std::optional<std::string> write_grid_stalls(const ResultDocument& doc);
+
+// Every caution, other IO first, then the host's busy CPUs, then the write
+// grid's stalls, each naming the phases and their numbers; empty when
+// nothing seen reached its line.
 std::vector<std::string> run_cautions(const ResultDocument& doc);
 
 }  // namespace ssdprobe

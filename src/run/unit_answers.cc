@@ -150,6 +150,21 @@ std::string zoned_write_hint(const ResultDocument& doc) {
                      doc.kind == TargetKind::partition ? "a partition of a " + model : "a " + model);
 }
 
+// The write grid's writes stalled heavily (run/run_cautions.h): a full
+// drive's garbage collection, which more --budget only meets more often.
+// What helps is a drive that has caught up (idle time) or space it has not
+// written lately; the rerun keeps the run's budget. Empty without heavy
+// stalls, or for a grid that did not run to its end or its budget.
+Hint stalled_grid_hint(const ResultDocument& doc) {
+  const PhaseRecord* p = phase_named(doc, "write_grid");
+  if (p == nullptr || (p->state != PhaseState::done && p->state != PhaseState::budget)) return {};
+  const std::optional<std::string> stalls = write_grid_stalls(doc);
+  if (!stalls) return {};
+  return {fmt::format("rerun after the drive has idled (its garbage collection catches up), or with --write --region "
+                      "over space it has not written lately: {}, which a larger --budget only meets more often",
+                      *stalls), {kWrite}};
+}
+
 Hint write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char* phase, const RunFacts& facts) {
   if (unit.state == UnitState::found) return {};
   if (refuses_writes(doc)) return {zoned_write_hint(doc), {}};
@@ -159,6 +174,9 @@ Hint write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char*
   if (!facts.write) return {"rerun with --write", {kWrite}};
   if (unit.state == UnitState::absent && std::string(phase) == "erase_stream") return erase_block_search(doc, facts);
   if (Hint disturbed = disturbed_hint(doc, phase, facts, true); !disturbed.text.empty()) return disturbed;
+  if (std::string_view(phase) == "write_grid") {
+    if (Hint stalled = stalled_grid_hint(doc); !stalled.text.empty()) return stalled;
+  }
   Hint hint = phase_hint(doc, phase, facts, true);
   if (!hint.text.empty()) return hint;
   return more_budget(facts, true, " on an idle drive");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <string_view>
 
 #include "analysis/block_size_policy.h"
 #include "core/units.h"
@@ -127,6 +128,8 @@ std::string units_line(const Verdict& v) {
   return line();
 }
 
+constexpr std::string_view kBelowTells = "below: what would tell";
+
 // "not determined: erase block; not measured: write unit: ssdprobe --write
 // sim:x" with the one rerun that would tell, unless the first line already
 // gives it.
@@ -148,8 +151,19 @@ std::string open_line(const Verdict& v, const std::string& rerun_above) {
   if (!rerun.empty() && rerun == rerun_above) return line + " (the rerun above may tell)";
   if (!rerun.empty()) return line + ": " + rerun;
   const bool one = undetermined.size() + unmeasured.size() == 1;
-  if (!advice_open) return line + fmt::format(" (the advice does not rest on {}; below: what would tell)", one ? "it" : "them");
+  if (!advice_open) return line + fmt::format(" (the advice does not rest on {}; {})", one ? "it" : "them", kBelowTells);
   return line + " (below: why)";
+}
+
+// The last line, saying that a caution follows: "... (and a caution
+// below)", or where that would not fit on a line that already points below
+// for what would tell, "...; below: what would tell, and a caution)".
+std::string with_caution(const std::string& line) {
+  const std::string appended = line + " (and a caution below)";
+  if (fits(appended)) return appended;
+  const std::string pointing = fmt::format("{})", kBelowTells);
+  if (!line.ends_with(pointing)) return appended;
+  return line.substr(0, line.size() - 1) + ", and a caution)";
 }
 
 }  // namespace
@@ -180,7 +194,7 @@ std::vector<std::string> summary_lines(const Verdict& v, const ResultDocument& d
   if (lines.size() > 3) lines.resize(3);
   if (!v.cautions.empty()) {
     if (lines.size() < 3) lines.push_back("caution: the timings may have been disturbed (below)");
-    else lines.back() += " (and a caution below)";
+    else lines.back() = with_caution(lines.back());
   }
   return lines;
 }

@@ -10,6 +10,7 @@
 
 #include "analysis/stats.h"
 #include "analysis/throughput_drop.h"
+#include "analysis/write_stalls.h"
 #include "core/block_math.h"
 #include "core/error.h"
 #include "core/output.h"
@@ -257,6 +258,7 @@ PhaseOutcome run_write_grid(RunContext& run) {
                         best_candidate(v), best_candidate_support(v)};
   mark_regime_shift(run.doc, run.doc.write_unit, grid, "write grid");
   record_stripe(run.doc, v.stripe);
+  summary(run).grid_stalls = classify_write_stalls(grid.grid);
   run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us),
                                      std::move(grid.corrected)});
   add_notes(run.doc, grid.plan.notes);

@@ -234,3 +234,38 @@ TEST_CASE("the SLC cache is never the first thing to do, and a fill with no drop
   CHECK(doc.verdict.units.back().rerun.find("--max-write-bytes 116G") != std::string::npos);
   CHECK(doc.verdict.units.back().rerun.find("100G") == std::string::npos);
 }
+
+// Issue 38: a full drive's garbage collection stalled a quarter of the write
+// grid's writes. More budget only meets more stalls: what would tell is a
+// rerun after idling or over other space, and the caution gives the counts.
+TEST_CASE("a write unit left open among heavy stalls asks for idle time, not more budget") {
+  ResultDocument doc = timed_doc();
+  doc.phases.push_back({"write_grid", PhaseState::budget, "", 1.0, std::nullopt, std::nullopt});
+  doc.write_unit = {};
+  doc.write_unit.state = UnitState::undetermined;
+  doc.write_probe = WriteProbeSummary{};
+  doc.write_probe->grid_stalls = WriteStalls{2400, 633, 156.0, 2300.0, 1900.0};
+  doc.erase_block.state = UnitState::found;
+  doc.erase_block.bytes = 24u << 20;
+  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false, {}});
+  const std::string stalls = "the write grid's writes stalled as on a full drive's garbage collection: 633 of 2400 "
+                             "slower than 4x their size's median and at least 1.9 ms (median write 156 us, stalled "
+                             "2.3 ms)";
+  CHECK(doc.write_unit.to_determine == "rerun after the drive has idled (its garbage collection catches up), or with "
+                                       "--write --region over space it has not written lately: " + stalls +
+                                       ", which a larger --budget only meets more often");
+  REQUIRE(doc.verdict.units.size() >= 2);
+  CHECK(doc.verdict.units[1].to_determine == doc.write_unit.to_determine);
+  REQUIRE(doc.verdict.first_action);
+  CHECK(doc.verdict.first_action->command == "ssdprobe --write /dev/sdz");
+  CHECK_FALSE(has(block(doc.verdict), "--budget 120"));
+  CHECK(doc.verdict.cautions == std::vector<std::string>{stalls});
+  INFO(block(doc.verdict));
+  check_short(doc.verdict);
+
+  // Under 5 % of the writes: the ordinary tail, no caution, the budget rerun.
+  doc.write_probe->grid_stalls = WriteStalls{2400, 100, 156.0, 2300.0, 1900.0};
+  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false, {}});
+  CHECK(doc.write_unit.to_determine == "rerun with --write --budget 120");
+  CHECK(doc.verdict.cautions.empty());
+}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# A full drive whose writes wait for garbage collection (sim:full-gc-48k):
+# the write grid's stalls are named with their counts in the text and the
+# JSON (write_probe.grid.stalls, verdict.cautions), and a write unit left
+# open asks for a rerun after idling or over other space, never for a
+# doubled --budget, which only meets more stalls. A drive without stalls
+# gets no such line. Seeds 1 to 3, so one lucky draw cannot pass.
+#
+# Usage: cli_gc_stalls.sh SSDPROBE
+set -u
+SSDPROBE="${1:-}"
+[ -x "$SSDPROBE" ] || { echo "FAIL: usage: $0 SSDPROBE" >&2; exit 1; }
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+T=$(mktemp -d "${SSDPROBE_TEST_TMPDIR:-/var/tmp}/ssdprobe-gc.XXXXXX") || fail "no temporary directory"
+trap 'rm -rf "$T"' EXIT
+
+for seed in 1 2 3; do
+  doc="$T/gc$seed.json" txt="$T/gc$seed.txt"
+  "$SSDPROBE" -q --write --yes --budget 30 --seed "$seed" --json "$doc" sim:full-gc-48k > "$txt" 2> "$T/err" ||
+    fail "seed $seed: exited $?"
+  jq -e '.write_probe.grid.stalls | .heavy and .stalled >= 20 and .stalled <= .writes
+         and .stalled_median_us > 4 * .median_us' "$doc" > /dev/null ||
+    fail "seed $seed: stalls not recorded as heavy: $(jq -c .write_probe.grid.stalls "$doc")"
+  stalled=$(jq -r .write_probe.grid.stalls.stalled "$doc") writes=$(jq -r .write_probe.grid.stalls.writes "$doc")
+  line="the write grid's writes stalled as on a full drive's garbage collection: $stalled of $writes slower than"
+  jq -e --arg l "$line" 'any(.verdict.cautions[]; startswith($l))' "$doc" > /dev/null ||
+    fail "seed $seed: no stall caution with its counts: $(jq -c .verdict.cautions "$doc")"
+  # The text wraps its lines: read it as one line.
+  tr -s '\n ' '  ' < "$txt" | grep -qF "$line" || fail "seed $seed: the text does not name the stalls"
+  state=$(jq -r .detected.write_unit.state "$doc")
+  case "$state" in
+    found) jq -e '.detected.write_unit.bytes == 49152' "$doc" > /dev/null ||
+             fail "seed $seed: a wrong write unit: $(jq -c .detected.write_unit "$doc")" ;;
+    undetermined)
+      hint=$(jq -r .detected.write_unit.to_determine "$doc")
+      [[ $hint == "rerun after the drive has idled"*"$stalled of $writes"* ]] ||
+        fail "seed $seed: the write unit's hint is not the stalls': $hint"
+      [[ $hint == *"--budget "[0-9]* ]] && fail "seed $seed: the write unit's hint asks for a budget: $hint"
+      grep -E "write unit not determined.*--budget [0-9]" "$txt" && fail "seed $seed: a --budget rerun in the text"
+      jq -e '.verdict.first_action.command // "" | test("--budget") | not' "$doc" > /dev/null ||
+        fail "seed $seed: the first thing to do asks for a budget: $(jq -c .verdict.first_action "$doc")" ;;
+    *) fail "seed $seed: write unit in state $state" ;;
+  esac
+done
+
+# The same geometry without stalls: the counts are there, no diagnosis.
+"$SSDPROBE" -q --write --yes --budget 30 --json "$T/clean.json" sim:nvme-tlc-16k > "$T/clean.txt" 2> "$T/err" ||
+  fail "nvme-tlc-16k exited $?"
+jq -e '.write_probe.grid.stalls | .heavy == false and .writes > 0' "$T/clean.json" > /dev/null ||
+  fail "stalls on a drive without them: $(jq -c .write_probe.grid.stalls "$T/clean.json")"
+grep -q "garbage collection" "$T/clean.txt" && fail "a stall line on a drive without stalls"
+echo "ok"
