@@ -174,7 +174,7 @@ Hint write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char*
   if (!facts.write) return {"rerun with --write", {kWrite}};
   if (unit.state == UnitState::absent && std::string(phase) == "erase_stream") return erase_block_search(doc, facts);
   if (Hint disturbed = disturbed_hint(doc, phase, facts, true); !disturbed.text.empty()) return disturbed;
-  if (std::string_view(phase) == "write_grid") {
+  if (std::string_view(phase) == "write_grid" || std::string_view(phase) == "erase_stream") {
     if (Hint stalled = stalled_grid_hint(doc); !stalled.text.empty()) return stalled;
   }
   Hint hint = phase_hint(doc, phase, facts, true);

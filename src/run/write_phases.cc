@@ -268,6 +268,19 @@ PhaseOutcome run_write_grid(RunContext& run) {
   return PhaseOutcome::of_grid(grid);
 }
 
+// A drive whose writes stall at random on garbage collection (the write
+// grid's heavy stalls, analysis/write_stalls.h) hides an erase block's
+// periodic stalls among them: the stream finding no period rules nothing
+// out there.
+static void not_ruled_out_among_stalls(DetectedUnit& erase_block, const std::optional<WriteStalls>& stalls) {
+  if (!stalls || !stalls->heavy()) return;
+  erase_block.state = UnitState::undetermined;
+  erase_block.searched_up_to_bytes.reset();
+  erase_block.evidence += fmt::format("; not ruled out: {} of the write grid's {} writes stalled at random (garbage "
+                                      "collection), and stalls that many can hide an erase block's",
+                                      stalls->stalled, stalls->writes);
+}
+
 PhaseOutcome run_erase_stream(RunContext& run) {
   WriteState& w = run.write;
   EraseStreamResult stream = erase_stream(run, run.budget.erase_stream_s(w.budget_s, w.grid_elapsed_s));
@@ -282,6 +295,7 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   // the evidence and searched_up_to_bytes say how far that is.
   run.doc.erase_block = {e.bytes, e.bytes ? UnitState::found : UnitState::absent, e.confidence, e.evidence, {},
                          stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc), {}, 0.0};
+  if (!e.bytes) not_ruled_out_among_stalls(run.doc.erase_block, summary(run).grid_stalls);
   note_stream_regime(run.doc, stream);
   WriteProbeSummary& s = summary(run);
   if (s.write_amplification && s.write_amplification->reclaim_unit_bytes)

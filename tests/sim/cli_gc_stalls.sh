@@ -3,7 +3,8 @@
 # the write grid's stalls are named with their counts in the text and the
 # JSON (write_probe.grid.stalls, verdict.cautions), and a write unit left
 # open asks for a rerun after idling or over other space, never for a
-# doubled --budget, which only meets more stalls. A drive without stalls
+# doubled --budget, which only meets more stalls; the erase block the
+# stalls hide is never called ruled out. A drive without stalls
 # gets no such line. Seeds 1 to 3, so one lucky draw cannot pass.
 #
 # Usage: cli_gc_stalls.sh SSDPROBE
@@ -42,6 +43,11 @@ for seed in 1 2 3; do
         fail "seed $seed: the first thing to do asks for a budget: $(jq -c .verdict.first_action "$doc")" ;;
     *) fail "seed $seed: write unit in state $state" ;;
   esac
+  # The drive has a 24 MiB erase block its GC waits hide: never ruled out.
+  erase=$(jq -c '.detected.erase_block | {state, bytes}' "$doc")
+  [[ $erase == '{"state":"undetermined","bytes":null}' || $erase == '{"state":"found","bytes":25165824}' ]] ||
+    fail "seed $seed: the erase block the stalls hide: $erase"
+  grep -q "no erase block up to" "$txt" && fail "seed $seed: an erase block ruled out among the stalls"
 done
 
 # The same geometry without stalls: the counts are there, no diagnosis.
