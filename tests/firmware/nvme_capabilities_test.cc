@@ -44,9 +44,10 @@ void check_every_bit(const NvmeFirmwareData& data) {
   const std::string note = undecoded_capabilities_note(capabilities);
   const std::pair<const char*, uint32_t> fields[] = {
       {"ctratt", data.ctrl->ctratt}, {"oacs", data.ctrl->oacs}, {"oncs", data.ctrl->oncs}};
-  for (const auto& [field, value] : fields) {
+  for (const auto& entry : fields) {
+    const std::string field = entry.first;  // a plain name: clang 14 cannot capture a structured binding
     for (int bit = 0; bit < 32; ++bit) {
-      if ((value & (1u << bit)) == 0) continue;
+      if ((entry.second & (1u << bit)) == 0) continue;
       INFO(field << " bit " << bit);
       const auto listed = std::count_if(capabilities.begin(), capabilities.end(),
                                         [&](const NvmeCapability& c) { return c.field == field && c.bit == bit; });
