@@ -58,8 +58,6 @@ struct NvmeIdCtrl {
   uint32_t mnan = 0;
   std::string subnqn;
 
-  bool endurance_groups() const { return (ctratt & (1u << 4)) != 0; }  // CTRATT bit 4
-
   // FNA bit 0 (Format All Namespaces): a Format NVM of one namespace, other
   // than a secure erase, formats every namespace of the NVM subsystem.
   bool format_applies_to_all_namespaces() const { return (fna & 0x01) != 0; }

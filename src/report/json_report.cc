@@ -26,8 +26,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json text_or_null(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
-
 json target_json(const ResultDocument& d) {
   const Topology& t = d.topology;
   return {{"path", d.path},

@@ -24,6 +24,11 @@ nlohmann::ordered_json json_or_null(const std::optional<T>& value) {
   return *value;
 }
 
+// A text the document leaves out when there is none: null, never "".
+inline nlohmann::ordered_json text_or_null(const std::string& text) {
+  return text.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(text);
+}
+
 inline std::string u128_to_string(uint128 value) {
   if (value == 0) return "0";
   std::string digits;

@@ -12,8 +12,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json text_or_null(const std::string& text) { return text.empty() ? Json(nullptr) : Json(text); }
-
 Json sd_csd_json(const SdCsd& c) {
   Json j;
   j["csd_structure"] = c.csd_structure;

@@ -18,8 +18,6 @@ Json streams_json(const NvmeStreamsParams& p, std::optional<uint64_t> lba_bytes)
               {"nsa", p.nsa}, {"nso", p.nso}};
 }
 
-Json text_or_null(const std::string& text) { return text.empty() ? Json(nullptr) : Json(text); }
-
 }  // namespace
 
 Json nvme_directives_json(const NvmeDirectives& d, std::optional<uint64_t> lba_bytes) {

@@ -13,8 +13,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json text_or_null(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
-
 json unit_json(const VerdictUnit& u) {
   return {{"unit", u.name},
           {"state", unit_answer_key(u.answer)},

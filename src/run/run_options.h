@@ -10,6 +10,7 @@
 
 #include "core/units.h"
 #include "report/option_echo.h"
+#include "run/write_cap.h"
 
 namespace ssdprobe {
 
@@ -33,7 +34,7 @@ struct Options {
   uint64_t cache_bytes = 16ull << 30;  // --cache-bytes: the SLC cache probe's byte cap (0: no probe)
   // --max-write-bytes: the most a --write run writes in all, the restore
   // included (run/write_cap.h: why 20 GiB); never 0.
-  uint64_t max_write_bytes = 20ull << 30;
+  uint64_t max_write_bytes = kDefaultMaxWriteBytes;
   std::string journal_dir = "/var/lib/ssdprobe/journal";
   std::string device;             // restore: the device, when it moved
   bool partial = false;           // restore: put back what a damaged journal still holds
