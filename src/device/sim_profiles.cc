@@ -261,10 +261,13 @@ SimProfile tlc_units_touched() {
 SimProfile full_gc_48k() {
   SimProfile p = nvme_tlc_16k();
   p.name = "full-gc-48k";
-  p.description = "NVMe TLC, 16 KiB read page, 48 KiB program unit, full: a quarter of writes wait 1.5-4.5 ms for "
-                  "garbage collection";
+  p.description = "NVMe TLC, 1 GiB, 16 KiB read page, 48 KiB program unit, full: a quarter of writes wait 1.5-4.5 "
+                  "ms for garbage collection";
   p.gc_stall_probability = 0.25;
   p.gc_stall_us = 3000.0;
+  // Small, as the emulated full drive of issue 38 (768 MiB): the SLC cache
+  // probe's fill stops at what a cache this drive could hold would need.
+  p.capacity_bytes = 1ull << 30;
   return p;
 }
 

@@ -61,10 +61,13 @@ InCacheByteCap in_cache_byte_cap(const ResultDocument& doc, uint64_t cache_bytes
   if (!doc.slc_cache_detail || !doc.slc_cache_detail->recovery) return {};
   const CacheRecovery& recovery = *doc.slc_cache_detail->recovery;
   const uint64_t half_back = recovery.bytes.value_or(recovery.at_least_bytes.value_or(0)) / 2;
-  const uint64_t cap_left = cache_bytes - std::min(cache_bytes, doc.slc_cache_detail->written_bytes);
+  // The probe's cap: --cache-bytes, or less on a small drive (run/write_bound.h).
+  const uint64_t cap = std::min(cache_bytes, doc.slc_cache_detail->cap_bytes);
+  const uint64_t cap_left = cap - std::min(cap, doc.slc_cache_detail->written_bytes);
   if (half_back == 0 || cap_left == 0) return {};
   if (half_back <= cap_left) return {half_back, "half of what the SLC cache took again after as long an idle"};
-  return {cap_left, fmt::format("what --cache-bytes {} left after the cache probe", format_size(cache_bytes))};
+  const std::string whose = cap < cache_bytes ? "the SLC cache probe's cap for this drive" : "--cache-bytes";
+  return {cap_left, fmt::format("what {} {} left after the cache probe", whose, format_size(cap))};
 }
 
 std::optional<std::string> skip_in_cache_grid_unless_cache_refills(const RunContext& run) {

@@ -12,6 +12,7 @@
 #include "run/in_cache_grid_phase.h"
 #include "run/run_budget.h"
 #include "run/run_context.h"
+#include "run/write_bound.h"
 
 namespace ssdprobe {
 namespace {
@@ -77,7 +78,16 @@ std::optional<std::string> unconfirmed_step(const CacheFill& fill) {
                      100.0 * step->separation);
 }
 
-DetectedUnit cache_not_found(const CacheFill& fill) {
+// What ended a fill that saw no drop: --budget, --cache-bytes, or the
+// drive's own size (run/write_bound.h: slc_fill_cap), below --cache-bytes.
+std::string fill_end_words(const CacheFill& fill, uint64_t cache_bytes) {
+  if (fill.cut_by_budget) return "--budget ended the fill";
+  if (fill.cap_bytes >= cache_bytes) return "the --cache-bytes cap ended it";
+  return "it ended past what the drive could hold in an SLC cache: one bit in a cell that otherwise keeps two or "
+         "more, over raw flash of at most twice the drive's capacity";
+}
+
+DetectedUnit cache_not_found(const CacheFill& fill, uint64_t cache_bytes) {
   DetectedUnit unit;
   if (fill.latency_us.empty()) {
     unit.state = UnitState::undetermined;
@@ -91,7 +101,7 @@ DetectedUnit cache_not_found(const CacheFill& fill) {
       fmt::format("after {:.3g} s idle, {} of sequential {} writes at a median {}", fill.idle_s,
                   format_size(fill.written_bytes()), format_size(fill.io_bytes),
                   rate_text(bytes_per_s(fill.io_bytes, median(fill.latency_us))));
-  const std::string ended_by = fill.cut_by_budget ? "--budget ended the fill" : "the --cache-bytes cap ended it";
+  const std::string ended_by = fill_end_words(fill, cache_bytes);
   if (const auto step = unconfirmed_step(fill)) {
     unit.state = UnitState::undetermined;
     unit.evidence = fmt::format("{}: {} ({})", fill_text, *step, ended_by);
@@ -195,7 +205,7 @@ PhaseOutcome run_slc_cache_phase(RunContext& run) {
   WriteState& w = run.write;
   SlcCacheOptions options;
   options.window = w.window;
-  options.cap_bytes = run.options.cache_bytes;
+  options.cap_bytes = slc_fill_cap(run.options.cache_bytes, whole_drive_bytes(run.target));
   options.budget_s = run.budget.slc_cache_s(w.budget_s);
   if (options.budget_s < kLeastCacheProbeS) {
     run.doc.slc_cache.state = UnitState::undetermined;
@@ -212,7 +222,7 @@ PhaseOutcome run_slc_cache_phase(RunContext& run) {
                                      format_size(written), format_size(cap)));
   };
   const SlcCacheResult result = run_slc_cache_probe(*run.target.device, options);
-  run.doc.slc_cache = result.first.drop ? cache_found(result.first) : cache_not_found(result.first);
+  run.doc.slc_cache = result.first.drop ? cache_found(result.first) : cache_not_found(result.first, run.options.cache_bytes);
   run.doc.slc_cache_detail = detail_of(result, options);
   run.doc.write_probe->bytes_written += result.bytes_written;
   run.tally.ios += result.first.latency_us.size() + (result.recovery ? result.recovery->latency_us.size() : 0);

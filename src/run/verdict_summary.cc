@@ -156,14 +156,17 @@ std::string open_line(const Verdict& v, const std::string& rerun_above) {
 }
 
 // The last line, saying that a caution follows: "... (and a caution
-// below)", or where that would not fit on a line that already points below
-// for what would tell, "...; below: what would tell, and a caution)".
+// below)"; where that would not fit, the line's own pointer below takes the
+// caution in ("...; below: what would tell, and a caution)"), and where even
+// that is too long, the pointer alone replaces the line's parenthesis.
 std::string with_caution(const std::string& line) {
   const std::string appended = line + " (and a caution below)";
   if (fits(appended)) return appended;
   const std::string pointing = fmt::format("{})", kBelowTells);
   if (!line.ends_with(pointing)) return appended;
-  return line.substr(0, line.size() - 1) + ", and a caution)";
+  const std::string joined = line.substr(0, line.size() - 1) + ", and a caution)";
+  if (fits(joined)) return joined;
+  return fmt::format("{} ({}, and a caution)", line.substr(0, line.rfind(" (")), kBelowTells);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -9,8 +10,21 @@
 
 namespace ssdprobe {
 
-WriteBound write_bound(const Region& window, bool restored, uint64_t cache_bytes) {
-  return {cache_bytes, kWriteGridByteCap, 2 * window.length, kWriteParallelismByteCap, restored ? window.length : 0};
+WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes) {
+  return {slc_fill_bytes, kWriteGridByteCap, 2 * window.length, kWriteParallelismByteCap, restored ? window.length : 0};
+}
+
+std::optional<uint64_t> whole_drive_bytes(const Target& target) {
+  const bool whole = target.kind == TargetKind::block || target.kind == TargetKind::sim;
+  if (!whole || target.topology.size_bytes == 0) return std::nullopt;
+  return target.topology.size_bytes;
+}
+
+uint64_t slc_fill_cap(uint64_t cache_bytes, std::optional<uint64_t> drive_bytes) {
+  if (!drive_bytes) return cache_bytes;
+  constexpr uint64_t kLeastAfterDrop = 32ull << 20;  // DropRule's 32 writes after the drop, of 1 MiB
+  const uint64_t confirms_drive = *drive_bytes + std::max(*drive_bytes / 5, kLeastAfterDrop);
+  return std::min(cache_bytes, confirms_drive);
 }
 
 // A share at 0 is a phase that does not run (--cache-bytes 0, or left out

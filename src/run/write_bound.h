@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/units.h"
+#include "device/target.h"
 
 namespace ssdprobe {
 
@@ -27,6 +29,21 @@ struct WriteBound {
   std::string breakdown() const;
 };
 
-WriteBound write_bound(const Region& window, bool restored, uint64_t cache_bytes);
+// `slc_fill_bytes`: slc_fill_cap() of the run.
+WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes);
+
+// The size of the drive a target is the whole of (a block device or a
+// simulated drive); nullopt for a partition or a file, whose drive may be
+// larger than they are.
+std::optional<uint64_t> whole_drive_bytes(const Target& target);
+
+// The most the SLC cache probe writes: --cache-bytes, and never more than it
+// takes to confirm a cache as large as the whole drive. An SLC cache keeps
+// one bit in a cell that otherwise keeps two or more, over raw flash of at
+// most twice the capacity, so it holds at most the capacity; a drop needs a
+// fifth more written after it (analysis/throughput_drop.h). On a 1 GiB
+// device a fill of 16 GiB only rewrote the window, wore it and set off the
+// garbage collection the write grid then ran into.
+uint64_t slc_fill_cap(uint64_t cache_bytes, std::optional<uint64_t> drive_bytes);
 
 }  // namespace ssdprobe

@@ -87,7 +87,8 @@ WriteCapPlan confirm_writes(const Target& target, const Region& window, const Wr
   const bool interactive = ::isatty(STDIN_FILENO) != 0;
   const WritePlanSummary summary = session == nullptr ? simulated_plan(target, window) : session->summary();
   const bool restored = !summary.simulated && summary.preserve && !(session != nullptr && session->zoned());
-  WriteCapPlan cap = plan_write_cap(write_bound(window, restored, options.cache_bytes), options.max_write_bytes);
+  WriteCapPlan cap = plan_write_cap(
+      write_bound(window, restored, slc_fill_cap(options.cache_bytes, whole_drive_bytes(target))), options.max_write_bytes);
   WritePlanSummary plan = with_bound(summary, options, cap, counters);
   if (session != nullptr && session->zoned()) {
     // The window is the zones' span; only their capacity can be written, and

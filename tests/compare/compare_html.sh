@@ -20,7 +20,7 @@ for tool in jq python3; do
   command -v "$tool" > /dev/null || { echo "SKIP: $tool not installed"; exit 77; }
 done
 CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
-  { echo "SKIP: chromium not installed (scripts/install-deps installs it)"; exit 77; }
+  { echo "SKIP: chromium not installed (scripts/install-deps --tests installs it)"; exit 77; }
 # shellcheck source=make_fleet.sh
 source "$(dirname "$0")/make_fleet.sh"
 

@@ -16,7 +16,7 @@ set -u
 SSDPROBE="${1:-}"
 [ -x "$SSDPROBE" ] || { echo "FAIL: usage: $0 SSDPROBE" >&2; exit 1; }
 command -v jq > /dev/null || { echo "SKIP: jq not installed"; exit 77; }
-command -v sqlite3 > /dev/null || { echo "SKIP: sqlite3 not installed (scripts/install-deps installs it)"; exit 77; }
+command -v sqlite3 > /dev/null || { echo "SKIP: sqlite3 not installed (scripts/install-deps --tests installs it)"; exit 77; }
 command -v sfdisk > /dev/null || { echo "SKIP: sfdisk not installed (the misaligned image needs it)"; exit 77; }
 # shellcheck source=make_fleet.sh
 source "$(dirname "$0")/make_fleet.sh"

@@ -19,7 +19,7 @@ for tool in jq python3; do
   command -v "$tool" > /dev/null || { echo "SKIP: $tool not installed"; exit 77; }
 done
 CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
-  { echo "SKIP: chromium not installed (scripts/install-deps installs it)"; exit 77; }
+  { echo "SKIP: chromium not installed (scripts/install-deps --tests installs it)"; exit 77; }
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

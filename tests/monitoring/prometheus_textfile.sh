@@ -27,7 +27,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 [ -x "$SSDPROBE" ] || fail "usage: $0 SSDPROBE"
 for tool in prometheus-node-exporter promtool curl jq sfdisk python3; do
-  command -v "$tool" > /dev/null || skip "$tool is not installed (scripts/install-deps installs it)"
+  command -v "$tool" > /dev/null || skip "$tool is not installed (scripts/install-deps --tests installs it)"
 done
 
 work=$(mktemp -d)

@@ -21,7 +21,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 [ -x "$MESON" ] && [ -d "$BUILD" ] || fail "usage: $0 MESON BUILD_DIR"
 for tool in systemd-analyze promtool; do
-  command -v "$tool" > /dev/null || skip "$tool is not installed (scripts/install-deps installs it)"
+  command -v "$tool" > /dev/null || skip "$tool is not installed (scripts/install-deps --tests installs it)"
 done
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT

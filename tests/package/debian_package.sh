@@ -20,27 +20,21 @@
 # Usage: debian_package.sh SOURCE_DIR
 set -u
 SOURCE=$(realpath "${1:-}")
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 [ -f "$SOURCE/debian/control" ] || fail "usage: $0 SOURCE_DIR (with debian/)"
 for tool in dpkg-buildpackage dh lintian dpkg-deb; do
-  command -v "$tool" > /dev/null || skip "$tool is not installed (scripts/install-deps installs it)"
+  command -v "$tool" > /dev/null || skip "$tool is not installed (scripts/install-deps --tests installs it)"
 done
 # Inside the tree (build*/ is ignored by git), so relative to
 # CCACHE_BASEDIR its sources are where the suite's build found them.
 work=$(mktemp -d "$SOURCE/build-package.XXXXXX" 2> /dev/null) || work=$(mktemp -d /var/tmp/ssdprobe-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# The source as a checkout holds it: tracked and new files, not build
-# directories or anything .gitignore leaves out.
 mkdir "$work/ssdprobe"
-if git -C "$SOURCE" rev-parse --git-dir > /dev/null 2>&1; then
-  (cd "$SOURCE" && git ls-files -z --cached --others --exclude-standard |
-    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-    tar --null -T - -cf -) | tar -xf - -C "$work/ssdprobe" || fail "copying the source failed"
-else
-  tar -C "$SOURCE" --exclude='./build*' --exclude=./.git -cf - . | tar -xf - -C "$work/ssdprobe"
-fi
+copy_checkout "$SOURCE" "$work/ssdprobe" || fail "copying the source failed"
 
 start=$(date +%s)
 if command -v ccache > /dev/null; then
@@ -54,8 +48,7 @@ fi
   dpkg-buildpackage -us -uc -b > "$work/build.log" 2>&1) ||
   fail "dpkg-buildpackage failed: $(tail -n 40 "$work/build.log")"
 echo "# dpkg-buildpackage: $(( $(date +%s) - start )) s"
-command -v ccache > /dev/null && echo "# ccache: $(ccache --print-stats 2> /dev/null |
-  awk -F'\t' '$1 ~ /^(direct_cache_hit|preprocessed_cache_hit|cache_miss)$/ { printf "%s %s ", $1, $2 }')"
+command -v ccache > /dev/null && echo "# ccache: $(ccache_counts)"
 deb=$(ls "$work"/ssdprobe_*.deb 2> /dev/null | head -n 1)
 [ -n "$deb" ] || fail "no ssdprobe_*.deb: $(ls "$work")"
 

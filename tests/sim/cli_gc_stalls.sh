@@ -4,7 +4,8 @@
 # JSON (write_probe.grid.stalls, verdict.cautions), and a write unit left
 # open asks for a rerun after idling or over other space, never for a
 # doubled --budget, which only meets more stalls; the erase block the
-# stalls hide is never called ruled out. A drive without stalls
+# stalls hide is never called ruled out; the SLC cache probe stops at what
+# the 1 GiB drive could hold (issue 38). A drive without stalls
 # gets no such line. Seeds 1 to 3, so one lucky draw cannot pass.
 #
 # Usage: cli_gc_stalls.sh SSDPROBE
@@ -48,6 +49,14 @@ for seed in 1 2 3; do
   [[ $erase == '{"state":"undetermined","bytes":null}' || $erase == '{"state":"found","bytes":25165824}' ]] ||
     fail "seed $seed: the erase block the stalls hide: $erase"
   grep -q "no erase block up to" "$txt" && fail "seed $seed: an erase block ruled out among the stalls"
+  # A 1 GiB drive: the SLC cache probe stops at 1.2 GiB (no cache holds more
+  # than the drive), answers "absent", and no rerun asks for more of it.
+  jq -e '.detected.slc_cache.written_bytes <= 1288490189 + 16 * 1048576 and .detected.slc_cache.cap_bytes == 1288490188
+         and .detected.slc_cache.state == "absent"' "$doc" > /dev/null ||
+    fail "seed $seed: the SLC fill of a 1 GiB drive: $(jq -c '[.detected.slc_cache.written_bytes, .detected.slc_cache.cap_bytes, .detected.slc_cache.state]' "$doc")"
+  jq -e '.detected.slc_cache.evidence | test("past what the drive could hold")' "$doc" > /dev/null ||
+    fail "seed $seed: the SLC evidence does not say why the fill ended: $(jq -r .detected.slc_cache.evidence "$doc")"
+  grep -qE "SLC cache.*--budget [0-9]" "$txt" && fail "seed $seed: an SLC cache rerun with more budget"
 done
 
 # The same geometry without stalls: the counts are there, no diagnosis.

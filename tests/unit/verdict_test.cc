@@ -269,3 +269,23 @@ TEST_CASE("a write unit left open among heavy stalls asks for idle time, not mor
   CHECK(doc.write_unit.to_determine == "rerun with --write --budget 120");
   CHECK(doc.verdict.cautions.empty());
 }
+
+// CI of stop 42: sim:full-gc-48k left the erase block and the SLC cache open
+// among heavy stalls with both units found, and the line that said so grew
+// past 100 characters when the caution was pointed to.
+TEST_CASE("two open answers no advice rests on, with a caution, still fit a short line") {
+  ResultDocument doc = timed_doc();
+  doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"slc_cache", PhaseState::budget, "", 1.0, std::nullopt, std::nullopt});
+  doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
+  doc.erase_block.state = UnitState::undetermined;
+  doc.slc_cache.state = UnitState::undetermined;
+  doc.write_probe = WriteProbeSummary{};
+  doc.write_probe->grid_stalls = WriteStalls{2400, 633, 156.0, 2300.0, 1900.0};
+  doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false, {}});
+  INFO(block(doc.verdict));
+  REQUIRE_FALSE(doc.verdict.cautions.empty());
+  check_short(doc.verdict);
+  CHECK(has(block(doc.verdict), "not determined: erase block and SLC cache"));
+  CHECK(has(block(doc.verdict), "caution"));
+}

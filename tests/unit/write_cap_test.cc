@@ -66,3 +66,18 @@ TEST_CASE("the bound in the drive's terms: its endurance estimate when it report
         "3.1 % of this 64 GiB device's capacity (the drive reports no endurance estimate)");
   CHECK(share_of_drive(2 * kGiB, 0, 64 * kGiB).find("capacity") != std::string::npos);  // 0: not reported
 }
+
+// Issue 38: a default --write run on a 1 GiB device wrote 13.7 GiB, nearly
+// all of it the SLC cache probe rewriting the window. A cache holds at most
+// the drive's capacity, so the fill stops where a cache that large would
+// have been confirmed; partitions and files keep --cache-bytes (their drive
+// may be larger than they are).
+TEST_CASE("the SLC cache probe writes no more than confirms a cache as large as the whole drive") {
+  CHECK(slc_fill_cap(16 * kGiB, kGiB) == kGiB + 1 * kGiB / 5);
+  CHECK(slc_fill_cap(16 * kGiB, 100 * kMiB) == 132 * kMiB);  // a fifth is below the drop's 32 writes of 1 MiB
+  CHECK(slc_fill_cap(16 * kGiB, 64 * kGiB) == 16 * kGiB);
+  CHECK(slc_fill_cap(16 * kGiB, std::nullopt) == 16 * kGiB);
+  CHECK(slc_fill_cap(0, kGiB) == 0);
+  const WriteBound bound = write_bound(kWindow, true, slc_fill_cap(16 * kGiB, 12 * kGiB));
+  CHECK(bound.slc_cache == 12 * kGiB + 12 * kGiB / 5);
+}
