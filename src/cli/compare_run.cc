@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli/compare_outputs.h"
+#include "compare/baseline_diff.h"
 #include "compare/compare_render.h"
 #include "compare/fleet_comparison.h"
 #include "compare/fleet_files.h"
@@ -54,6 +55,10 @@ void bind_compare_arguments(CLI::App& command, CompareArguments& arguments) {
                    "With --html: draw every group's heatmap on one colour scale (the lowest bottom to the highest "
                    "top of all of them), so drives can be compared by colour; without it each group has its own "
                    "scale, which shows its own detail best");
+  command.add_flag("--baseline", arguments.baseline,
+                   "Compare runs of one drive instead of drives: the documents are put in the order they ran and each "
+                   "is compared with the one before (firmware, units, kernel values, contradictions, findings, wear, "
+                   "aligned read latencies against both runs' spread); as text, or to --json");
   command.add_flag("--quirks", arguments.quirks,
                    "Output the drive-quirk table (model + firmware: measured units against reported ones, only where "
                    "the runs agree) instead of the comparison: to --csv and/or --json, else as text");
@@ -63,6 +68,12 @@ namespace {
 
 void check_compare_options(const Options& options, const CompareArguments& arguments) {
   if (arguments.html_path == "-") throw Error(ErrorCategory::usage, "--html needs a FILE (not '-')");
+  if (arguments.baseline && (arguments.quirks || arguments.shared_scale || !arguments.csv_path.empty() ||
+                             !arguments.markdown_path.empty() || !arguments.html_path.empty() ||
+                             !arguments.ndjson_path.empty())) {
+    throw Error(ErrorCategory::usage, "--baseline is written as text or JSON (--json); not with --quirks, --csv, "
+                                      "--markdown, --html, --ndjson or --shared-scale");
+  }
   if (arguments.quirks && (!arguments.markdown_path.empty() || !arguments.html_path.empty())) {
     throw Error(ErrorCategory::usage, "--quirks is written as CSV (--csv), JSON (--json) or text; not with --markdown "
                                       "or --html");
@@ -145,6 +156,18 @@ FleetRead read_documents(const FleetFiles& files, const OutputSpec& ndjson, bool
   return read;
 }
 
+// --baseline: every document read whole (its grids' spread sizes a latency
+// change); one that cannot be read ends the command, since the comparison
+// is of these runs and no other.
+int run_baseline(const Options& options, const FleetFiles& files, const OutputSpec& json) {
+  std::vector<SavedResult> runs;
+  for (const std::string& file : files.documents) runs.push_back(read_saved_result(file, GridDetail::full));
+  const BaselineComparison comparison = compare_baseline(std::move(runs));
+  if (!options.json_path.empty()) write_output(json, render_baseline_json(comparison));
+  if (options.json_path != "-") print_quietly(stdout, render_baseline_text(comparison));
+  return 0;
+}
+
 }  // namespace
 
 int run_compare(const Options& given_options, const CompareArguments& given_arguments) {
@@ -159,6 +182,7 @@ int run_compare(const Options& given_options, const CompareArguments& given_argu
   refuse_outputs_over_inputs(outputs, files.documents);
   for (const OutputSpec* o : out.given()) check_output(*o);
   for (const std::string& w : files.warnings) print_warning(w);
+  if (arguments.baseline) return run_baseline(options, files, out.json);
   const bool make_comparison = wants_comparison(options, arguments);
   FleetRead read = read_documents(files, out.ndjson, make_comparison);
   if (!make_comparison) return 0;

@@ -18,6 +18,7 @@ struct CompareArguments {
   std::string csv_path, markdown_path, html_path;
   std::string ndjson_path;  // --ndjson: one row per document, written as each is read
   bool quirks = false;
+  bool baseline = false;      // --baseline: what changed on one drive between its runs
   bool shared_scale = false;  // --shared-scale: one colour scale for every group's heatmap (--html)
 };
 

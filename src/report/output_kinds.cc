@@ -31,7 +31,8 @@ std::string_view first_line(std::string_view head) { return head.substr(0, head.
 
 bool result_document(std::string_view head) { return json_schema_starts(head, "ssdprobe/"); }
 bool comparison_json(std::string_view head) {
-  return json_schema_starts(head, "ssdprobe-compare/") || json_schema_starts(head, "ssdprobe-quirks/");
+  return json_schema_starts(head, "ssdprobe-compare/") || json_schema_starts(head, "ssdprobe-quirks/") ||
+         json_schema_starts(head, "ssdprobe-baseline/");
 }
 bool sims_list(std::string_view head) {
   return consume(head, "[") && consume(head, "{") && head.find("\"sim:") != std::string_view::npos;

@@ -18,7 +18,8 @@ namespace ssdprobe {
 constexpr const char* kPictureMaker = "ssdprobe";
 
 OutputKind result_document_kind();  // --json of a run, info or audit: schema "ssdprobe/N"
-OutputKind comparison_json_kind();  // compare --json: "ssdprobe-compare/N" or "ssdprobe-quirks/N"
+// compare --json: "ssdprobe-compare/N", "ssdprobe-quirks/N" or "ssdprobe-baseline/N"
+OutputKind comparison_json_kind();
 OutputKind sims_list_kind();        // --list-sims --json
 OutputKind html_page_kind();        // --html, report --html, compare --html
 OutputKind prometheus_kind();       // --prometheus

@@ -201,6 +201,16 @@ class DocumentReader {
     }
   }
 
+  // --- The NVMe SMART log's wear counters (SavedResult's wear block),
+  // leniently: an odd value is no reading, never a refused document.
+  void read_wear(element doc, SavedResult& out) const {
+    element smart;
+    if (doc.at_pointer("/reported/nvme/smart").get(smart) || is_null(smart)) return;
+    uint64_t n = 0;
+    if (!smart["percentage_used"].get_uint64().get(n)) out.percentage_used = n;
+    if (!smart["data_units_written_bytes"].get_uint64().get(n)) out.data_written_bytes = n;
+  }
+
   // --- How the run ended (SavedResult::stopped), leniently: a document is
   // never refused for its phases. The phases are what every other sign is
   // built from, so they are asked first, worded as the verdict words them
@@ -622,6 +632,7 @@ SavedResult read_parsed(simdjson::simdjson_result<element> parsed, const Documen
   reader.read_fleet_identity(doc, out);
   reader.read_monitoring_fields(doc, out);
   reader.read_run_stop(doc, out);
+  reader.read_wear(doc, out);
   if (row == RowFacts::read) read_row_facts(doc, out.row);
   return out;
 }

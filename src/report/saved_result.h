@@ -216,6 +216,12 @@ struct SavedResult {
   // or the document does not say (an older writer's without phases).
   std::string stopped;
 
+  // --- The drive's wear when the run began, for `compare --baseline`, from
+  // the NVMe SMART log (reported.nvme.smart); unset where the document has
+  // none. Read by read_wear, leniently.
+  std::optional<uint64_t> percentage_used;     // percentage_used (may pass 100)
+  std::optional<uint64_t> data_written_bytes;  // data_units_written_bytes
+
   SavedRowFacts row;  // read only with RowFacts::read
 };
 
