@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/compare_outputs.h"
+#include "cli/disk_table.h"
 #include "cli/progress.h"
 #include "cli/prometheus_output.h"
 #include "cli/report_run.h"
@@ -175,7 +176,29 @@ int run_characterize(const Options& given) {
   });
 }
 
+// info --all-disks: a table of every disk (cli/disk_table.h) instead of
+// one document, so --json holds the rows and --prometheus has no place.
+void check_info_all_disks_usage(const Options& options) {
+  if (!options.all_disks) {
+    if (options.target.empty()) throw Error(ErrorCategory::usage, "info needs a TARGET (or --all-disks)");
+    if (!options.results_dir.empty()) {
+      throw Error(ErrorCategory::usage, "--results fills the rows of info --all-disks: give --all-disks with it");
+    }
+    return;
+  }
+  if (!options.target.empty()) {
+    throw Error(ErrorCategory::usage, fmt::format("--all-disks lists every disk: give it without a TARGET ({})",
+                                                  options.target));
+  }
+  if (!options.prometheus_path.empty() || !options.html_path.empty()) {
+    throw Error(ErrorCategory::usage, "info --all-disks writes a table (--json: its rows); for metrics of every "
+                                      "disk use audit --all-disks --prometheus");
+  }
+}
+
 int run_info(const Options& given) {
+  check_info_all_disks_usage(given);
+  if (given.all_disks) return info_all_disks(given);
   const Options options = prepared(given);
   return exporting_failure(options, "info", [&] {
     emit(info(options), options);

@@ -137,8 +137,9 @@ void build_command_line(CommandLine& c) {
   c.app.add_option("TARGET", c.main_raw.target, "Device, partition, file or sim:NAME to characterize");
   c.app.add_flag("--list-sims", c.list_sims, "List the simulated drives and exit");
   c.info = add_target_command(c.app, c.info_raw, kInfo, "info",
-                              "Report identity and reported geometry without timing any IO", "TARGET",
-                              "Device, partition, file or sim:NAME");
+                              "Report identity and reported geometry without timing any IO (--all-disks: a table of "
+                              "every disk)", "TARGET", "Device, partition, file or sim:NAME (none with --all-disks)",
+                              false);
   c.audit = add_target_command(
       c.app, c.audit_raw, kAudit, "audit",
       "Check the partitions, md RAID, LVM and filesystems already on a disk against its block sizes, without timing "

@@ -205,11 +205,17 @@ const std::vector<OptionSpec>& option_table() {
        "Accept a --journal directory on tmpfs/ramfs, where a power loss loses the saved content (scratch machines "
        "only)",
        FlagField{&Options::allow_ram_journal}},
-      {"--all-disks", "", "", "all_disks", kAudit,
-       "audit: every whole disk of this machine (NVMe, SCSI/SATA/USB/SAS, SD, virtio; not loop, md or "
-       "device-mapper devices) instead of TARGET, one report after another; with --prometheus one file holds "
-       "them all. A disk that cannot be audited is reported and the others still are",
+      {"--all-disks", "", "", "all_disks", kInfo | kAudit,
+       "Every whole disk of this machine (NVMe, SCSI/SATA/USB/SAS, SD, virtio; not loop, md or device-mapper "
+       "devices) instead of TARGET. audit: one report after another; with --prometheus one file holds them all. "
+       "info: one table row per disk (model, transport, size, the kernel's block sizes, the units of the last "
+       "run in --results, the worst finding of an audit of its layout); --json writes the rows as an array. A "
+       "disk that cannot be listed or audited is reported and the others still are",
        FlagField{&Options::all_disks}},
+      {"--results", "DIR", "", "results_dir", kInfo,
+       "info --all-disks: a directory of saved result documents (--json of earlier runs, at any depth); each "
+       "disk's row shows the units of the latest run of its serial",
+       TextField{&Options::results_dir}},
       {"--units-from", "RESULT.json", "", "units_from", kAudit,
        "audit: check against the read page, write unit and erase block a saved result document (--json of an "
        "earlier run on this drive) measured, instead of only the block sizes the kernel reports",

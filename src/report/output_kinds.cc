@@ -34,6 +34,9 @@ bool comparison_json(std::string_view head) {
   return json_schema_starts(head, "ssdprobe-compare/") || json_schema_starts(head, "ssdprobe-quirks/") ||
          json_schema_starts(head, "ssdprobe-baseline/");
 }
+bool disk_table(std::string_view head) {
+  return consume(head, "[") && (consume(head, "]") || (consume(head, "{") && consume(head, "\"device\"")));
+}
 bool sims_list(std::string_view head) {
   return consume(head, "[") && consume(head, "{") && head.find("\"sim:") != std::string_view::npos;
 }
@@ -75,7 +78,7 @@ struct Known {
 
 constexpr Known kKnown[] = {
     {result_document, "a saved result document"},  {comparison_json, "an ssdprobe comparison document"},
-    {sims_list, "ssdprobe's list of simulated drives"}, {html_page, "an HTML page ssdprobe wrote"},
+    {sims_list, "ssdprobe's list of simulated drives"}, {disk_table, "ssdprobe's table of disks"}, {html_page, "an HTML page ssdprobe wrote"},
     {prometheus, "ssdprobe's Prometheus metrics"},    {ndjson, "ssdprobe's NDJSON rows"},
     {csv, "an ssdprobe comparison CSV"},               {markdown, "an ssdprobe comparison in Markdown"},
     {fio_job, "a fio job file ssdprobe wrote"},        {png, "a PNG picture ssdprobe drew"},
@@ -95,6 +98,7 @@ std::string describe_output(std::string_view head) {
 
 OutputKind result_document_kind() { return {"a result document", result_document, describe}; }
 OutputKind comparison_json_kind() { return {"a comparison document", comparison_json, describe}; }
+OutputKind disk_table_kind() { return {"a table of disks", disk_table, describe}; }
 OutputKind sims_list_kind() { return {"a list of simulated drives", sims_list, describe}; }
 OutputKind html_page_kind() { return {"an HTML page", html_page, describe}; }
 OutputKind prometheus_kind() { return {"a Prometheus metrics file", prometheus, describe}; }

@@ -20,6 +20,7 @@ constexpr const char* kPictureMaker = "ssdprobe";
 OutputKind result_document_kind();  // --json of a run, info or audit: schema "ssdprobe/N"
 // compare --json: "ssdprobe-compare/N", "ssdprobe-quirks/N" or "ssdprobe-baseline/N"
 OutputKind comparison_json_kind();
+OutputKind disk_table_kind();       // info --all-disks --json: [{"device": ...}, ...]
 OutputKind sims_list_kind();        // --list-sims --json
 OutputKind html_page_kind();        // --html, report --html, compare --html
 OutputKind prometheus_kind();       // --prometheus

@@ -19,7 +19,8 @@ struct Options {
   std::string json_path;          // empty = no JSON
   std::string html_path;          // the one-run report page; empty = none
   std::string prometheus_path;    // --prometheus: metrics for node_exporter's textfile collector; empty = none
-  bool all_disks = false;         // audit --all-disks: every whole disk instead of one target
+  bool all_disks = false;         // audit/info --all-disks: every whole disk instead of one target
+  std::string results_dir;        // info --all-disks --results: saved runs whose units each disk's row shows
   double budget_s = 60.0;
   Region region;
   std::string engine = "auto";

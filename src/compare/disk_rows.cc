@@ -1,0 +1,107 @@
+#include "compare/disk_rows.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "compare/fleet_files.h"
+#include "core/error.h"
+#include "core/output.h"
+#include "core/units.h"
+#include "report/json_values.h"
+#include "report/utf8.h"
+
+namespace ssdprobe {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// The kernel's 0 (optimal_io_size: "none given") as lsblk prints it.
+std::string size_or_dash(const std::optional<uint64_t>& v) {
+  if (!v) return "-";
+  return *v == 0 ? std::string("0") : format_size(*v);
+}
+
+// A unit of the last run in a few characters: its size, "none" (ruled
+// out), "n/d" (not determined), "-" (not measured, or no run).
+std::string unit_cell(const std::optional<LastRun>& run, const SavedUnit LastRun::*unit) {
+  if (!run) return "-";
+  const SavedUnit& u = *run.*unit;
+  if (u.state == "found" && u.bytes) return format_size(*u.bytes);
+  if (u.state == "absent") return "none";
+  if (u.state == "undetermined") return "n/d";
+  return "-";
+}
+
+std::string finding_cell(const DiskRow& row) {
+  if (!row.error.empty()) return "cannot tell: " + row.error;
+  if (row.worst_severity.empty()) return "none";
+  return fmt::format("{}: {}", row.worst_severity, row.worst_finding);
+}
+
+constexpr const char* kRowFormat = "{:<14} {:<24} {:<7} {:>9} {:>6} {:>6} {:>6} {:>7}  {:>8} {:>8} {:>8}  {}\n";
+
+std::string row_text(const DiskRow& r) {
+  return fmt::format(fmt::runtime(kRowFormat), printable(r.device), printable(r.model.empty() ? "-" : r.model).substr(0, 24),
+                     printable(r.transport), r.size_bytes ? format_size(r.size_bytes) : "-",
+                     size_or_dash(r.logical_block), size_or_dash(r.physical_block), size_or_dash(r.minimum_io),
+                     size_or_dash(r.optimal_io), unit_cell(r.last_run, &LastRun::read_page),
+                     unit_cell(r.last_run, &LastRun::write_unit), unit_cell(r.last_run, &LastRun::erase_block),
+                     printable(finding_cell(r)));
+}
+
+json unit_json(const SavedUnit& u) { return {{"state", u.state}, {"bytes", json_or_null(u.bytes)}}; }
+
+json last_run_json(const std::optional<LastRun>& run) {
+  if (!run) return nullptr;
+  return {{"file", run->file}, {"started_at", run->started_at}, {"read_page", unit_json(run->read_page)},
+          {"write_unit", unit_json(run->write_unit)}, {"erase_block", unit_json(run->erase_block)}};
+}
+
+json row_json(const DiskRow& r) {
+  json j = {{"device", r.device}, {"model", r.model}, {"serial", r.serial}, {"transport", r.transport},
+            {"size_bytes", r.size_bytes}, {"logical_block_size", json_or_null(r.logical_block)},
+            {"physical_block_size", json_or_null(r.physical_block)}, {"minimum_io_size", json_or_null(r.minimum_io)},
+            {"optimal_io_size", json_or_null(r.optimal_io)}};
+  j["last_run"] = last_run_json(r.last_run);
+  j["worst_finding"] = r.worst_severity.empty() ? json(nullptr)
+                                                : json{{"severity", r.worst_severity}, {"text", r.worst_finding}};
+  j["error"] = r.error.empty() ? json(nullptr) : json(r.error);
+  return j;
+}
+
+}  // namespace
+
+std::map<std::string, LastRun> latest_runs_by_serial(const std::string& dir) {
+  std::map<std::string, LastRun> latest;
+  if (dir.empty()) return latest;
+  const FleetFiles files = find_fleet_files({dir});
+  for (const std::string& w : files.warnings) print_warning(w);
+  for (const std::string& file : files.documents) {
+    try {
+      const SavedResult r = read_saved_result(file, GridDetail::none);
+      if (!r.measured || r.serial.empty()) continue;
+      const auto at = latest.find(r.serial);
+      if (at != latest.end() && at->second.started_at >= r.started_at) continue;
+      latest[r.serial] = LastRun{r.file, r.started_at, r.read_page, r.write_unit, r.erase_block};
+    } catch (const Error& e) {
+      print_warning(fmt::format("--results: {}: skipped", e.what()));
+    }
+  }
+  return latest;
+}
+
+std::string render_disk_rows_text(const std::vector<DiskRow>& rows) {
+  std::string out = fmt::format(fmt::runtime(kRowFormat), "DEVICE", "MODEL", "TRAN", "SIZE", "LOG", "PHY", "MIN-IO",
+                                "OPT-IO", "PAGE", "W-UNIT", "ERASE", "WORST FINDING");
+  for (const DiskRow& r : rows) out += row_text(r);
+  return out;
+}
+
+std::string render_disk_rows_json(const std::vector<DiskRow>& rows) {
+  json out = json::array();
+  for (const DiskRow& r : rows) out.push_back(row_json(r));
+  return with_valid_utf8(out).dump(2) + "\n";
+}
+
+}  // namespace ssdprobe

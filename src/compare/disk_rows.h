@@ -1,0 +1,39 @@
+// The rows of `ssdprobe info --all-disks` (cli/disk_table.h gathers them):
+// one whole disk each, with the units of its serial's latest saved run, and
+// their text table and JSON array.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/saved_result.h"
+
+namespace ssdprobe {
+
+// The latest saved run of a drive: which document, and its units.
+struct LastRun {
+  std::string file, started_at;
+  SavedUnit read_page, write_unit, erase_block;
+};
+
+struct DiskRow {
+  std::string device, model, serial, transport;
+  uint64_t size_bytes = 0;
+  std::optional<uint64_t> logical_block, physical_block, minimum_io, optimal_io;
+  std::optional<LastRun> last_run;            // --results held a run of this serial
+  std::string worst_severity, worst_finding;  // "" when the audit found nothing
+  std::string error;                          // why the disk could not be listed; "" when it could
+};
+
+// --results DIR: the latest timed run of each serial (by started_at), read
+// without grids. Documents that cannot be read are named in a warning and
+// left out.
+std::map<std::string, LastRun> latest_runs_by_serial(const std::string& dir);
+
+std::string render_disk_rows_text(const std::vector<DiskRow>& rows);
+std::string render_disk_rows_json(const std::vector<DiskRow>& rows);  // an array, one object per row
+
+}  // namespace ssdprobe
