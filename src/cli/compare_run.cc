@@ -156,12 +156,21 @@ FleetRead read_documents(const FleetFiles& files, const OutputSpec& ndjson, bool
   return read;
 }
 
-// --baseline: every document read whole (its grids' spread sizes a latency
-// change); one that cannot be read ends the command, since the comparison
-// is of these runs and no other.
+// --baseline: every result document read whole (its grids' spread sizes a
+// latency change); a missing operand or a result document that cannot be
+// read ends the command, since the comparison is of these runs and no
+// other. Other files in a directory (a comparison, this command's own
+// --json) are skipped with a warning.
 int run_baseline(const Options& options, const FleetFiles& files, const OutputSpec& json) {
+  if (!files.warnings.empty()) throw Error(ErrorCategory::usage, "compare --baseline: " + files.warnings.front());
   std::vector<SavedResult> runs;
-  for (const std::string& file : files.documents) runs.push_back(read_saved_result(file, GridDetail::full));
+  for (const std::string& file : files.documents) {
+    if (!holds_result_document(file)) {
+      print_warning(fmt::format("{}: not a result document: skipped", file));
+      continue;
+    }
+    runs.push_back(read_saved_result(file, GridDetail::full));
+  }
   const BaselineComparison comparison = compare_baseline(std::move(runs));
   if (!options.json_path.empty()) write_output(json, render_baseline_json(comparison));
   if (options.json_path != "-") print_quietly(stdout, render_baseline_text(comparison));
@@ -181,8 +190,8 @@ int run_compare(const Options& given_options, const CompareArguments& given_argu
   for (const OutputSpec* o : out.given()) outputs.push_back({o->option.c_str(), o->path});
   refuse_outputs_over_inputs(outputs, files.documents);
   for (const OutputSpec* o : out.given()) check_output(*o);
-  for (const std::string& w : files.warnings) print_warning(w);
   if (arguments.baseline) return run_baseline(options, files, out.json);
+  for (const std::string& w : files.warnings) print_warning(w);
   const bool make_comparison = wants_comparison(options, arguments);
   FleetRead read = read_documents(files, out.ndjson, make_comparison);
   if (!make_comparison) return 0;

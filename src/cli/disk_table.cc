@@ -48,7 +48,7 @@ void add_audit(DiskRow& row, const Options& one, int& failure_code) {
 // One disk's row: info (identity, the kernel's sizes), the audit, and the
 // last saved run of its serial. A disk whose info fails is a row with the
 // error alone.
-DiskRow row_of(const std::string& disk, const Options& options, const std::map<std::string, LastRun>& runs,
+DiskRow row_of(const std::string& disk, const Options& options, const std::map<DriveKey, LastRun>& runs,
                int& failure_code) {
   DiskRow row;
   row.device = disk;
@@ -64,7 +64,8 @@ DiskRow row_of(const std::string& disk, const Options& options, const std::map<s
     return row;
   }
   add_audit(row, one, failure_code);
-  if (const auto r = runs.find(row.serial); !row.serial.empty() && r != runs.end()) row.last_run = r->second;
+  const auto r = runs.find(DriveKey{row.model, row.serial});
+  if (!row.serial.empty() && r != runs.end()) row.last_run = r->second;
   return row;
 }
 
@@ -73,14 +74,15 @@ DiskRow row_of(const std::string& disk, const Options& options, const std::map<s
 int info_all_disks(const Options& options) {
   const std::vector<std::string> disks = whole_disks();
   if (disks.empty()) throw Error(ErrorCategory::target, "--all-disks: /sys/block lists no whole disk");
-  const OutputSpec json_out{options.json_path, "--json", disk_table_kind(), options.force};
-  if (!options.json_path.empty()) check_output(json_out);
-  const std::map<std::string, LastRun> runs = latest_runs_by_serial(options.results_dir);
+  const std::string json_path = names_standard_output(options.json_path) ? "-" : options.json_path;
+  const OutputSpec json_out{json_path, "--json", disk_table_kind(), options.force};
+  if (!json_path.empty()) check_output(json_out);
+  const std::map<DriveKey, LastRun> runs = latest_runs_by_drive(options.results_dir);
   std::vector<DiskRow> rows;
   int failure_code = 0;
   for (const std::string& disk : disks) rows.push_back(row_of(disk, options, runs, failure_code));
-  if (!options.json_path.empty()) write_output(json_out, render_disk_rows_json(rows));
-  if (options.json_path != "-") print_quietly(stdout, render_disk_rows_text(rows));
+  if (!json_path.empty()) write_output(json_out, render_disk_rows_json(rows));
+  if (json_path != "-") print_quietly(stdout, render_disk_rows_text(rows));
   return failure_code;
 }
 

@@ -117,8 +117,23 @@ BaselineItem wear_item(const SavedResult& older, const SavedResult& newer) {
   return item;
 }
 
+// The expected p90 - p10 of n standard normal samples, the percentiles
+// interpolated between sorted samples as analysis/stats.cc takes them:
+// twice the interpolated p90 of the order statistics' expectations (Blom's
+// scores, the probit by Tukey's lambda, within 0.5 %). 2.563 for many
+// samples, about 1.39 for 3: a cell of 3 samples spans less of its
+// distribution, and dividing by 2.563 would understate its sigma twofold.
+double normal_spread_factor(uint32_t n) {
+  const auto probit = [](double p) { return 4.91 * (std::pow(p, 0.14) - std::pow(1.0 - p, 0.14)); };
+  const double samples = n;
+  const auto score = [&](double i) { return probit((i - 0.375) / (samples + 0.25)); };
+  const double pos = 0.9 * (samples - 1.0), below = std::floor(pos);
+  const double above = std::min(below + 2.0, samples);
+  return 2.0 * (score(below + 1.0) + (pos - below) * (score(above) - score(below + 1.0)));
+}
+
 // A cell's median and its standard error: sigma from the p10-p90 spread
-// (2.563 sigma for a normal), the median's error 1.2533 sigma / sqrt(n).
+// (normal_spread_factor), the median's error 1.2533 sigma / sqrt(n).
 struct CellStats {
   double median_us = 0.0, se_us = 0.0;
 };
@@ -131,7 +146,8 @@ std::optional<CellStats> cell_stats(const SavedGrid& g, uint64_t size, uint64_t 
   const double median = g.median_us[s][o], spread = g.p90_us[s][o] - g.p10_us[s][o];
   const uint32_t n = g.samples[s][o];
   if (n < 2 || !std::isfinite(median) || !std::isfinite(spread) || median <= 0.0) return std::nullopt;
-  return CellStats{median, 1.2533 * (spread / 2.5631) / std::sqrt(static_cast<double>(n))};
+  const double sigma = spread / normal_spread_factor(n);
+  return CellStats{median, 1.2533 * sigma / std::sqrt(static_cast<double>(n))};
 }
 
 const SavedGrid* read_grid(const SavedResult& r) {
@@ -146,7 +162,8 @@ BaselineItem latency_item(uint64_t size, const CellStats& a, const CellStats& b)
                               fmt::format("{:.1f} us", a.median_us), fmt::format("{:.1f} us", b.median_us));
   item.ratio = b.median_us / a.median_us;
   const double se = std::hypot(a.se_us, b.se_us);
-  item.z = se > 0.0 ? std::abs(b.median_us - a.median_us) / se : INFINITY;
+  const double shift = std::abs(b.median_us - a.median_us);
+  item.z = se > 0.0 ? shift / se : (shift > 0.0 ? INFINITY : 0.0);
   item.changed = *item.z >= kBaselineLeastZ && std::abs(*item.ratio - 1.0) >= kBaselineLeastRatio;
   return item;
 }
@@ -156,21 +173,39 @@ BaselineItem latency_item(uint64_t size, const CellStats& a, const CellStats& b)
 void add_latency_items(const SavedResult& older, const SavedResult& newer, std::vector<BaselineItem>& items) {
   const SavedGrid *a = read_grid(older), *b = read_grid(newer);
   if (a == nullptr || b == nullptr) return;
+  if (a->queue_depth != b->queue_depth) {
+    BaselineItem item = item_of("aligned read latencies", fmt::format("queue depth {}", a->queue_depth),
+                                fmt::format("queue depth {}", b->queue_depth));
+    item.not_compared = "the read grids ran at different queue depths";
+    items.push_back(item);
+    return;
+  }
   for (const uint64_t size : {4096ull, 16384ull, 131072ull}) {
     const auto sa = cell_stats(*a, size, 0), sb = cell_stats(*b, size, 0);
     if (sa && sb) items.push_back(latency_item(size, *sa, *sb));
   }
 }
 
+// The drive's serial: the first a run gives ("" when none does).
+std::string serial_of(const std::vector<SavedResult>& runs) {
+  for (const SavedResult& r : runs) {
+    if (!r.serial.empty()) return r.serial;
+  }
+  return "";
+}
+
+// One drive: one model, and one serial among the runs that give one (a run
+// whose drive gave none is taken for the same drive).
 void refuse_other_drives(const std::vector<SavedResult>& runs) {
   const SavedResult& first = runs.front();
+  const std::string serial = serial_of(runs);
   for (const SavedResult& r : runs) {
-    const bool other_serial = !first.serial.empty() && !r.serial.empty() && r.serial != first.serial;
+    const bool other_serial = !r.serial.empty() && r.serial != serial;
     if (other_serial || r.model != first.model) {
       throw Error(ErrorCategory::usage,
                   fmt::format("compare --baseline compares runs of one drive: {} is serial '{}' model '{}', {} is "
                               "serial '{}' model '{}' (compare without --baseline compares drives)",
-                              first.file, first.serial, first.model, r.file, r.serial, r.model));
+                              first.file, serial, first.model, r.file, r.serial, r.model));
     }
   }
 }
@@ -205,7 +240,7 @@ BaselineComparison compare_baseline(std::vector<SavedResult> runs) {
   std::stable_sort(runs.begin(), runs.end(),
                    [](const SavedResult& a, const SavedResult& b) { return a.started_at < b.started_at; });
   refuse_other_drives(runs);
-  BaselineComparison out{runs.front().serial, runs.front().model, {}, {}};
+  BaselineComparison out{serial_of(runs), runs.front().model, {}, {}};
   for (const SavedResult& r : runs) out.files.push_back(r.file);
   for (size_t i = 1; i < runs.size(); ++i) out.steps.push_back(compare_runs(runs[i - 1], runs[i]));
   return out;

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <iterator>
+
 #include "compare/fleet_files.h"
 #include "core/error.h"
 #include "core/output.h"
@@ -22,13 +25,28 @@ std::string size_or_dash(const std::optional<uint64_t>& v) {
   return *v == 0 ? std::string("0") : format_size(*v);
 }
 
-// A unit of the last run in a few characters: its size, "none" (ruled
-// out), "n/d" (not determined), "-" (not measured, or no run).
+// "43M", "128K": a size in a table cell, rounded up to whole KiB/MiB/GiB.
+std::string compact_size(uint64_t bytes) {
+  constexpr const char* kSuffixes[] = {"K", "M", "G", "T"};
+  double value = static_cast<double>(bytes) / 1024.0;
+  size_t i = 0;
+  while (value >= 1024.0 && i + 1 < std::size(kSuffixes)) {
+    value /= 1024.0;
+    ++i;
+  }
+  return fmt::format("{:.0f}{}", std::ceil(value), kSuffixes[i]);
+}
+
+// A unit of the last run in a few characters: its size, "none<=N" (ruled
+// out up to N, the reach of the probe: not "none at all"), "n/d" (not
+// determined), "-" (not measured, or no run).
 std::string unit_cell(const std::optional<LastRun>& run, const SavedUnit LastRun::*unit) {
   if (!run) return "-";
   const SavedUnit& u = *run.*unit;
   if (u.state == "found" && u.bytes) return format_size(*u.bytes);
-  if (u.state == "absent") return "none";
+  if (u.state == "absent") {
+    return u.searched_up_to_bytes ? "none<=" + compact_size(*u.searched_up_to_bytes) : std::string("none");
+  }
   if (u.state == "undetermined") return "n/d";
   return "-";
 }
@@ -39,10 +57,23 @@ std::string finding_cell(const DiskRow& row) {
   return fmt::format("{}: {}", row.worst_severity, row.worst_finding);
 }
 
-constexpr const char* kRowFormat = "{:<14} {:<24} {:<7} {:>9} {:>6} {:>6} {:>6} {:>7}  {:>8} {:>8} {:>8}  {}\n";
+constexpr const char* kRowFormat = "{:<14} {:<24} {:<7} {:>9} {:>6} {:>6} {:>6} {:>7}  {:>9} {:>9} {:>9}  {}\n";
+
+// The model in 24 columns: cut on a character, before escaping, so no
+// UTF-8 sequence or \xHH escape is split.
+std::string model_cell(const std::string& model) {
+  if (model.empty()) return "-";
+  std::string cut = model;
+  if (cut.size() > 24) {
+    size_t end = 24;
+    while (end > 0 && (static_cast<unsigned char>(cut[end]) & 0xC0) == 0x80) --end;
+    cut.resize(end);
+  }
+  return printable(cut);
+}
 
 std::string row_text(const DiskRow& r) {
-  return fmt::format(fmt::runtime(kRowFormat), printable(r.device), printable(r.model.empty() ? "-" : r.model).substr(0, 24),
+  return fmt::format(fmt::runtime(kRowFormat), printable(r.device), model_cell(r.model),
                      printable(r.transport), r.size_bytes ? format_size(r.size_bytes) : "-",
                      size_or_dash(r.logical_block), size_or_dash(r.physical_block), size_or_dash(r.minimum_io),
                      size_or_dash(r.optimal_io), unit_cell(r.last_run, &LastRun::read_page),
@@ -50,7 +81,10 @@ std::string row_text(const DiskRow& r) {
                      printable(finding_cell(r)));
 }
 
-json unit_json(const SavedUnit& u) { return {{"state", u.state}, {"bytes", json_or_null(u.bytes)}}; }
+json unit_json(const SavedUnit& u) {
+  return {{"state", u.state}, {"bytes", json_or_null(u.bytes)},
+          {"searched_up_to_bytes", json_or_null(u.searched_up_to_bytes)}};
+}
 
 json last_run_json(const std::optional<LastRun>& run) {
   if (!run) return nullptr;
@@ -72,18 +106,22 @@ json row_json(const DiskRow& r) {
 
 }  // namespace
 
-std::map<std::string, LastRun> latest_runs_by_serial(const std::string& dir) {
-  std::map<std::string, LastRun> latest;
+std::map<DriveKey, LastRun> latest_runs_by_drive(const std::string& dir) {
+  std::map<DriveKey, LastRun> latest;
   if (dir.empty()) return latest;
   const FleetFiles files = find_fleet_files({dir});
+  if (!files.warnings.empty() && files.documents.empty()) {
+    throw Error(ErrorCategory::usage, fmt::format("--results {}: {}", dir, files.warnings.front()));
+  }
   for (const std::string& w : files.warnings) print_warning(w);
   for (const std::string& file : files.documents) {
     try {
       const SavedResult r = read_saved_result(file, GridDetail::none);
       if (!r.measured || r.serial.empty()) continue;
-      const auto at = latest.find(r.serial);
+      const DriveKey key{r.model, r.serial};
+      const auto at = latest.find(key);
       if (at != latest.end() && at->second.started_at >= r.started_at) continue;
-      latest[r.serial] = LastRun{r.file, r.started_at, r.read_page, r.write_unit, r.erase_block};
+      latest[key] = LastRun{r.file, r.started_at, r.read_page, r.write_unit, r.erase_block};
     } catch (const Error& e) {
       print_warning(fmt::format("--results: {}: skipped", e.what()));
     }

@@ -28,10 +28,16 @@ struct DiskRow {
   std::string error;                          // why the disk could not be listed; "" when it could
 };
 
-// --results DIR: the latest timed run of each serial (by started_at), read
-// without grids. Documents that cannot be read are named in a warning and
-// left out.
-std::map<std::string, LastRun> latest_runs_by_serial(const std::string& dir);
+// A drive as saved runs name it: model and serial together, since a
+// placeholder serial ("0000", "To be filled by O.E.M.") or a cloned VM's can
+// repeat across models.
+using DriveKey = std::pair<std::string, std::string>;  // model, serial
+
+// --results DIR: the latest timed run of each drive (by started_at), read
+// without grids; runs without a serial are left out. Throws Error(usage)
+// when DIR does not exist; documents that cannot be read are named in a
+// warning and left out.
+std::map<DriveKey, LastRun> latest_runs_by_drive(const std::string& dir);
 
 std::string render_disk_rows_text(const std::vector<DiskRow>& rows);
 std::string render_disk_rows_json(const std::vector<DiskRow>& rows);  // an array, one object per row

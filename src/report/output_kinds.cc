@@ -35,7 +35,7 @@ bool comparison_json(std::string_view head) {
          json_schema_starts(head, "ssdprobe-baseline/");
 }
 bool disk_table(std::string_view head) {
-  return consume(head, "[") && (consume(head, "]") || (consume(head, "{") && consume(head, "\"device\"")));
+  return consume(head, "[") && consume(head, "{") && consume(head, "\"device\"");
 }
 bool sims_list(std::string_view head) {
   return consume(head, "[") && consume(head, "{") && head.find("\"sim:") != std::string_view::npos;

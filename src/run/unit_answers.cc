@@ -338,6 +338,12 @@ Hint slc_cache_hint(const ResultDocument& doc, const RunFacts& facts) {
   Hint hint = phase_hint(doc, "slc_cache", facts, true);
   if (!hint.text.empty()) return hint;
   const uint64_t cap = doc.slc_cache_detail ? doc.slc_cache_detail->cap_bytes : 0;
+  if (cap > 0 && cap < facts.cache_bytes) {
+    // The drive's own size ended the fill: no longer fill can be written.
+    return {"the fill wrote 1.2 times this drive's capacity, more than any cache on it holds: the slowdown it saw is "
+            "not a cache running out; a rerun after the drive has idled would show it again if it were",
+            {kWrite}};
+  }
   const std::string bytes = size_argument(cap * 2);
   // The longer fill's bound is `cap` more than this run's, which fitted in
   // --max-write-bytes: raised by as much, the rerun is not refused its fill

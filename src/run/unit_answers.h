@@ -26,6 +26,9 @@ struct RunFacts {
   // a suggested rerun keeps them.
   std::vector<CommandOption> shaping_args = {};
   uint64_t max_write_bytes = kDefaultMaxWriteBytes;  // --max-write-bytes: a rerun that writes more raises it
+  // --cache-bytes: above the SLC fill's cap, the drive's size capped the fill
+  // (run/write_bound.h) and a larger --cache-bytes would change nothing.
+  uint64_t cache_bytes = 16ull << 30;
 };
 
 // Sets each DetectedUnit's `to_determine` (also written to the JSON's

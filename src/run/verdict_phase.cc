@@ -125,7 +125,8 @@ PhaseOutcome verdict_phase(RunContext& run) {
                                  [](const PhaseRecord& p) { return p.name == "read_grid"; });
   run.doc.verdict = build_verdict(run.doc, RunFacts{timed, run.options.write, run.options.budget_s,
                                                        run.read_content && run.read_content->blank(),
-                                                       run.options.shaping_args, run.options.max_write_bytes});
+                                                       run.options.shaping_args, run.options.max_write_bytes,
+                                                       run.options.cache_bytes});
   return PhaseOutcome::done();
 }
 

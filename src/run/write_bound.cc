@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,13 @@ WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_by
 }
 
 std::optional<uint64_t> whole_drive_bytes(const Target& target) {
-  const bool whole = target.kind == TargetKind::block || target.kind == TargetKind::sim;
-  if (!whole || target.topology.size_bytes == 0) return std::nullopt;
+  // A block device is the drive itself only on a drive's own transport: a
+  // loop, virtio, md or device-mapper device's size says nothing of the
+  // cache of the SSD under it.
+  static const std::set<std::string> drive_transports = {"nvme", "sata", "sas", "scsi", "usb", "mmc"};
+  const bool drive = target.kind == TargetKind::sim ||
+                     (target.kind == TargetKind::block && drive_transports.contains(target.topology.transport));
+  if (!drive || target.topology.size_bytes == 0) return std::nullopt;
   return target.topology.size_bytes;
 }
 

@@ -32,9 +32,11 @@ struct WriteBound {
 // `slc_fill_bytes`: slc_fill_cap() of the run.
 WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes);
 
-// The size of the drive a target is the whole of (a block device or a
-// simulated drive); nullopt for a partition or a file, whose drive may be
-// larger than they are.
+// The size of the drive a target is the whole of (a block device on NVMe,
+// SATA, SAS/SCSI, USB or SD/MMC, or a simulated drive); nullopt for a
+// partition, a file, or a loop, virtio, md or device-mapper device, whose
+// drive may be larger than they are. (An NVMe namespace is taken for its
+// drive: a drive split into several namespaces is rare where SLC caches are.)
 std::optional<uint64_t> whole_drive_bytes(const Target& target);
 
 // The most the SLC cache probe writes: --cache-bytes, and never more than it

@@ -56,8 +56,12 @@ jq -e '(.steps | length) == 2 and .steps[0].old == "'"$T"'/dir/b.json" and .step
        and ([.steps[1].items[] | select(.changed) | .what] | index("firmware") != null)
        and ([.steps[0].items[] | select(.changed)] | length) == 0' "$T/baseline.json" > /dev/null ||
   fail "the steps are not in time order with the changes in the last: $(jq -c '[.steps[] | [.old, .new, [.items[] | select(.changed) | .what]]]' "$T/baseline.json")"
-# The door: --json again over its own kind of file is allowed.
+# The door: --json again over its own kind of file is allowed; inside the
+# directory it compares, it is skipped as no result document.
 "$SSDPROBE" compare --baseline "$T/dir" --json "$T/baseline.json" -q || fail "--json over its own file exited $?"
+"$SSDPROBE" compare --baseline "$T/dir" --json "$T/dir/own.json" -q 2> /dev/null || fail "--json into DIR exited $?"
+"$SSDPROBE" compare --baseline "$T/dir" > /dev/null 2> "$T/err" || fail "DIR with its own --json exited $?"
+grep -q "own.json: not a result document: skipped" "$T/err" || fail "its own output not skipped: $(cat "$T/err")"
 
 # Refusals: two drives, one document, --csv.
 jq '.target.serial = "OTHER"' "$T/run2.json" > "$T/other.json"
@@ -67,6 +71,9 @@ rc=$?
 "$SSDPROBE" compare --baseline "$T/run1.json" > /dev/null 2> "$T/err"
 rc=$?
 [ "$rc" = 2 ] && grep -q "two or more runs" "$T/err" || fail "one document: exit $rc, $(cat "$T/err")"
+"$SSDPROBE" compare --baseline "$T/run1.json" "$T/missing.json" > /dev/null 2> "$T/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "missing.json" "$T/err" || fail "a missing run: exit $rc, $(cat "$T/err")"
 "$SSDPROBE" compare --baseline --csv - "$T/run1.json" "$T/later.json" > /dev/null 2> "$T/err"
 rc=$?
 [ "$rc" = 2 ] && grep -q -- "--baseline is written as text or JSON" "$T/err" || fail "--csv: exit $rc, $(cat "$T/err")"

@@ -230,7 +230,7 @@ using test_support::run_shell;
 
 bool have(const std::string& tool) {
   if (run_shell("command -v " + tool).first == 0) return true;
-  WARN(tool << " is not installed (scripts/install-deps installs it): this part is skipped");
+  WARN(tool << " is not installed (scripts/install-deps --tests installs it): this part is skipped");
   return false;
 }
 

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "core/error.h"
 #include "report/output_kinds.h"
 
@@ -78,9 +80,9 @@ TEST_CASE("each change is named in the run it appeared in, in the order the runs
   const BaselineItem& latency = item(update, "4 KiB read at offset 0 (median)");
   CHECK(latency.changed);
   CHECK(*latency.ratio == Approx(1.5));
-  // sigma = spread / 2.5631, the median's error 1.2533 sigma / sqrt(50), both runs'.
-  const double se = std::hypot(1.2533 * 10.0 / 2.5631 / std::sqrt(50.0), 1.2533 * 15.0 / 2.5631 / std::sqrt(50.0));
-  CHECK(*latency.z == Approx(50.0 / se));
+  // sigma = spread / about 2.5 (50 samples), the median's error 1.2533 sigma / sqrt(50), both runs'.
+  const double se = std::hypot(1.2533 * 10.0 / 2.5 / std::sqrt(50.0), 1.2533 * 15.0 / 2.5 / std::sqrt(50.0));
+  CHECK(*latency.z == Approx(50.0 / se).epsilon(0.05));
   const std::string text = render_baseline_text(c);
   CHECK(text.find("changed: firmware: 1.0 -> 2.0") != std::string::npos);
   CHECK(text.find("5 changes between the runs.") != std::string::npos);
@@ -91,6 +93,14 @@ TEST_CASE("a latency shift inside both runs' spread, or too small to matter, is 
   SavedResult newer = run("b.json", "2026-02-01T00:00:00Z", "1.0");
   newer.grids = {read_grid(104.0, 40.0, 5)};  // 4 % with a wide spread and few samples
   CHECK_FALSE(item(compare_runs(older, newer), "4 KiB read at offset 0 (median)").changed);
+  // 20 % with the spread of three samples that span 80 us: within the
+  // runs' error (the p90 - p10 of 3 samples is about 1.39 sigma, not 2.56).
+  older.grids = {read_grid(100.0, 80.0, 3)};
+  newer.grids = {read_grid(120.0, 80.0, 3)};
+  const BaselineStep wide = compare_runs(older, newer);
+  CHECK(*item(wide, "4 KiB read at offset 0 (median)").ratio == Approx(1.2));
+  CHECK(*item(wide, "4 KiB read at offset 0 (median)").z < 1.0);
+  CHECK_FALSE(item(wide, "4 KiB read at offset 0 (median)").changed);
   older.grids = {read_grid(100.0, 1.0, 1000)};
   newer.grids = {read_grid(102.0, 1.0, 1000)};  // far out in standard errors, but 2 %
   const BaselineStep step = compare_runs(older, newer);
@@ -105,6 +115,21 @@ TEST_CASE("runs of other drives, or a single run, are refused naming them") {
   b.serial = "OTHER";
   CHECK_THROWS_WITH(compare_baseline({a, b}), Catch::Contains("b.json is serial 'OTHER'"));
   CHECK_THROWS_AS(compare_baseline({a}), Error);
+  // A first run without a serial does not let two other serials through.
+  SavedResult c = run("c.json", "2026-03-01T00:00:00Z", "1.0");
+  a.serial = "";
+  c.serial = "THIRD";
+  CHECK_THROWS_WITH(compare_baseline({a, b, c}), Catch::Contains("c.json is serial 'THIRD'"));
+}
+
+TEST_CASE("read grids at different queue depths are not compared") {
+  SavedResult a = run("a.json", "2026-01-01T00:00:00Z", "1.0");
+  SavedResult b = run("b.json", "2026-02-01T00:00:00Z", "1.0");
+  b.grids[0].queue_depth = 4;
+  b.grids[0].median_us = {{300.0}};
+  const BaselineStep step = compare_runs(a, b);
+  CHECK(item(step, "aligned read latencies").not_compared == "the read grids ran at different queue depths");
+  for (const BaselineItem& i : step.items) CHECK_FALSE(i.changed);
 }
 
 TEST_CASE("the JSON is a comparison document the output door recognises") {

@@ -81,3 +81,23 @@ TEST_CASE("the SLC cache probe writes no more than confirms a cache as large as 
   const WriteBound bound = write_bound(kWindow, true, slc_fill_cap(16 * kGiB, 12 * kGiB));
   CHECK(bound.slc_cache == 12 * kGiB + 12 * kGiB / 5);
 }
+
+// The cap is the drive's only where the target is the whole drive: a loop
+// device over a file on an SSD, a virtio disk, an LV or a partition says
+// nothing of the cache of the SSD under it.
+TEST_CASE("only a whole NVMe, SATA, SAS, USB or SD drive, or a sim, caps the SLC fill by its size") {
+  const auto bytes_of = [](TargetKind kind, const char* transport) {
+    Target t;
+    t.kind = kind;
+    t.topology.transport = transport;
+    t.topology.size_bytes = 10 * kGiB;
+    return whole_drive_bytes(t);
+  };
+  for (const char* transport : {"nvme", "sata", "sas", "scsi", "usb", "mmc"}) {
+    CHECK(bytes_of(TargetKind::block, transport) == 10 * kGiB);
+  }
+  CHECK(bytes_of(TargetKind::sim, "sim") == 10 * kGiB);
+  for (const char* transport : {"loop", "virtio", "unknown"}) CHECK_FALSE(bytes_of(TargetKind::block, transport));
+  CHECK_FALSE(bytes_of(TargetKind::partition, "nvme"));
+  CHECK_FALSE(bytes_of(TargetKind::file, "file"));
+}
