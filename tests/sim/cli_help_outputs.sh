@@ -13,7 +13,7 @@ commands=$("$SSDPROBE" --help | sed -n 's/^       ssdprobe \([a-z|-]*\) \.\.\..*
 [ -n "$commands" ] || fail "--help names no subcommands in its usage: $("$SSDPROBE" --help | grep -A1 Usage)"
 for c in info audit restore; do [[ "|$commands|" == *"|$c|"* ]] || fail "usage does not name $c: $commands"; done
 "$SSDPROBE" --help | grep -q '^Usage: ssdprobe \[OPTIONS\] \[TARGET\]$' || fail "usage line: $("$SSDPROBE" --help | grep Usage)"
-"$SSDPROBE" info --help | grep -q '^Usage: ssdprobe info \[OPTIONS\] TARGET$' || fail "info usage: $("$SSDPROBE" info --help | grep Usage)"
+"$SSDPROBE" info --help | grep -q '^Usage: ssdprobe info \[OPTIONS\] \[TARGET\]$' || fail "info usage: $("$SSDPROBE" info --help | grep Usage)"  # TARGET, or --all-disks
 
 # Folded to COLUMNS (a long word may overflow; none of these is 60 long).
 for args in "--help" "info --help" "audit --help" "restore --help"; do
