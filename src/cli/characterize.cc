@@ -176,25 +176,38 @@ int run_characterize(const Options& given) {
   });
 }
 
+namespace {
+
+// info and audit take a TARGET or --all-disks, one of the two: "info
+// needs a TARGET (or --all-disks)", "--all-disks lists every disk: give it
+// without a TARGET (/dev/sda)".
+void check_target_or_all_disks(const Options& options, const char* command, const char* verb) {
+  if (!options.all_disks && options.target.empty()) {
+    throw Error(ErrorCategory::usage, fmt::format("{} needs a TARGET (or --all-disks)", command));
+  }
+  if (options.all_disks && !options.target.empty()) {
+    throw Error(ErrorCategory::usage, fmt::format("--all-disks {} every disk: give it without a TARGET ({})", verb,
+                                                  options.target));
+  }
+}
+
 // info --all-disks: a table of every disk (cli/disk_table.h) instead of
 // one document, so --json holds the rows and --prometheus has no place.
 void check_info_all_disks_usage(const Options& options) {
+  check_target_or_all_disks(options, "info", "lists");
   if (!options.all_disks) {
-    if (options.target.empty()) throw Error(ErrorCategory::usage, "info needs a TARGET (or --all-disks)");
     if (!options.results_dir.empty()) {
       throw Error(ErrorCategory::usage, "--results fills the rows of info --all-disks: give --all-disks with it");
     }
     return;
-  }
-  if (!options.target.empty()) {
-    throw Error(ErrorCategory::usage, fmt::format("--all-disks lists every disk: give it without a TARGET ({})",
-                                                  options.target));
   }
   if (!options.prometheus_path.empty() || !options.html_path.empty()) {
     throw Error(ErrorCategory::usage, "info --all-disks writes a table (--json: its rows); for metrics of every "
                                       "disk use audit --all-disks --prometheus");
   }
 }
+
+}  // namespace
 
 int run_info(const Options& given) {
   check_info_all_disks_usage(given);
@@ -241,14 +254,8 @@ int audit_all_disks(const Options& options) {
 // --all-disks replaces TARGET and makes one document per disk, which one
 // --json file cannot hold.
 void check_all_disks_usage(const Options& options) {
-  if (!options.all_disks) {
-    if (options.target.empty()) throw Error(ErrorCategory::usage, "audit needs a TARGET (or --all-disks)");
-    return;
-  }
-  if (!options.target.empty()) {
-    throw Error(ErrorCategory::usage, fmt::format("--all-disks audits every disk: give it without a TARGET ({})",
-                                                  options.target));
-  }
+  check_target_or_all_disks(options, "audit", "audits");
+  if (!options.all_disks) return;
   if (!options.json_path.empty()) {
     throw Error(ErrorCategory::usage, "--json takes one document: with --all-disks use --prometheus, or audit each "
                                       "disk with its own --json");

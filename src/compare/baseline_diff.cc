@@ -8,8 +8,10 @@
 #include <set>
 #include <utility>
 
+#include "compare/document_summary.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "report/unit_answer.h"
 
 namespace ssdprobe {
 namespace {
@@ -22,19 +24,17 @@ BaselineItem item_of(std::string what, std::string old_text, std::string new_tex
   return item;
 }
 
+// The unit as every output words it (report/unit_answer.h: "none up to
+// 42.6 MiB", "not determined"...), a found one with its confidence.
 std::string unit_text(const SavedUnit& u) {
-  if (u.state == "found" && u.bytes) return fmt::format("{} (found, confidence {:.3f})", format_size(*u.bytes), u.confidence);
-  if (u.state == "absent") {
-    return u.searched_up_to_bytes ? fmt::format("ruled out up to {}", format_size(*u.searched_up_to_bytes))
-                                  : std::string("ruled out");
-  }
-  if (u.state == "undetermined") return "not determined";
-  if (u.state == "not_measured") return "not measured";
   if (u.state.empty()) return "not in the document";
-  return u.state;  // a newer writer's state, kept as text
+  const UnitAnswer answer = unit_answer(u.state);
+  const std::string text = unit_answer_text(answer, u.bytes, u.searched_up_to_bytes);
+  if (answer == UnitAnswer::found && u.bytes) return fmt::format("{} (found, confidence {:.3f})", text, u.confidence);
+  return text;
 }
 
-bool unmeasured(const SavedUnit& u) { return u.state.empty() || u.state == "not_measured"; }
+bool unmeasured(const SavedUnit& u) { return u.state.empty() || unit_answer(u.state) == UnitAnswer::not_measured; }
 
 // A unit measured in only one run is not compared: a read-only run next to
 // a --write run has no write unit, which is no change of the drive.
@@ -138,23 +138,17 @@ struct CellStats {
   double median_us = 0.0, se_us = 0.0;
 };
 
+// The grid read with GridDetail::full: the reader checked that every
+// matrix is sizes x offsets.
 std::optional<CellStats> cell_stats(const SavedGrid& g, uint64_t size, uint64_t offset) {
-  const auto si = std::find(g.sizes.begin(), g.sizes.end(), size);
-  const auto oi = std::find(g.offsets.begin(), g.offsets.end(), offset);
-  if (si == g.sizes.end() || oi == g.offsets.end() || g.samples.empty() || g.p10_us.empty()) return std::nullopt;
-  const auto s = static_cast<size_t>(si - g.sizes.begin()), o = static_cast<size_t>(oi - g.offsets.begin());
+  const auto cell = grid_cell_index(g, size, offset);
+  if (!cell || g.samples.empty() || g.p10_us.empty()) return std::nullopt;
+  const auto [s, o] = *cell;
   const double median = g.median_us[s][o], spread = g.p90_us[s][o] - g.p10_us[s][o];
   const uint32_t n = g.samples[s][o];
   if (n < 2 || !std::isfinite(median) || !std::isfinite(spread) || median <= 0.0) return std::nullopt;
   const double sigma = spread / normal_spread_factor(n);
   return CellStats{median, 1.2533 * sigma / std::sqrt(static_cast<double>(n))};
-}
-
-const SavedGrid* read_grid(const SavedResult& r) {
-  for (const SavedGrid& g : r.grids) {
-    if (g.name == "read") return &g;
-  }
-  return nullptr;
 }
 
 BaselineItem latency_item(uint64_t size, const CellStats& a, const CellStats& b) {
@@ -171,7 +165,7 @@ BaselineItem latency_item(uint64_t size, const CellStats& a, const CellStats& b)
 // Aligned reads of 4 KiB, 16 KiB and 128 KiB where both read grids have
 // them: what "this drive got slower" means to a reader.
 void add_latency_items(const SavedResult& older, const SavedResult& newer, std::vector<BaselineItem>& items) {
-  const SavedGrid *a = read_grid(older), *b = read_grid(newer);
+  const SavedGrid *a = grid_named(older, "read"), *b = grid_named(newer, "read");
   if (a == nullptr || b == nullptr) return;
   if (a->queue_depth != b->queue_depth) {
     BaselineItem item = item_of("aligned read latencies", fmt::format("queue depth {}", a->queue_depth),

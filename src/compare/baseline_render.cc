@@ -43,7 +43,7 @@ std::string step_text(const BaselineStep& step) {
 
 json item_json(const BaselineItem& item) {
   json j = {{"what", item.what}, {"old", item.old_text}, {"new", item.new_text}, {"changed", item.changed},
-            {"not_compared", item.not_compared.empty() ? json(nullptr) : json(item.not_compared)}};
+            {"not_compared", text_or_null(item.not_compared)}};
   j["ratio"] = item.ratio ? json(rounded(*item.ratio)) : json(nullptr);
   j["standard_errors"] = item.z && std::isfinite(*item.z) ? json(rounded(*item.z)) : json(nullptr);
   return j;

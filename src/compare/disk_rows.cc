@@ -12,6 +12,7 @@
 #include "core/output.h"
 #include "core/units.h"
 #include "report/json_values.h"
+#include "report/unit_answer.h"
 #include "report/utf8.h"
 
 namespace ssdprobe {
@@ -41,14 +42,16 @@ std::string compact_size(uint64_t bytes) {
 // out up to N, the reach of the probe: not "none at all"), "n/d" (not
 // determined), "-" (not measured, or no run).
 std::string unit_cell(const std::optional<LastRun>& run, const SavedUnit LastRun::*unit) {
-  if (!run) return "-";
+  if (!run || (*run.*unit).state.empty()) return "-";
   const SavedUnit& u = *run.*unit;
-  if (u.state == "found" && u.bytes) return format_size(*u.bytes);
-  if (u.state == "absent") {
-    return u.searched_up_to_bytes ? "none<=" + compact_size(*u.searched_up_to_bytes) : std::string("none");
+  switch (unit_answer(u.state)) {  // report/unit_answer.h: an unknown state reads as not determined
+    case UnitAnswer::found: return u.bytes ? format_size(*u.bytes) : std::string("found");
+    case UnitAnswer::ruled_out:
+      return u.searched_up_to_bytes ? "none<=" + compact_size(*u.searched_up_to_bytes) : std::string("none");
+    case UnitAnswer::not_determined: return "n/d";
+    case UnitAnswer::not_measured: return "-";
   }
-  if (u.state == "undetermined") return "n/d";
-  return "-";
+  return "n/d";
 }
 
 std::string finding_cell(const DiskRow& row) {
@@ -100,7 +103,7 @@ json row_json(const DiskRow& r) {
   j["last_run"] = last_run_json(r.last_run);
   j["worst_finding"] = r.worst_severity.empty() ? json(nullptr)
                                                 : json{{"severity", r.worst_severity}, {"text", r.worst_finding}};
-  j["error"] = r.error.empty() ? json(nullptr) : json(r.error);
+  j["error"] = text_or_null(r.error);
   return j;
 }
 

@@ -18,6 +18,8 @@ UnitReading reading(const SavedUnit& unit) {
   return out;
 }
 
+}  // namespace
+
 const SavedGrid* grid_named(const SavedResult& result, const char* name) {
   for (const SavedGrid& grid : result.grids) {
     if (grid.name == name) return &grid;
@@ -25,14 +27,17 @@ const SavedGrid* grid_named(const SavedResult& result, const char* name) {
   return nullptr;
 }
 
-}  // namespace
-
-double grid_cell_us(const SavedGrid& grid, uint64_t size, uint64_t offset) {
+std::optional<std::pair<size_t, size_t>> grid_cell_index(const SavedGrid& grid, uint64_t size, uint64_t offset) {
   const auto row = std::find(grid.sizes.begin(), grid.sizes.end(), size);
   const auto column = std::find(grid.offsets.begin(), grid.offsets.end(), offset);
-  if (row == grid.sizes.end() || column == grid.offsets.end()) return kNaN;
-  const size_t i = static_cast<size_t>(row - grid.sizes.begin());
-  const size_t j = static_cast<size_t>(column - grid.offsets.begin());
+  if (row == grid.sizes.end() || column == grid.offsets.end()) return std::nullopt;
+  return std::pair{static_cast<size_t>(row - grid.sizes.begin()), static_cast<size_t>(column - grid.offsets.begin())};
+}
+
+double grid_cell_us(const SavedGrid& grid, uint64_t size, uint64_t offset) {
+  const auto cell = grid_cell_index(grid, size, offset);
+  if (!cell) return kNaN;
+  const auto [i, j] = *cell;
   if (i >= grid.median_us.size() || j >= grid.median_us[i].size()) return kNaN;
   const double value = grid.median_us[i][j];
   // A cell without samples is written as 0.0 (or null, read as NaN).

@@ -69,6 +69,13 @@ struct DocumentSummary {
 // Reduces a document read with GridDetail::medians (or full).
 DocumentSummary summarize_document(const SavedResult& result);
 
+// The grid of that name in the document ("read", "write"...), or null.
+const SavedGrid* grid_named(const SavedResult& result, const char* name);
+
+// Where the cell of `size` at `offset` sits in the grid's matrices ([size]
+// [offset]), or nullopt when the grid has no such row or column.
+std::optional<std::pair<size_t, size_t>> grid_cell_index(const SavedGrid& grid, uint64_t size, uint64_t offset);
+
 // The median of `size` at `offset` in `grid`, NaN when the grid lacks the
 // cell or it has no samples (a 0.0 latency: see docs/result-json.md grids).
 double grid_cell_us(const SavedGrid& grid, uint64_t size, uint64_t offset);
