@@ -7,12 +7,15 @@
 # 77 skip. Works under `set -euo pipefail` too (cleanup turns -e off). Resources are recorded in files under $SCRATCH (not shell arrays)
 # so that helpers also register them when called inside $(...).
 
-# Device tests from every build directory on this machine share the loop
-# devices, their partitions and the FUSE mounts: they take turns. (The
-# braces keep 2>/dev/null to the exec: on `exec` itself it would silence
-# the test's standard error, and with it every FAIL message, for good.)
+# Device tests from every build directory on this machine share the host: a
+# test that times the device (SSDPROBE_DEVICE_LOCK=exclusive, the default)
+# runs alone; tests that only check what a run did (shared, set per test in
+# meson.build) run beside each other. Each gets its own loop devices,
+# partitions, mounts and state directory, so sharing is safe. (The braces
+# keep 2>/dev/null to the exec: on `exec` itself it would silence the test's
+# standard error, and with it every FAIL message, for good.)
 if command -v flock >/dev/null 2>&1 && { exec 9>>/run/lock/ssdprobe-device-tests.lock; } 2>/dev/null; then
-  flock 9
+  if [ "${SSDPROBE_DEVICE_LOCK:-exclusive}" = shared ]; then flock -s 9; else flock 9; fi
 fi
 
 skip() { echo "SKIP: $*"; exit 77; }
