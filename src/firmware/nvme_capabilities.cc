@@ -14,56 +14,51 @@ namespace {
 constexpr const char* kNoBearing = "no bearing on how the drive is addressed";
 constexpr const char* kSeeNotes = "advertised, but the drive did not answer the commands that read it (see the notes)";
 
-struct BitName {
-  int bit;
-  const char* name;
-  const char* reason;  // nullptr: decoded when its part of the document is present
+constexpr NvmeBitName kCtratt[] = {
+    {0, "128-bit Host Identifier", nullptr, kNoBearing},
+    {1, "Non-Operational Power State Permissive Mode", nullptr, kNoBearing},
+    {2, "NVM Sets", nullptr, "NVM Sets are not read: the namespace's own Identify data gives its geometry"},
+    {3, "Read Recovery Levels", nullptr, kNoBearing},
+    {4, "Endurance Groups", nullptr, nullptr},
+    {5, "Predictable Latency Mode", nullptr, "not read: the mode changes latency only when the host enables it"},
+    {6, "Traffic Based Keep Alive", nullptr, kNoBearing},
+    {7, "Namespace Granularity", nullptr, "not read: it governs creating namespaces, not addressing one"},
+    {8, "SQ Associations", nullptr, kNoBearing},
+    {9, "UUID List", nullptr, kNoBearing},
+    {10, "Multi-Domain Subsystem", nullptr, kNoBearing},
+    {11, "Fixed Capacity Management", nullptr, kNoBearing},
+    {12, "Variable Capacity Management", nullptr, kNoBearing},
+    {13, "Delete Endurance Group", nullptr, kNoBearing},
+    {14, "Delete NVM Set", nullptr, kNoBearing},
+    {15, "Extended LBA Formats", nullptr, "not read: they add protection information formats, not data block sizes"},
+    {19, "Flexible Data Placement", nullptr, nullptr},
 };
 
-constexpr BitName kCtratt[] = {
-    {0, "128-bit Host Identifier", kNoBearing},
-    {1, "Non-Operational Power State Permissive Mode", kNoBearing},
-    {2, "NVM Sets", "NVM Sets are not read: the namespace's own Identify data gives its geometry"},
-    {3, "Read Recovery Levels", kNoBearing},
-    {4, "Endurance Groups", nullptr},
-    {5, "Predictable Latency Mode", "not read: the mode changes latency only when the host enables it"},
-    {6, "Traffic Based Keep Alive", kNoBearing},
-    {7, "Namespace Granularity", "not read: it governs creating namespaces, not addressing one"},
-    {8, "SQ Associations", kNoBearing},
-    {9, "UUID List", kNoBearing},
-    {10, "Multi-Domain Subsystem", kNoBearing},
-    {11, "Fixed Capacity Management", kNoBearing},
-    {12, "Variable Capacity Management", kNoBearing},
-    {13, "Delete Endurance Group", kNoBearing},
-    {14, "Delete NVM Set", kNoBearing},
-    {15, "Extended LBA Formats", "not read: they add protection information formats, not data block sizes"},
-    {19, "Flexible Data Placement", nullptr},
+constexpr NvmeBitName kOacs[] = {
+    {0, "Security Send/Receive", "security_send_receive", kNoBearing},
+    {1, "Format NVM", "format_nvm", nullptr},
+    {2, "Firmware Download/Commit", "firmware_download", kNoBearing},
+    {3, "Namespace Management", "namespace_management", "not read: it governs creating namespaces, not addressing one"},
+    {4, "Device Self-test", "device_self_test", kNoBearing},
+    {5, "Directives", "directives", nullptr},
+    {6, "NVMe-MI Send/Receive", nullptr, kNoBearing},
+    {7, "Virtualization Management", nullptr, kNoBearing},
+    {8, "Doorbell Buffer Config", nullptr, kNoBearing},
+    {9, "Get LBA Status", nullptr, "not read: it lists LBAs the drive found unrecoverable, not its geometry"},
+    {10, "Command and Feature Lockdown", nullptr, kNoBearing},
 };
 
-constexpr BitName kOacs[] = {
-    {0, "Security Send/Receive", kNoBearing},
-    {1, "Format NVM", nullptr},
-    {2, "Firmware Download/Commit", kNoBearing},
-    {3, "Namespace Management", "not read: it governs creating namespaces, not addressing one"},
-    {4, "Device Self-test", kNoBearing},
-    {5, "Directives", nullptr},
-    {6, "NVMe-MI Send/Receive", kNoBearing},
-    {7, "Virtualization Management", kNoBearing},
-    {8, "Doorbell Buffer Config", kNoBearing},
-    {9, "Get LBA Status", "not read: it lists LBAs the drive found unrecoverable, not its geometry"},
-    {10, "Command and Feature Lockdown", kNoBearing},
-};
-
-constexpr BitName kOncs[] = {
-    {0, "Compare", kNoBearing},
-    {1, "Write Uncorrectable", kNoBearing},
-    {2, "Dataset Management", nullptr},
-    {3, "Write Zeroes", "not used: the write probes write data and restore it, they never zero"},
-    {4, "Save/Select in Features", kNoBearing},
-    {5, "Reservations", kNoBearing},
-    {6, "Timestamp", kNoBearing},
-    {7, "Verify", "not used: a Verify reads the medium without transferring data, which the read grid must time"},
-    {8, "Copy", kNoBearing},
+constexpr NvmeBitName kOncs[] = {
+    {0, "Compare", "compare", kNoBearing},
+    {1, "Write Uncorrectable", "write_uncorrectable", kNoBearing},
+    {2, "Dataset Management", "dataset_management", nullptr},
+    {3, "Write Zeroes", "write_zeroes", "not used: the write probes write data and restore it, they never zero"},
+    {4, "Save/Select in Features", "save_select", kNoBearing},
+    {5, "Reservations", "reservations", kNoBearing},
+    {6, "Timestamp", "timestamp", kNoBearing},
+    {7, "Verify", "verify",
+     "not used: a Verify reads the medium without transferring data, which the read grid must time"},
+    {8, "Copy", "copy", kNoBearing},
 };
 
 // Where a bit with no fixed reason is decoded, when it is.
@@ -76,14 +71,13 @@ std::string decoded_where(const std::string& field, int bit, const NvmeFirmwareD
   return "";
 }
 
-template <size_t N>
-void walk_bits(const char* field, uint32_t value, const BitName (&names)[N], const NvmeFirmwareData& d,
+void walk_bits(const char* field, uint32_t value, std::span<const NvmeBitName> names, const NvmeFirmwareData& d,
                std::vector<NvmeCapability>& out) {
   for (int bit = 0; bit < 32; ++bit) {
     if ((value & (1u << bit)) == 0) continue;
     NvmeCapability c{.field = field, .bit = bit, .name = fmt::format("bit {}", bit), .decoded = "", .reason = ""};
     c.reason = "not named in NVMe Base 2.0 or by libnvme 1.3: not decoded";
-    for (const BitName& n : names) {
+    for (const NvmeBitName& n : names) {
       if (n.bit != bit) continue;
       c.name = n.name;
       c.reason = n.reason ? n.reason : "";
@@ -112,6 +106,9 @@ void add_items(const NvmeFirmwareData& d, std::vector<NvmeCapability>& out) {
 }
 
 }  // namespace
+
+std::span<const NvmeBitName> nvme_oacs_bit_names() { return kOacs; }
+std::span<const NvmeBitName> nvme_oncs_bit_names() { return kOncs; }
 
 std::vector<NvmeCapability> nvme_capabilities(const NvmeFirmwareData& data) {
   std::vector<NvmeCapability> out;

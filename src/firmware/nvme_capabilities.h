@@ -7,6 +7,7 @@
 // Zoned Namespace pages, the OCP C0h log and the Streams directive.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,17 @@ struct NvmeCapability {
 };
 
 std::vector<NvmeCapability> nvme_capabilities(const NvmeFirmwareData& data);
+
+// One table per field, the only place a bit's meaning is written: the
+// capability list above and the JSON's oacs_bits/oncs_bits read it.
+struct NvmeBitName {
+  int bit;
+  const char* name;      // as NVMe Base 2.0 names it
+  const char* json_key;  // its key in reported.nvme.controller.*_bits; nullptr: not one of them
+  const char* reason;    // why it is not decoded; nullptr: decoded when its part of the document is present
+};
+std::span<const NvmeBitName> nvme_oacs_bit_names();
+std::span<const NvmeBitName> nvme_oncs_bit_names();
 
 // One line for the notes naming the advertised capabilities that were not
 // decoded, grouped by reason; empty when there are none.

@@ -31,10 +31,4 @@ std::optional<uint64_t> nvme_billions_to_bytes(uint128 units) {
   return checked_mul(static_cast<uint64_t>(units), kNvmeEnduranceUnitBytes);
 }
 
-std::optional<uint16_t> nvme_endurance_group_to_read(uint32_t ctratt, uint16_t ns_endgid) {
-  if (ns_endgid != 0) return ns_endgid;
-  if ((ctratt & kNvmeCtrattEnduranceGroups) != 0) return 1;
-  return std::nullopt;
-}
-
 }  // namespace ssdprobe

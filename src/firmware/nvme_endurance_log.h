@@ -58,9 +58,4 @@ std::optional<NvmeEnduranceLog> decode_nvme_endurance_log(std::span<const uint8_
 // 64 bits.
 std::optional<uint64_t> nvme_billions_to_bytes(uint128 units);
 
-// The endurance group to read LID 09h for: the namespace's ENDGID, or 1 when
-// the namespace names none but the controller supports endurance groups
-// (CTRATT bit 4); nullopt when neither says there is one.
-std::optional<uint16_t> nvme_endurance_group_to_read(uint32_t ctratt, uint16_t ns_endgid);
-
 }  // namespace ssdprobe

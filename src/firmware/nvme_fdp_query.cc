@@ -2,16 +2,14 @@
 
 #include <fmt/format.h>
 
+#include "firmware/nvme_endurance_groups.h"
+
 namespace ssdprobe {
 
 namespace {
 
 constexpr uint8_t kLspControllerEvents = 0;
 constexpr uint8_t kLspHostEvents = 1;
-// Endurance groups tried when the namespace names none: a controller lists
-// few, and each costs a command.
-constexpr size_t kMaxGroupsTried = 4;
-
 // A page that states its own size: its header first, then the whole page.
 template <typename SizeOf>
 std::optional<std::vector<uint8_t>> read_sized_log(NvmeAdmin& admin, uint8_t lid, uint16_t endgid, uint32_t header,
@@ -30,12 +28,7 @@ std::optional<FdpEventsLog> read_events(NvmeAdmin& admin, uint16_t endgid, uint8
   return bytes ? decode_fdp_events(*bytes) : std::nullopt;
 }
 
-struct GroupChoice {
-  uint16_t endgid = 0;
-  std::string source;
-};
-
-NvmeFdp read_group(NvmeAdmin& admin, const GroupChoice& group, Attempts& attempt, FdpReadScope scope) {
+NvmeFdp read_group(NvmeAdmin& admin, const NvmeGroupChoice& group, Attempts& attempt, FdpReadScope scope) {
   NvmeFdp fdp;
   fdp.endgid = group.endgid;
   fdp.endgid_source = group.source;
@@ -57,28 +50,12 @@ NvmeFdp read_group(NvmeAdmin& admin, const GroupChoice& group, Attempts& attempt
   return fdp;
 }
 
-// Where the namespace reports ENDGID 0 (real controllers do, with FDPS set
-// and one endurance group): the groups the Endurance Group List names, else
-// group 1, the one nvme-cli reaches such a configuration with.
-std::vector<GroupChoice> unnamed_group_candidates(NvmeAdmin& admin) {
-  std::vector<std::string> quiet;
-  Attempts optional_attempt(quiet);
-  std::vector<GroupChoice> groups;
-  if (const auto bytes = optional_attempt([&] { return admin.identify_endurance_groups(0); })) {
-    for (uint16_t id : decode_nvme_endurance_group_list(*bytes).value_or(std::vector<uint16_t>{})) {
-      if (id != 0 && groups.size() < kMaxGroupsTried) groups.push_back({id, "endurance group list"});
-    }
-  }
-  if (groups.empty()) groups.push_back({1, "assumed 1"});
-  return groups;
-}
-
 // The first candidate whose FDP feature or configurations answer; a note
 // naming what the controller advertised and what each group answered when
 // none does.
 std::optional<NvmeFdp> read_unnamed_group(NvmeAdmin& admin, Attempts& attempt, FdpReadScope scope) {
   std::vector<std::string> failures;
-  for (const GroupChoice& group : unnamed_group_candidates(admin)) {
+  for (const NvmeGroupChoice& group : nvme_unnamed_group_candidates(admin)) {
     std::vector<std::string> quiet;
     Attempts group_attempt(quiet);
     NvmeFdp fdp = read_group(admin, group, group_attempt, scope);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "firmware/attempt.h"
+#include "firmware/nvme_endurance_groups.h"
 #include "firmware/nvme_fdp_query.h"
 
 namespace ssdprobe {
@@ -48,26 +49,33 @@ void read_directives(NvmeAdmin& admin, uint32_t nsid, Attempts& attempt, NvmeFir
   data.directives = directives;
 }
 
-// The Endurance Group Information log of the namespace's group (ENDGID, or
-// the group FDP was read from, or group 1 on a controller with endurance
-// groups whose namespace names none). Read after FDP for that reason.
-// Optional: a controller that rejects it gives a note, the rest goes on.
+// The Endurance Group Information log of the namespace's group: its ENDGID,
+// or the group FDP was read from (hence read after FDP), or where neither
+// names one on a controller with endurance groups, the groups the Endurance
+// Group List names, else group 1 (nvme_endurance_groups.h): the first that
+// answers. Optional: a controller that rejects it gives a note, the rest
+// goes on.
 void read_endurance_log(NvmeAdmin& admin, NvmeFirmwareData& data, std::vector<std::string>& notes) {
   if (!data.ctrl) return;
-  // The group FDP was found in, where the namespace names none (nvme_fdp_query.h).
-  const uint16_t named = data.fdp ? data.fdp->endgid : (data.ns ? data.ns->endgid : 0);
-  const auto endgid = nvme_endurance_group_to_read(data.ctrl->ctratt, named);
-  if (!endgid) return;
-  std::vector<std::string> quiet;
-  Attempts optional_attempt(quiet);
-  const auto bytes = optional_attempt(
-      [&] { return admin.endurance_group_log(kNvmeLogEnduranceGroup, *endgid, 0, kNvmeEnduranceLogBytes); });
-  if (bytes) data.endurance = decode_nvme_endurance_log(*bytes, *endgid);
-  if (!data.endurance) {
-    notes.push_back(fmt::format("Endurance Group Information log (09h) of endurance group {} not available: {}",
-                                *endgid, bytes ? fmt::format("{} bytes returned, expected 512", bytes->size())
-                                               : (quiet.empty() ? std::string("skipped") : quiet.front())));
+  const NvmeGroupChoice named = data.fdp ? NvmeGroupChoice{data.fdp->endgid, data.fdp->endgid_source}
+                                         : NvmeGroupChoice{data.ns ? data.ns->endgid : uint16_t{0}, "namespace"};
+  std::vector<std::string> failures;
+  for (const NvmeGroupChoice& group : nvme_endurance_log_groups(admin, data.ctrl->ctratt, named)) {
+    std::vector<std::string> quiet;
+    Attempts optional_attempt(quiet);
+    const auto bytes = optional_attempt(
+        [&] { return admin.endurance_group_log(kNvmeLogEnduranceGroup, group.endgid, 0, kNvmeEnduranceLogBytes); });
+    if (bytes) data.endurance = decode_nvme_endurance_log(*bytes, group.endgid);
+    if (data.endurance) return;
+    failures.push_back(fmt::format("endurance group {}{} not available: {}", group.endgid,
+                                   group.source == "namespace" ? "" : fmt::format(" ({})", group.source),
+                                   bytes ? fmt::format("{} bytes returned, expected 512", bytes->size())
+                                         : (quiet.empty() ? std::string("skipped") : quiet.front())));
   }
+  if (failures.empty()) return;
+  std::string tried;
+  for (const auto& f : failures) tried += (tried.empty() ? "" : "; ") + f;
+  notes.push_back("Endurance Group Information log (09h) of " + tried);
 }
 
 // Identify, read quietly for the write counters: whether the endurance group

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <string>
 
+#include "firmware/nvme_capabilities.h"
 #include "report/json_values.h"
 
 namespace ssdprobe {
@@ -11,25 +12,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json oacs_bits(uint16_t oacs) {
-  return Json{{"security_send_receive", (oacs & 0x01) != 0},
-              {"format_nvm", (oacs & 0x02) != 0},
-              {"firmware_download", (oacs & 0x04) != 0},
-              {"namespace_management", (oacs & 0x08) != 0},
-              {"device_self_test", (oacs & 0x10) != 0},
-              {"directives", (oacs & 0x20) != 0}};
-}
-
-Json oncs_bits(uint16_t oncs) {
-  return Json{{"compare", (oncs & 0x001) != 0},
-              {"write_uncorrectable", (oncs & 0x002) != 0},
-              {"dataset_management", (oncs & 0x004) != 0},
-              {"write_zeroes", (oncs & 0x008) != 0},
-              {"save_select", (oncs & 0x010) != 0},
-              {"reservations", (oncs & 0x020) != 0},
-              {"timestamp", (oncs & 0x040) != 0},
-              {"verify", (oncs & 0x080) != 0},
-              {"copy", (oncs & 0x100) != 0}};
+// A field's bits by their JSON keys, in bit order (firmware/nvme_capabilities.h's tables).
+Json bit_flags(uint32_t value, std::span<const NvmeBitName> bits) {
+  Json flags = Json::object();
+  for (const NvmeBitName& b : bits) {
+    if (b.json_key) flags[b.json_key] = (value & (1u << b.bit)) != 0;
+  }
+  return flags;
 }
 
 void put_ctrl_identity(const NvmeIdCtrl& c, Json& j) {
@@ -52,9 +41,9 @@ void put_ctrl_limits(const NvmeIdCtrl& c, const NvmeDerivedSizes& s, Json& j) {
   j["mdts"] = c.mdts;
   j["mdts_bytes"] = json_or_null(s.mdts_bytes);
   j["oacs"] = c.oacs;
-  j["oacs_bits"] = oacs_bits(c.oacs);
+  j["oacs_bits"] = bit_flags(c.oacs, nvme_oacs_bit_names());
   j["oncs"] = c.oncs;
-  j["oncs_bits"] = oncs_bits(c.oncs);
+  j["oncs_bits"] = bit_flags(c.oncs, nvme_oncs_bit_names());
   j["vwc"] = c.vwc;
   j["awun"] = c.awun;
   j["awun_bytes"] = json_or_null(s.awun_bytes);

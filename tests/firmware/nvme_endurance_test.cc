@@ -41,6 +41,7 @@ class EnduranceAdmin : public NvmeAdmin {
   std::map<uint16_t, std::vector<uint8_t>> groups;
   std::vector<uint16_t>* asked = nullptr;
   uint64_t data_units_written = 1000;
+  std::optional<std::vector<uint8_t>> group_list;  // Identify CNS 19h; refused when absent
 
   std::vector<uint8_t> identify_ctrl() override { return nvme_controller().le32(96, ctratt).bytes(); }
   std::vector<uint8_t> identify_ns(uint32_t) override {
@@ -51,6 +52,10 @@ class EnduranceAdmin : public NvmeAdmin {
   std::vector<uint8_t> smart_log() override { return Page(512).le64(48, data_units_written).bytes(); }
   std::vector<uint8_t> log_page(uint8_t, uint32_t) override { throw Error(ErrorCategory::unsupported, "no C0h"); }
   std::optional<uint32_t> nsid() override { return 1; }
+  std::vector<uint8_t> identify_endurance_groups(uint16_t) override {
+    if (!group_list) throw Error(ErrorCategory::unsupported, "Identify CNS 19h: Invalid Field in Command");
+    return *group_list;
+  }
   std::vector<uint8_t> endurance_group_log(uint8_t lid, uint16_t group, uint8_t, uint32_t length) override {
     if (asked) asked->push_back(group);
     const auto found = groups.find(group);
@@ -114,11 +119,6 @@ TEST_CASE("LID 09h: a short buffer is rejected, huge counters do not wrap, 0 mea
 }
 
 TEST_CASE("LID 09h: the namespace's ENDGID, else group 1 when CTRATT says endurance groups exist") {
-  CHECK(nvme_endurance_group_to_read(0, 7) == 7);
-  CHECK(nvme_endurance_group_to_read(kNvmeCtrattEnduranceGroups, 0) == 1);
-  CHECK_FALSE(nvme_endurance_group_to_read(0, 0));
-  CHECK_FALSE(nvme_endurance_group_to_read(~kNvmeCtrattEnduranceGroups, 0));
-
   std::vector<uint16_t> asked;
   EnduranceAdmin admin;
   admin.endgid = 0;
@@ -131,6 +131,44 @@ TEST_CASE("LID 09h: the namespace's ENDGID, else group 1 when CTRATT says endura
   CHECK(data.endurance->endgid == 1);
   CHECK(asked == std::vector<uint16_t>{1});
   CHECK(nvme_reported_json(data)["endurance_group"]["percentage_used"] == 7);
+}
+
+TEST_CASE("LID 09h where the namespace names no group: the Endurance Group List's groups first, as FDP finds them") {
+  std::vector<uint16_t> asked;
+  EnduranceAdmin admin;
+  admin.endgid = 0;
+  admin.ctratt = kNvmeCtrattEnduranceGroups;
+  admin.asked = &asked;
+  Page list(4096);
+  list.le16(0, 2).le16(2, 3).le16(4, 5);
+  admin.group_list = list.bytes();
+  std::vector<std::string> notes;
+  SECTION("the first listed group that answers is read") {
+    admin.groups[5] = endurance_page(600'000, 50).bytes();
+    const NvmeFirmwareData data = read_through(admin, notes);
+    REQUIRE(data.endurance);
+    CHECK(data.endurance->endgid == 5);
+    CHECK(asked == std::vector<uint16_t>{3, 5});
+  }
+  SECTION("none answers: one note naming every group asked and where it came from") {
+    admin.groups[1] = endurance_page(600'000, 50).bytes();  // not listed: not asked
+    const NvmeFirmwareData data = read_through(admin, notes);
+    CHECK_FALSE(data.endurance);
+    CHECK(asked == std::vector<uint16_t>{3, 5});
+    const bool noted = std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+      return n.find("Endurance Group Information log (09h) of endurance group 3 (endurance group list) not "
+                    "available: Get Log Page 09h: Invalid Log Page; endurance group 5 (endurance group list)") !=
+             std::string::npos;
+    });
+    CHECK(noted);
+  }
+  SECTION("no CTRATT bit 4: no group is asked") {
+    admin.ctratt = 0;
+    admin.groups[3] = endurance_page(600'000, 50).bytes();
+    const NvmeFirmwareData data = read_through(admin, notes);
+    CHECK_FALSE(data.endurance);
+    CHECK(asked.empty());
+  }
 }
 
 TEST_CASE("LID 09h rejected: a note naming the log and the group, the rest still read") {

@@ -210,6 +210,18 @@ TEST_CASE("reported.nvme: spec names, raw values, _bytes null where invalid") {
   REQUIRE(j["lbaf"].size() == 2);
   CHECK(j["lbaf"][1] == nlohmann::ordered_json{{"ds", 12}, {"ms", 0}, {"rp", 0}});
   CHECK(j["oncs_bits"]["dataset_management"] == true);
+  // The JSON's keys, in bit order, are a contract: the capability table
+  // they are read from may grow, these may not change.
+  auto keys = [](const nlohmann::ordered_json& o) {
+    std::vector<std::string> k;
+    for (const auto& item : o.items()) k.push_back(item.key());
+    return k;
+  };
+  CHECK(keys(j["oacs_bits"]) == std::vector<std::string>{"security_send_receive", "format_nvm", "firmware_download",
+                                                          "namespace_management", "device_self_test", "directives"});
+  CHECK(keys(j["oncs_bits"]) == std::vector<std::string>{"compare", "write_uncorrectable", "dataset_management",
+                                                          "write_zeroes", "save_select", "reservations", "timestamp",
+                                                          "verify", "copy"});
   CHECK(j["nvm"].is_null());
   CHECK(j["smart"].is_null());
   CHECK(j["ocp"].is_null());
