@@ -152,9 +152,11 @@ double SimLatencyModel::gc_stall_us() {
 
 // Each erase block the write touches must be open: one that is not takes
 // the place of the least recently written, whose rest is folded (copied)
-// first. The fold is the drive copying a block, whatever the write: it is
-// added after the write's noise, with its own jitter drawn only on a fold,
-// so a profile without the limit draws nothing more.
+// first. The fold is the drive copying a block's worth, whatever the write:
+// the same time on every fold, added after the write's noise and drawing
+// nothing from the random sequence (a profile without the limit is
+// unchanged). A jittered fold buried the program unit in the write grid's
+// random writes, most of which fold on these drives.
 double SimLatencyModel::open_unit_fold_us(uint64_t offset, uint64_t length) {
   const uint64_t block = profile_.erase_block;
   if (profile_.open_units == 0 || block == 0) return 0.0;
@@ -165,7 +167,7 @@ double SimLatencyModel::open_unit_fold_us(uint64_t offset, uint64_t length) {
       open_blocks_.erase(open);
     } else {
       if (open_blocks_.size() >= profile_.open_units) open_blocks_.pop_back();
-      us += profile_.open_unit_fold_us * (0.8 + 0.4 * random_.uniform());
+      us += profile_.open_unit_fold_us;
     }
     open_blocks_.push_front(b);
   }

@@ -151,11 +151,6 @@ struct SimProfile {
     if (open_units == 0 || open_unit_fold_us <= 0.0 || erase_block == 0) return std::nullopt;
     return open_units;
   }
-  // A write grid's random writes over a window of many erase blocks fold on
-  // most writes when few blocks are kept open, and the folds' jitter can
-  // bury the program unit: a correct analysis reports the write unit or
-  // not determined there, never another unit.
-  bool folds_may_hide_write_unit() const { return expected_open_units().has_value(); }
   uint64_t interleave() const { return interleave_bytes ? interleave_bytes : (read_page ? read_page : 16384); }
   // The parallel units and interleave a stride probe must report: only when
   // requests serialize per unit and there are at least two units.
