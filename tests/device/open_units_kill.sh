@@ -26,30 +26,11 @@ J="$SCRATCH/j"
 # shows no erase block). No SLC cache probe and no parallelism probes: they
 # only delay the phase.
 RUN_ARGS=(--write --yes --journal "$J" --budget 20 --cache-bytes 0 --max-qd 1 --region 64M:64M)
-
-file_sha() { dd if="$FILE" bs=4M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
-
+WINDOW_BYTES=$((64 * MIB))  # check_restore (lib.sh)
 failures=0
 bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
-last_progress() { tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g' | grep -Ev '^[[:space:]]*$|^Script (started|done) ' | tail -n 1; }
 in_phase() { last_progress "$1" | grep -q '^open-units probe: '; }
-
-# start_run LOG: the --write run behind a terminal; sets RUN_PID (script's)
-# and PROBE_PID (ssdprobe's).
-start_run() {
-  : > "$1"
-  script -qfec "exec $(printf '%q ' "$SSDPROBE" "${RUN_ARGS[@]}" "$DEV")" "$1" < /dev/null > /dev/null 2>&1 &
-  RUN_PID=$!
-  PROBE_PID=""
-  local _
-  for _ in $(seq 200); do
-    PROBE_PID=$(cat "/proc/$RUN_PID/task/$RUN_PID/children" 2>/dev/null | awk '{print $1}')
-    [ -n "$PROBE_PID" ] && [ "$(readlink "/proc/$PROBE_PID/exe")" = "$(readlink -f "$SSDPROBE")" ] && return 0
-    sleep 0.01
-  done
-  fail "could not find the ssdprobe process under script(1) (pid $RUN_PID)"
-}
 
 # kill_in_phase LOG DELAY: SIGKILLs ssdprobe DELAY s after the phase's first line.
 kill_in_phase() {
@@ -59,39 +40,17 @@ kill_in_phase() {
   wait "$RUN_PID" 2>/dev/null
 }
 
-put_back() {
-  local journal
-  journal=$(journals)
-  if [ -n "$journal" ]; then "$SSDPROBE" restore --yes "$journal" > /dev/null 2>&1 || fail "cannot restore $journal after a missed aim"; fi
-  [ "$(file_sha)" = "$H0" ] || fail "the file is not back to its original content after a missed aim"
-}
-
-# check_restore TAG: one journal; the file changed; `ssdprobe restore`
-# exits 0, says it restored the 64 MiB window and puts it back bit-exactly.
-check_restore() {
-  local tag="$1" journal rc f0=$failures
-  journal=$(journals)
-  [ -n "$journal" ] && [ "$(wc -l <<< "$journal")" = 1 ] || { bad "$tag: expected one journal in $J, found '$journal'"; return; }
-  [ "$(file_sha)" != "$H0" ] || bad "$tag: the file is unchanged after the kill: the kill tested nothing"
-  "$SSDPROBE" restore --yes "$journal" > "$SCRATCH/$tag.restore.log" 2>&1
-  rc=$?
-  [ "$rc" = 0 ] || bad "$tag: ssdprobe restore exited $rc: $(tail -n 3 "$SCRATCH/$tag.restore.log")"
-  grep -q "restored and verified $((64 * MIB)) bytes" "$SCRATCH/$tag.restore.log" ||
-    bad "$tag: restore did not report the 64 MiB window restored: $(cat "$SCRATCH/$tag.restore.log")"
-  [ "$(file_sha)" = "$H0" ] || bad "$tag: THE FILE DIFFERS FROM ITS ORIGINAL CONTENT after restore"
-  [ -z "$(journals)" ] || bad "$tag: journal left behind after restore: $(journals)"
-  [ "$failures" = "$f0" ] && note "ok   $tag: $(grep -m 1 'restored and verified' "$SCRATCH/$tag.restore.log")"
-}
-
+# kill_at TAG DELAY: a run killed DELAY s after the phase's first line (up
+# to 3 attempts, the file put back after each miss), then restored.
 kill_at() {
   local tag="$1" delay="$2" attempt
   for attempt in 1 2 3; do
     LOG="$SCRATCH/$tag.$attempt.log"
-    start_run "$LOG"
+    start_behind_terminal "$LOG" "${RUN_ARGS[@]}" "$DEV"
     kill_in_phase "$LOG" "$delay"
     if in_phase "$LOG"; then
       note "$tag: killed $delay s into the phase (attempt $attempt), last shown: '$(last_progress "$LOG")'"
-      check_restore "$tag"
+      check_restore "$tag" yes
       return
     fi
     note "$tag: aim missed (attempt $attempt): last shown '$(last_progress "$LOG")'; restoring and retrying"
