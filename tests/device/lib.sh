@@ -364,3 +364,34 @@ check_restore() {
   [ "$failures" = "$f0" ] && note "ok   $tag: $(grep -m 1 'restored and verified\|nothing to write' "$SCRATCH/$tag.restore.log")"
 }
 
+# kill_after CONDITION DELAY: SIGKILLs ssdprobe DELAY seconds after
+# CONDITION first holds.
+kill_after() {
+  local cond="$1" delay="$2"
+  while kill -0 "$PROBE_PID" 2>/dev/null && ! "$cond"; do sleep 0.005; done
+  sleep "$delay"
+  kill -9 "$PROBE_PID" 2>/dev/null
+  wait "$RUN_PID" 2>/dev/null
+}
+
+# kill_where_aimed TAG WRITTEN AIMED KILL...: up to 3 runs, each started by
+# the caller's start_run LOG (LOG is set to this attempt's log) and ended by
+# KILL...; the first after which AIMED holds (the run died where aimed) is
+# restored and checked (check_restore TAG WRITTEN), each miss put back.
+kill_where_aimed() {
+  local tag="$1" written="$2" aimed="$3" attempt
+  shift 3
+  for attempt in 1 2 3; do
+    LOG="$SCRATCH/$tag.$attempt.log"
+    start_run "$LOG"
+    "$@"
+    if "$aimed"; then
+      note "$tag: $* (attempt $attempt), last shown: '$(last_progress "$LOG")'"
+      check_restore "$tag" "$written"
+      return
+    fi
+    note "$tag: aim missed (attempt $attempt): last shown '$(last_progress "$LOG")'; restoring and retrying"
+    put_back
+  done
+  bad "$tag: could not SIGKILL the run where aimed ($aimed) in 3 attempts"
+}

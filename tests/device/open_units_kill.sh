@@ -30,34 +30,9 @@ WINDOW_BYTES=$((64 * MIB))  # check_restore (lib.sh)
 failures=0
 bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
-in_phase() { last_progress "$1" | grep -q '^open-units probe: '; }
-
-# kill_in_phase LOG DELAY: SIGKILLs ssdprobe DELAY s after the phase's first line.
-kill_in_phase() {
-  while kill -0 "$PROBE_PID" 2>/dev/null && ! in_phase "$1"; do sleep 0.002; done
-  sleep "$2"
-  kill -9 "$PROBE_PID" 2>/dev/null
-  wait "$RUN_PID" 2>/dev/null
-}
-
-# kill_at TAG DELAY: a run killed DELAY s after the phase's first line (up
-# to 3 attempts, the file put back after each miss), then restored.
-kill_at() {
-  local tag="$1" delay="$2" attempt
-  for attempt in 1 2 3; do
-    LOG="$SCRATCH/$tag.$attempt.log"
-    start_behind_terminal "$LOG" "${RUN_ARGS[@]}" "$DEV"
-    kill_in_phase "$LOG" "$delay"
-    if in_phase "$LOG"; then
-      note "$tag: killed $delay s into the phase (attempt $attempt), last shown: '$(last_progress "$LOG")'"
-      check_restore "$tag" yes
-      return
-    fi
-    note "$tag: aim missed (attempt $attempt): last shown '$(last_progress "$LOG")'; restoring and retrying"
-    put_back
-  done
-  bad "$tag: could not SIGKILL the run inside the open_units phase in 3 attempts"
-}
+# The phase's progress line is the last one shown: the run is (or died) in it.
+in_phase() { last_progress "$LOG" | grep -q '^open-units probe: '; }
+start_run() { start_behind_terminal "$1" "${RUN_ARGS[@]}" "$DEV"; }
 
 # ---------------------------------------------------------------------------
 
@@ -68,16 +43,17 @@ H0=$(file_sha)
 # A whole run first: the phase runs here (else the kills test nothing) and
 # says what it wrote, and the window comes back.
 "$SSDPROBE" "${RUN_ARGS[@]}" --json "$SCRATCH/whole.json" "$DEV" > /dev/null 2>&1 || fail "the whole run exited $?"
-[ "$(jq -r '.phases[] | select(.name == "open_units") | .state' "$SCRATCH/whole.json")" = done ] ||
+# (On a busy host its 5 % of --budget may end the ladder early: "budget".)
+[[ "$(jq -r '.phases[] | select(.name == "open_units") | .state' "$SCRATCH/whole.json")" == @(done|budget) ]] ||
   fail "the open_units phase did not run: $(jq -c '.phases[] | select(.name == "open_units")' "$SCRATCH/whole.json")"
 note "whole run: open units $(jq -c '.detected.open_units | {state, streams, at_most, searched_up_to_streams, stretch_from, io_from, written_bytes, device_time_s}' "$SCRATCH/whole.json")"
 [ "$(file_sha)" = "$H0" ] || fail "the whole run did not put the window back"
 
 # The phase lasts about 0.2 s on a loop device over a file (16 KiB writes,
 # 15 MiB in all): kills at its first line and at random times inside it.
-kill_at kill-first 0
-kill_at kill-random-1 "0.0$(printf '%02d' $((RANDOM % 50)))"
-kill_at kill-random-2 "0.$(printf '%03d' $((50 + RANDOM % 70)))"
+kill_where_aimed kill-first yes in_phase kill_after in_phase 0
+kill_where_aimed kill-random-1 yes in_phase kill_after in_phase "0.0$(printf '%02d' $((RANDOM % 50)))"
+kill_where_aimed kill-random-2 yes in_phase kill_after in_phase "0.$(printf '%03d' $((50 + RANDOM % 70)))"
 
 [ "$failures" = 0 ] || fail "$failures problems"
 echo "PASS"

@@ -45,15 +45,6 @@ start_run() {
   start_behind_terminal "$1" "${RUN_ARGS[@]}" "$DEV"
 }
 
-# kill_after CONDITION DELAY: SIGKILLs ssdprobe DELAY seconds after
-# CONDITION first holds.
-kill_after() {
-  local cond="$1" delay="$2"
-  while kill -0 "$PROBE_PID" 2>/dev/null && ! "$cond"; do sleep 0.005; done
-  sleep "$delay"
-  kill -9 "$PROBE_PID" 2>/dev/null
-  wait "$RUN_PID" 2>/dev/null
-}
 
 # Where a run died is judged after it exited, from what it showed last
 # (script(1) has copied all of it by then) and what the device saw. (No
@@ -90,21 +81,12 @@ no_writes() { [ "$(writes_done)" = "$WRITES0_COUNT $WRITES0_SECTORS" ]; }
 # journal_complete) first held, in the fill or in the idle before it (up to
 # 3 attempts), then restored.
 kill_at() {
-  local tag="$1" when="$2" delay="$3" attempt died_in=died_in_fill written=yes
-  [ "$when" = journal_complete ] && { died_in=died_in_idle; written=no; }
-  for attempt in 1 2 3; do
-    LOG="$SCRATCH/$tag.$attempt.log"
-    start_run "$LOG"
-    kill_after "$when" "$delay"
-    if "$died_in"; then
-      note "$tag: killed $delay s after $when (attempt $attempt), last shown: '$(last_progress "$LOG")'"
-      check_restore "$tag" "$written"
-      return
-    fi
-    note "$tag: aim missed (attempt $attempt): last shown '$(last_progress "$LOG")'; restoring and retrying"
-    put_back
-  done
-  bad "$tag: could not SIGKILL the run where aimed ($died_in) in 3 attempts"
+  local tag="$1" when="$2" delay="$3"
+  if [ "$when" = journal_complete ]; then
+    kill_where_aimed "$tag" no died_in_idle kill_after "$when" "$delay"
+  else
+    kill_where_aimed "$tag" yes died_in_fill kill_after "$when" "$delay"
+  fi
 }
 
 # ---------------------------------------------------------------------------
