@@ -169,7 +169,7 @@ const std::vector<OptionSpec>& option_table() {
        "With --write: the most the whole run writes, every write phase and the restore of the window included "
        "(e.g. 4G). The restore is reserved first; each write phase whose own upper bound does not fit in what is "
        "left is skipped with the reason, never cut short. The question before the first write states the cap. The "
-       "default 20G lets a default run (at most 18.1 GiB) complete; a larger --cache-bytes or --region needs it "
+       "default 20G lets a default run (at most 18.25 GiB) complete; a larger --cache-bytes or --region needs it "
        "raised",
        SizeField{&Options::max_write_bytes, true}},
       {"--journal", "DIR", "/var/lib/ssdprobe/journal", "journal_dir", kCharacterize,

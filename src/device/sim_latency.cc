@@ -150,6 +150,30 @@ double SimLatencyModel::gc_stall_us() {
   return profile_.gc_stall_us * (0.5 + random_.uniform());
 }
 
+// Each erase block the write touches must be open: one that is not takes
+// the place of the least recently written, whose rest is folded (copied)
+// first. The fold is the drive copying a block's worth, whatever the write:
+// the same time on every fold, added after the write's noise and drawing
+// nothing from the random sequence (a profile without the limit is
+// unchanged). A jittered fold buried the program unit in the write grid's
+// random writes, most of which fold on these drives.
+double SimLatencyModel::open_unit_fold_us(uint64_t offset, uint64_t length) {
+  const uint64_t block = profile_.erase_block;
+  if (profile_.open_units == 0 || block == 0) return 0.0;
+  double us = 0.0;
+  for (uint64_t b = offset / block; b <= (offset + length - 1) / block; ++b) {
+    const auto open = std::find(open_blocks_.begin(), open_blocks_.end(), b);
+    if (open != open_blocks_.end()) {
+      open_blocks_.erase(open);
+    } else {
+      if (open_blocks_.size() >= profile_.open_units) open_blocks_.pop_back();
+      us += profile_.open_unit_fold_us;
+    }
+    open_blocks_.push_front(b);
+  }
+  return us;
+}
+
 double SimLatencyModel::service_us(IoOp op, uint64_t offset, uint64_t length) {
   double us = 0.0;
   if (op == IoOp::read) {
@@ -173,6 +197,8 @@ double SimLatencyModel::service_us(IoOp op, uint64_t offset, uint64_t length) {
     remember_written(offset, length);
     last_write_end_ = offset + length;
     buffered_pages_.clear();
+    const double noisy = apply_noise(us);
+    return noisy + open_unit_fold_us(offset, length);
   }
   return apply_noise(us);
 }

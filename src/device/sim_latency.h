@@ -47,6 +47,9 @@ class SimLatencyModel {
   double native_write_us(uint64_t offset, uint64_t length, bool sequential);
   // The garbage-collection wait of a full drive's native write (0 on others).
   double gc_stall_us();
+  // The fold of a write into an erase block that is not open (0 on drives
+  // without an open-unit limit, and for writes into open blocks).
+  double open_unit_fold_us(uint64_t offset, uint64_t length);
 
   SimProfile profile_;
   Random random_;
@@ -55,6 +58,7 @@ class SimLatencyModel {
   std::unordered_set<uint64_t> written_granules_;  // 4 KiB granules (only with unwritten_reads_skip_nand)
   uint64_t units_in_open_block_ = 0;  // program units taken in the open erase block
   uint64_t cache_free_bytes_ = 0;                   // room left in the SLC cache
+  std::deque<uint64_t> open_blocks_;                // open erase blocks, most recently written first
 };
 
 }  // namespace ssdprobe

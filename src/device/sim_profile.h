@@ -76,6 +76,14 @@ struct SimProfile {
   // for each program unit it holds, a partly covered one too (plus rmw_us
   // each), and nothing for a partly covered stripe. 0 or 1: no striping.
   uint32_t stripe_units = 0;
+  // Open erase units (cheap flash: SD cards, USB sticks, eMMC, DRAM-less
+  // SSDs): the drive keeps this many erase blocks open for writing, least
+  // recently written first out. A write into a block that is not open closes
+  // one (its unwritten rest is copied: a garbage collection) and costs
+  // open_unit_fold_us on top of its own cost; writes into open blocks cost
+  // what they always did. 0: no limit, as every profile without it.
+  uint32_t open_units = 0;
+  double open_unit_fold_us = 0.0;
 
   // Internal parallelism: a request is served by parallel unit
   // (offset / interleave) % parallel_units; requests on different units
@@ -135,6 +143,13 @@ struct SimProfile {
     if (program > logical_block && (rmw_cost_us > 0.0 || program_cost_us > 0.0)) return program;
     if (write_map_unit > logical_block && map_rmw_us > 0.0) return write_map_unit;
     return std::nullopt;
+  }
+  // The open erase units a correct analysis must report: the limit, when
+  // the drive has one (nullopt: none, writes to any number of streams cost
+  // the same).
+  std::optional<uint32_t> expected_open_units() const {
+    if (open_units == 0 || open_unit_fold_us <= 0.0 || erase_block == 0) return std::nullopt;
+    return open_units;
   }
   uint64_t interleave() const { return interleave_bytes ? interleave_bytes : (read_page ? read_page : 16384); }
   // The parallel units and interleave a stride probe must report: only when

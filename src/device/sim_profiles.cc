@@ -5,6 +5,10 @@
 // SATA adds ~30 us of protocol, SLC-cached parts ~20 us).
 #include "device/sim_profile.h"
 
+#include <fmt/format.h>
+
+#include "core/units.h"
+
 namespace ssdprobe {
 namespace {
 
@@ -271,12 +275,37 @@ SimProfile full_gc_48k() {
   return p;
 }
 
+// Cheap flash (SD cards, USB sticks, eMMC, DRAM-less SSDs) keeps a few erase
+// blocks open for writing: writes that rotate over more streams than that
+// make every write a fold. The three differ in how many they keep, their
+// erase block and what a fold costs.
+SimProfile open_units_drive(const char* name, uint32_t open, uint64_t erase_block, double fold_us) {
+  SimProfile p;
+  p.name = name;
+  p.read_base_us = 30.0;
+  p.page_sense_us = 60.0;
+  p.read_levels = {{4096, 1.0}};
+  p.program_unit = 16384;
+  p.program_us = 120.0;
+  p.erase_block = erase_block;
+  p.open_units = open;
+  p.open_unit_fold_us = fold_us;
+  p.description = fmt::format("cheap flash, 16 KiB read page and program unit, {} erase blocks of which {} are kept "
+                              "open for writing: a write into another costs a {:.0f} ms fold",
+                              format_size(erase_block), open, fold_us / 1000.0);
+  return p;
+}
+
+SimProfile sd_open2() { return open_units_drive("sd-open2", 2, 4ull << 20, 3000.0); }
+SimProfile usb_open4() { return open_units_drive("usb-open4", 4, 8ull << 20, 5000.0); }
+SimProfile emmc_open7() { return open_units_drive("emmc-open7", 7, 4ull << 20, 2000.0); }
+
 const std::vector<SimProfile>& sim_profiles() {
   static const std::vector<SimProfile> profiles{
       nvme_tlc_16k(), nvme_4kn_32k(), sata_mlc_8k(), clean_4k(),      noisy_16k(),
       subtle_8k(),    qlc_16k_iu_32k(), multiplane_16k(), flat_dram(), emmc_4k_4kn(),
       fresh_tlc_16k(), channels_8x64k(), channels_4x16k(), tlc_slc_128m(), qlc_slc_2g(),
-      nvme_striped_16k(), tlc_units_touched(), full_gc_48k(),
+      nvme_striped_16k(), tlc_units_touched(), full_gc_48k(), sd_open2(), usb_open4(), emmc_open7(),
   };
   return profiles;
 }

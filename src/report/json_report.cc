@@ -1,6 +1,5 @@
 #include "report/json_report.h"
 
-
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -15,6 +14,7 @@
 #include "report/enum_names.h"
 #include "report/firmware_json.h"
 #include "report/json_values.h"
+#include "report/open_units_render.h"
 #include "report/parallelism_render.h"
 #include "report/utf8.h"
 #include "report/verdict_render.h"
@@ -385,7 +385,8 @@ json to_json(const ResultDocument& d) {
                 {"write_unit", detected_json(d.write_unit)},
                 {"write_stripe", write_stripe_json(d.write_stripe, d.write_stripe_detail)},
                 {"erase_block", detected_json(d.erase_block)},
-                {"slc_cache", slc_cache_json(d.slc_cache, d.slc_cache_detail)}}},
+                {"slc_cache", slc_cache_json(d.slc_cache, d.slc_cache_detail)},
+                {"open_units", open_units_json(d.open_units)}}},
               {"mismatches", mismatches},
               {"verdict", verdict_json(d.verdict)},
               {"recommendations",

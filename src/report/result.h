@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/latency_grid.h"
+#include "analysis/open_units.h"
 #include "analysis/verdicts.h"
 #include "analysis/write_stalls.h"
 #include "core/error.h"
@@ -250,6 +251,28 @@ struct WriteStripeDetail {
   std::optional<bool> agrees;                  // units == parallel_units, when both are known
 };
 
+// The open-units probe (probes/open_units_probe.h, phase open_units): how
+// many interleaved write streams the drive takes before every write
+// collapses into a fold, and what it wrote to tell.
+struct OpenUnitsSection {
+  OpenUnitsVerdict verdict;          // state not_measured until the phase ran
+  std::string to_determine;          // what would tell, when not found (set with the verdict)
+  uint64_t stretch_bytes = 0;        // one stream per stretch: the erase block, or the stand-in
+  std::string stretch_from;          // "erase_block" or "stand_in"
+  uint64_t io_bytes = 0;             // each write: the write unit, or the stand-in
+  std::string io_from;               // "write_unit" or "stand_in"
+  uint64_t offset = 0;               // the first stretch's first byte
+  uint32_t most_streams = 0;         // stretches the window holds
+  uint64_t written_bytes = 0;
+  uint64_t cap_bytes = 0;
+  double device_time_s = 0.0;
+  std::string cut_by;                // "cap", "budget", or empty: the ladder ran to its end
+  // What the firmware states a host may keep open (run/open_units_phase.h),
+  // and the reported field it comes from; absent where it states nothing.
+  std::optional<uint32_t> firmware_streams;
+  std::string firmware_streams_field;
+};
+
 struct ResultDocument {
   std::string started_at;   // ISO 8601 UTC
   std::string ended_at;     // ISO 8601 UTC, when the last phase ended
@@ -268,6 +291,7 @@ struct ResultDocument {
   WriteStripeDetail write_stripe_detail;
   DetectedUnit slc_cache;  // found: the bytes a burst of writes gets at the cache's speed
   std::optional<SlcCacheDetail> slc_cache_detail;  // absent unless the SLC cache probe ran
+  OpenUnitsSection open_units;  // state not_measured unless the open-units probe ran
   std::vector<Mismatch> mismatches;
   Recommendations recommendations;
   Verdict verdict;  // built last, from everything above it (run/verdict_builder.h)

@@ -12,6 +12,7 @@
 #include "device/completion_spin.h"  // kMaxInFlight, named where the engine slept
 #include "firmware/nvme_format_advice.h"
 #include "report/audit_render.h"
+#include "report/open_units_render.h"
 #include "report/parallelism_render.h"
 #include "report/run_context_text.h"
 #include "report/enum_names.h"
@@ -310,6 +311,8 @@ void evidence(std::string& out, const ResultDocument& d, size_t width) {
   if (d.slc_cache_detail && d.slc_cache_detail->write_unit) {
     out += wrapped("    write unit inside the cache: ", d.slc_cache_detail->write_unit->evidence, width, 4);
   }
+  // Only a --write run tells how many streams it measured or why not.
+  if (d.write_probe) open_units_text(out, d.open_units, width);
 }
 
 // The audit's own findings are mismatches too (for readers of the JSON), but

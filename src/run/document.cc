@@ -78,6 +78,7 @@ ResultDocument base_document(const Options& options, const Target& target) {
   doc.write_unit = needs_writes("write unit");
   doc.write_stripe = needs_writes("write stripe");
   doc.erase_block = needs_writes("erase block");
+  doc.open_units.verdict.evidence = needs_writes("number of write streams the drive keeps open").evidence;
   return doc;
 }
 

@@ -3,6 +3,7 @@
 #include "firmware/firmware_query.h"
 #include "firmware/mmc_findings.h"
 #include "firmware/nvme_streams_findings.h"
+#include "run/open_units_phase.h"
 
 namespace ssdprobe {
 
@@ -35,6 +36,7 @@ void add_firmware_section(ResultDocument& doc, std::optional<uint64_t> measured_
     for (auto& m : mmc_erase_findings(*fw.mmc, doc.erase_block.bytes)) doc.mismatches.push_back(std::move(m));
   }
   if (fw.nvme) add_streams_comparison(doc, *fw.nvme);
+  compare_open_units_with_firmware(doc);
   doc.firmware.identity_source = fw.identity_source;
   doc.firmware.expectations = fw.expectations;
   // Firmware strings are complete where sysfs truncates (ATA model: 16 chars).

@@ -32,6 +32,10 @@ constexpr double kSlcCacheBudgetShare = 0.30;
 // When the probe found a cache that came back after idling, the write grid
 // inside it (after the native phases) is set aside this share too.
 constexpr double kInCacheGridBudgetShare = 0.10;
+// The open-units probe, after the write parallelism probe: this share of
+// --budget, a floor like the parallelism probes' (on a drive without a
+// limit its ladder takes well under a second; it stops at a collapse).
+constexpr double kOpenUnitsBudgetShare = 0.05;
 
 // Device time spent so far, in the sums the budget rules use. The grids'
 // and the erase stream's time is `device_time_s` (the document's
@@ -58,6 +62,7 @@ struct RunBudget {
   double write_grid_s(double write_phases_s) const { return write_phases_s / 2.0; }
   double erase_stream_s(double write_phases_s, double grid_elapsed_s) const;
   double write_parallelism_s(double write_phases_s, double grid_elapsed_s, double stream_elapsed_s) const;
+  double open_units_s() const { return total_s * kOpenUnitsBudgetShare; }
   double read_written_s(const RunTally& tally) const;
   double read_parallelism_s(const RunTally& tally) const;
 };

@@ -14,6 +14,7 @@
 #include "run/document.h"
 #include "run/firmware_phase.h"
 #include "run/journal_check.h"
+#include "run/open_units_phase.h"
 #include "run/parallelism_section.h"
 #include "run/pipeline.h"
 #include "probes/grid_plan.h"
@@ -95,6 +96,8 @@ const std::vector<Phase>& characterize_phases() {
       {.name = "erase_stream", .run = run_erase_stream, .needs = Needs::writes,
        .decides = Units{&ResultDocument::erase_block}, .timed = true},
       {.name = "write_parallelism", .run = run_write_parallelism_phase, .needs = Needs::writes, .timed = true},
+      {.name = "open_units", .run = run_open_units_phase, .needs = Needs::writes,
+       .skip_if = skip_open_units_if_no_room, .timed = true},
       {.name = "write_grid_in_cache", .run = run_in_cache_grid_phase, .needs = Needs::writes,
        .skip_if = skip_in_cache_grid_unless_cache_refills, .timed = true},
       {.name = "restore", .run = restore_window, .needs = Needs::writes, .runs_after_stop = true},

@@ -5,6 +5,7 @@
 #include <optional>
 #include <unistd.h>
 
+#include "analysis/open_units.h"
 #include "analysis/recommend.h"
 #include "analysis/zoned_advice.h"
 #include "core/units.h"
@@ -113,6 +114,7 @@ void fill_recommendations(ResultDocument& doc) {
   }
   doc.recommendations = recommend(geometry, existing_stack(doc), disk, part, doc.kind == TargetKind::partition);
   doc.recommendations.verdict = audit_verdict(doc);
+  for (auto& line : open_units_advice(doc.open_units.verdict, part)) doc.recommendations.notes.push_back(line);
   if (doc.kind == TargetKind::sim || doc.kind == TargetKind::file) {
     doc.recommendations.notes.push_back("replace DISK and PARTITION with the drive's device nodes");
   }

@@ -7,12 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "probes/open_units_probe.h"
 #include "run/parallelism_section.h"
 
 namespace ssdprobe {
 
 WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes) {
-  return {slc_fill_bytes, kWriteGridByteCap, 2 * window.length, kWriteParallelismByteCap, restored ? window.length : 0};
+  return {slc_fill_bytes, kWriteGridByteCap, 2 * window.length, kWriteParallelismByteCap, kOpenUnitsByteCap,
+          restored ? window.length : 0};
 }
 
 std::optional<uint64_t> whole_drive_bytes(const Target& target) {
@@ -45,6 +47,7 @@ std::string WriteBound::breakdown() const {
   if (erase_stream > 0)
     parts.push_back(fmt::format("erase stream <= {} (two passes over the window)", format_size(erase_stream)));
   if (write_parallelism > 0) parts.push_back(fmt::format("write parallelism <= {}", format_size(write_parallelism)));
+  if (open_units > 0) parts.push_back(fmt::format("open-units probe <= {}", format_size(open_units)));
   if (restore > 0) parts.push_back(fmt::format("restore {}", format_size(restore)));
   return fmt::format("{}", fmt::join(parts, ", "));
 }

@@ -22,9 +22,10 @@ struct WriteBound {
   uint64_t write_grid = 0;         // kWriteGridByteCap
   uint64_t erase_stream = 0;       // two sequential passes over the window
   uint64_t write_parallelism = 0;  // kWriteParallelismByteCap
+  uint64_t open_units = 0;         // kOpenUnitsByteCap
   uint64_t restore = 0;            // the window written back (0: --no-preserve, or a sim)
 
-  uint64_t total() const { return slc_cache + write_grid + erase_stream + write_parallelism + restore; }
+  uint64_t total() const { return slc_cache + write_grid + erase_stream + write_parallelism + open_units + restore; }
   // "SLC cache probe <= 16 GiB, write grid <= 1 GiB, erase stream <= 512 MiB (two passes), ..."
   std::string breakdown() const;
 };

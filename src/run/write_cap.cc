@@ -23,6 +23,7 @@ constexpr CappedPhase kCappedPhases[] = {
     {"write_grid", "write grid", &WriteBound::write_grid, "its writes"},
     {"erase_stream", "erase stream", &WriteBound::erase_stream, "its two passes over the window"},
     {"write_parallelism", "write parallelism probe", &WriteBound::write_parallelism, "its writes"},
+    {"open_units", "open-units probe", &WriteBound::open_units, "its interleaved streams"},
 };
 
 // "16 GiB" for a whole figure, else "3.2 GiB": the cap's own words.

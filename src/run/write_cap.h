@@ -21,7 +21,7 @@ namespace ssdprobe {
 // The default --max-write-bytes. A fixed figure, so the question states the
 // same ceiling on every drive: 20 GiB is above the bound of a default run
 // (16 GiB SLC cache fill + 1 GiB write grid + 512 MiB stream + 384 MiB
-// parallelism + 256 MiB restore = 18.1 GiB), so a default run completes on a
+// parallelism + 128 MiB open units + 256 MiB restore = 18.25 GiB), so a default run completes on a
 // typical drive, while a larger --cache-bytes or --region must be paid for
 // by raising the cap, in words the user typed.
 constexpr uint64_t kDefaultMaxWriteBytes = 20ull << 30;

@@ -109,6 +109,8 @@ void record_stripe(ResultDocument& doc, const StripeVerdict& s) {
                                           .parallel_units = {}, .parallel_units_from = {}, .agrees = {}};
 }
 
+}  // namespace
+
 // The write window from its first byte whose disk offset is a multiple of
 // the write unit: a stream that starts off the unit writes a partial unit
 // with every write (the 96 KiB writes of a 48 KiB unit from a 1 MiB start
@@ -119,6 +121,8 @@ Region unit_aligned(const Region& window, uint64_t unit, uint64_t disk_start) {
   const uint64_t end = window.offset + window.length;
   return first >= end ? window : Region{first, end - first};
 }
+
+namespace {
 
 EraseStreamResult erase_stream(RunContext& run, double budget_s) {
   EraseStreamOptions stream;
@@ -170,8 +174,8 @@ PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
 
 // The phases that write inside the window.
 bool writes_in_window(const std::string& phase) {
-  static const std::set<std::string> writing = {"slc_cache", "write_grid", "erase_stream", "write_parallelism",
-                                                "write_grid_in_cache", "zoned_write"};
+  static const std::set<std::string> writing = {"slc_cache",           "write_grid", "erase_stream", "write_parallelism",
+                                                "open_units",          "write_grid_in_cache", "zoned_write"};
   return writing.contains(phase);
 }
 
@@ -227,6 +231,8 @@ PhaseOutcome open_write_session(RunContext& run) {
   started.length = w.window.length;
   started.preserved = w.session != nullptr && run.options.preserve;
   run.doc.write_probe = started;
+  // Replaced when the open_units phase runs; its record says why it did not.
+  run.doc.open_units.verdict.evidence = "not measured: the open_units phase did not run (phases says why)";
   w.no_sigpipe = std::make_unique<SigpipeIgnored>();
   if (w.session && w.session->zoned()) {
     run.observer.message(fmt::format("journaling the {} zones to reset to {}", w.session->write_zones().size(),

@@ -27,6 +27,9 @@ GridPlan write_grid_plan(const RunContext& run);
 GridPlan write_grid_plan(const Target& target, const Region& window);
 GridProbeResult run_write_grid_probe(RunContext& run, const GridPlan& plan, const char* name, double budget_s,
                                      uint64_t max_bytes);
+// The window from its first byte whose disk offset (`disk_start`: the
+// partition's start) is a multiple of `unit`; the whole window when none is.
+Region unit_aligned(const Region& window, uint64_t unit, uint64_t disk_start);
 // When a grid's later rounds moved from its first by a quarter of a typical
 // cell or more (the drive changed state during it): a note says so and
 // `unit`, the grid's answer, is marked regime "mixed".

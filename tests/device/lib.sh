@@ -230,6 +230,30 @@ run_logged() {
 # jget FILE FILTER: one raw jq value ("null" when absent).
 jget() { jq -r "$2" "$1"; }
 
+# last_progress LOG: the last progress text a run behind script(1) showed
+# (the line is rewritten in place: after the last carriage return), without
+# script(1)'s own "Script started/done" lines.
+last_progress() { tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g' | grep -Ev '^[[:space:]]*$|^Script (started|done) ' | tail -n 1; }
+
+# start_behind_terminal LOG ARGS...: `$SSDPROBE ARGS...` behind a terminal
+# (script(1), so it shows its progress line), in the background; sets
+# RUN_PID (script's) and PROBE_PID (ssdprobe's: the shell script(1) starts
+# execs it).
+start_behind_terminal() {
+  local log="$1" _
+  shift
+  : > "$log"
+  script -qfec "exec $(printf '%q ' "$SSDPROBE" "$@")" "$log" < /dev/null > /dev/null 2>&1 &
+  RUN_PID=$!
+  PROBE_PID=""
+  for _ in $(seq 200); do
+    PROBE_PID=$(cat "/proc/$RUN_PID/task/$RUN_PID/children" 2>/dev/null | awk '{print $1}')
+    [ -n "$PROBE_PID" ] && [ "$(readlink "/proc/$PROBE_PID/exe")" = "$(readlink -f "$SSDPROBE")" ] && return 0
+    sleep 0.01
+  done
+  fail "could not find the ssdprobe process under script(1) (pid $RUN_PID)"
+}
+
 # dev_hash DEV: hash of the whole device, read with O_DIRECT (no page cache).
 dev_hash() { dd if="$1" bs=4M iflag=direct status=none | b2sum | cut -d' ' -f1; }
 
@@ -299,3 +323,78 @@ stream_started() {
     END { exit !(n == 16 && !bad) }'
 }
 restore_started() { tail -n 8 "$TRACE" | awk '$1 == "W" && $3 > 262144 { found = 1 } END { exit !found }'; }
+
+# ---------------------------------------------------------------------------
+# Kill tests (slc_cache_kill, open_units_kill): a --write run on a loop
+# device over $FILE, whose content hashes to $H0, killed and restored. They
+# need the caller's bad() and $failures, $J, $WINDOW_BYTES (the window).
+
+file_sha() { dd if="$FILE" bs=4M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
+
+# put_back: after a kill that missed its aim, the journal restored (if any)
+# and the file back to $H0, or the test fails.
+put_back() {
+  local journal
+  journal=$(journals)
+  if [ -n "$journal" ]; then "$SSDPROBE" restore --yes "$journal" > /dev/null 2>&1 || fail "cannot restore $journal after a missed aim"; fi
+  [ "$(file_sha)" = "$H0" ] || fail "the file is not back to its original content after a missed aim"
+}
+
+# check_restore TAG WRITTEN: one journal; the device differs from H0 if
+# WRITTEN (yes), not if no; `ssdprobe restore` exits 0, says it restored the
+# window and puts it back bit-exactly; no journal left.
+check_restore() {
+  local tag="$1" written="$2" journal rc f0=$failures
+  journal=$(journals)
+  [ -n "$journal" ] && [ "$(wc -l <<< "$journal")" = 1 ] || { bad "$tag: expected one journal in $J, found '$journal'"; return; }
+  if [ "$written" = yes ]; then
+    [ "$(file_sha)" != "$H0" ] || bad "$tag: the file is unchanged after the kill: the kill tested nothing"
+  else
+    [ "$(file_sha)" = "$H0" ] || bad "$tag: the file changed although the run was killed before it wrote"
+  fi
+  "$SSDPROBE" restore --yes "$journal" > "$SCRATCH/$tag.restore.log" 2>&1
+  rc=$?
+  [ "$rc" = 0 ] || bad "$tag: ssdprobe restore exited $rc: $(tail -n 3 "$SCRATCH/$tag.restore.log")"
+  if [ "$written" = yes ]; then
+    grep -q "restored and verified $WINDOW_BYTES bytes" "$SCRATCH/$tag.restore.log" ||
+      bad "$tag: restore did not report the $WINDOW_BYTES-byte window restored: $(cat "$SCRATCH/$tag.restore.log")"
+  else
+    grep -q "nothing to write: the window .* already holds the journal's saved content" "$SCRATCH/$tag.restore.log" ||
+      bad "$tag: restore of an unwritten window did not say there was nothing to write: $(cat "$SCRATCH/$tag.restore.log")"
+  fi
+  [ "$(file_sha)" = "$H0" ] || bad "$tag: THE FILE DIFFERS FROM ITS ORIGINAL CONTENT after restore"
+  [ -z "$(journals)" ] || bad "$tag: journal left behind after restore: $(journals)"
+  [ "$failures" = "$f0" ] && note "ok   $tag: $(grep -m 1 'restored and verified\|nothing to write' "$SCRATCH/$tag.restore.log")"
+}
+
+# kill_after CONDITION DELAY: SIGKILLs ssdprobe DELAY seconds after
+# CONDITION first holds.
+kill_after() {
+  local cond="$1" delay="$2"
+  while kill -0 "$PROBE_PID" 2>/dev/null && ! "$cond"; do sleep 0.005; done
+  sleep "$delay"
+  kill -9 "$PROBE_PID" 2>/dev/null
+  wait "$RUN_PID" 2>/dev/null
+}
+
+# kill_where_aimed TAG WRITTEN AIMED KILL...: up to 3 runs, each started by
+# the caller's start_run LOG (LOG is set to this attempt's log) and ended by
+# KILL...; the first after which AIMED holds (the run died where aimed) is
+# restored and checked (check_restore TAG WRITTEN), each miss put back.
+kill_where_aimed() {
+  local tag="$1" written="$2" aimed="$3" attempt
+  shift 3
+  for attempt in 1 2 3; do
+    LOG="$SCRATCH/$tag.$attempt.log"
+    start_run "$LOG"
+    "$@"
+    if "$aimed"; then
+      note "$tag: $* (attempt $attempt), last shown: '$(last_progress "$LOG")'"
+      check_restore "$tag" "$written"
+      return
+    fi
+    note "$tag: aim missed (attempt $attempt): last shown '$(last_progress "$LOG")'; restoring and retrying"
+    put_back
+  done
+  bad "$tag: could not SIGKILL the run where aimed ($aimed) in 3 attempts"
+}

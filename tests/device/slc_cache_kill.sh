@@ -31,43 +31,20 @@ REGION="64M:64M"
 # lets that fill's bound in (the default 20 GiB would leave the phase out).
 RUN_ARGS=(--write --yes --journal "$J" --budget 12 --cache-bytes 64G --max-write-bytes 80G --region "$REGION")
 
-file_sha() { dd if="$FILE" bs=4M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 
+WINDOW_BYTES=$((64 * MIB))  # check_restore (lib.sh)
 failures=0
 bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
-# last_progress LOG: the last progress text the run showed (the line is
-# rewritten in place: after the last carriage return), without script(1)'s
-# own "Script started/done" lines.
-last_progress() { tr '\r' '\n' < "$1" | sed 's/\x1b\[K//g' | grep -Ev '^[[:space:]]*$|^Script (started|done) ' | tail -n 1; }
 in_slc_phase() { last_progress "$1" | grep -q '^SLC cache probe: fill '; }
 
-# start_run LOG: the --write run behind a terminal; sets RUN_PID (script's)
-# and PROBE_PID (ssdprobe's: the shell script(1) starts execs it).
+# start_run LOG: the --write run behind a terminal (lib.sh), the device's
+# write counters noted first.
 start_run() {
-  : > "$1"
   read -r WRITES0_COUNT WRITES0_SECTORS <<< "$(writes_done)"
-  script -qfec "exec $(printf '%q ' "$SSDPROBE" "${RUN_ARGS[@]}" "$DEV")" "$1" < /dev/null > /dev/null 2>&1 &
-  RUN_PID=$!
-  PROBE_PID=""
-  local _
-  for _ in $(seq 200); do
-    PROBE_PID=$(cat "/proc/$RUN_PID/task/$RUN_PID/children" 2>/dev/null | awk '{print $1}')
-    [ -n "$PROBE_PID" ] && [ "$(readlink "/proc/$PROBE_PID/exe")" = "$(readlink -f "$SSDPROBE")" ] && return 0
-    sleep 0.01
-  done
-  fail "could not find the ssdprobe process under script(1) (pid $RUN_PID)"
+  start_behind_terminal "$1" "${RUN_ARGS[@]}" "$DEV"
 }
 
-# kill_after CONDITION DELAY: SIGKILLs ssdprobe DELAY seconds after
-# CONDITION first holds.
-kill_after() {
-  local cond="$1" delay="$2"
-  while kill -0 "$PROBE_PID" 2>/dev/null && ! "$cond"; do sleep 0.005; done
-  sleep "$delay"
-  kill -9 "$PROBE_PID" 2>/dev/null
-  wait "$RUN_PID" 2>/dev/null
-}
 
 # Where a run died is judged after it exited, from what it showed last
 # (script(1) has copied all of it by then) and what the device saw. (No
@@ -99,59 +76,17 @@ only_large_writes() {
 }
 no_writes() { [ "$(writes_done)" = "$WRITES0_COUNT $WRITES0_SECTORS" ]; }
 
-put_back() {
-  local journal
-  journal=$(journals)
-  if [ -n "$journal" ]; then "$SSDPROBE" restore --yes "$journal" > /dev/null 2>&1 || fail "cannot restore $journal after a missed aim"; fi
-  [ "$(file_sha)" = "$H0" ] || fail "the file is not back to its original content after a missed aim"
-}
-
-# check_restore TAG WRITTEN: one journal; the device differs from H0 if
-# WRITTEN (yes), not if no; `ssdprobe restore` exits 0, says it restored the
-# window and puts it back bit-exactly; no journal left.
-check_restore() {
-  local tag="$1" written="$2" journal rc f0=$failures
-  journal=$(journals)
-  [ -n "$journal" ] && [ "$(wc -l <<< "$journal")" = 1 ] || { bad "$tag: expected one journal in $J, found '$journal'"; return; }
-  if [ "$written" = yes ]; then
-    [ "$(file_sha)" != "$H0" ] || bad "$tag: the file is unchanged after the kill: the kill tested nothing"
-  else
-    [ "$(file_sha)" = "$H0" ] || bad "$tag: the file changed although the run was killed before it wrote"
-  fi
-  "$SSDPROBE" restore --yes "$journal" > "$SCRATCH/$tag.restore.log" 2>&1
-  rc=$?
-  [ "$rc" = 0 ] || bad "$tag: ssdprobe restore exited $rc: $(tail -n 3 "$SCRATCH/$tag.restore.log")"
-  if [ "$written" = yes ]; then
-    grep -q "restored and verified $((64 * MIB)) bytes" "$SCRATCH/$tag.restore.log" ||
-      bad "$tag: restore did not report the 64 MiB window restored: $(cat "$SCRATCH/$tag.restore.log")"
-  else
-    grep -q "nothing to write: the window .* already holds the journal's saved content" "$SCRATCH/$tag.restore.log" ||
-      bad "$tag: restore of an unwritten window did not say there was nothing to write: $(cat "$SCRATCH/$tag.restore.log")"
-  fi
-  [ "$(file_sha)" = "$H0" ] || bad "$tag: THE FILE DIFFERS FROM ITS ORIGINAL CONTENT after restore"
-  [ -z "$(journals)" ] || bad "$tag: journal left behind after restore: $(journals)"
-  [ "$failures" = "$f0" ] && note "ok   $tag: $(grep -m 1 'restored and verified\|nothing to write' "$SCRATCH/$tag.restore.log")"
-}
 
 # kill_at TAG WHEN DELAY: a run killed DELAY s after WHEN (fill_shown or
 # journal_complete) first held, in the fill or in the idle before it (up to
 # 3 attempts), then restored.
 kill_at() {
-  local tag="$1" when="$2" delay="$3" attempt died_in=died_in_fill written=yes
-  [ "$when" = journal_complete ] && { died_in=died_in_idle; written=no; }
-  for attempt in 1 2 3; do
-    LOG="$SCRATCH/$tag.$attempt.log"
-    start_run "$LOG"
-    kill_after "$when" "$delay"
-    if "$died_in"; then
-      note "$tag: killed $delay s after $when (attempt $attempt), last shown: '$(last_progress "$LOG")'"
-      check_restore "$tag" "$written"
-      return
-    fi
-    note "$tag: aim missed (attempt $attempt): last shown '$(last_progress "$LOG")'; restoring and retrying"
-    put_back
-  done
-  bad "$tag: could not SIGKILL the run where aimed ($died_in) in 3 attempts"
+  local tag="$1" when="$2" delay="$3"
+  if [ "$when" = journal_complete ]; then
+    kill_where_aimed "$tag" no died_in_idle kill_after "$when" "$delay"
+  else
+    kill_where_aimed "$tag" yes died_in_fill kill_after "$when" "$delay"
+  fi
 }
 
 # ---------------------------------------------------------------------------

@@ -29,6 +29,12 @@
 // of N write units only in part. The request itself is still served as a
 // whole (with --units as well, by the units its offset picks).
 //
+// OPEN UNITS (--open-units K; off by default): the drive keeps K erase
+// blocks (--erase-block) open for writing, least recently written first
+// out; a write into another block folds one and costs --fold-us more
+// (open_units.h). Cheap flash does this: one write stream more than K makes
+// every write a fold. The fold is added before the noise.
+//
 // SLC CACHE (--slc-cache BYTES; off by default, and then nothing below
 // applies): a consumer drive's fast write cache (bookkeeping in
 // slc_cache.{h,cc}). Every written byte takes a free cache byte while any
@@ -127,6 +133,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "open_units.h"
 #include "slc_cache.h"
 
 namespace {
@@ -160,6 +167,8 @@ struct Options {
   uint32_t stripe_units = 0;    // 0 = no striping: write units programmed one after another
   uint64_t erase_block = 0;     // 0 = no erase stalls
   double erase_stall_us = 0;
+  uint32_t open_units = 0;      // 0 = no limit on open erase blocks
+  double fold_us = 3000;        // a write into a block that is not open (--open-units)
   uint32_t units = 0;           // 0 = single-threaded, no parallel units
   uint64_t interleave = 65536;  // bytes per unit before the next one (--units)
   uint32_t threads = 64;        // most FUSE worker threads (--units)
@@ -210,6 +219,9 @@ void print_help(const char* argv0) {
       "                        covered stripe nothing more) [0: none]\n"
       "  --erase-block BYTES   erase block size, 0 = no stalls [0]\n"
       "  --erase-stall-us US   extra per new erase block reached sequentially [0]\n"
+      "  --open-units K        erase blocks kept open for writing, least recently\n"
+      "                        written first out; needs --erase-block [0: no limit]\n"
+      "  --fold-us US          extra for a write into a block that is not open [3000]\n"
       "SLC cache (default: none): writes cost the in-cache model below while\n"
       "cache bytes are free, each written byte taking one; then the write\n"
       "model above. In-cache latency = base + slc_write_us * cache units touched\n"
@@ -294,7 +306,7 @@ Options parse_options(int argc, char** argv) {
   enum { SIZE = 256, READ_PAGE, BASE_US, PAGE_US, MAP_UNIT, MAP_US, NOISE, SEED,
          WRITE_UNIT, WRITE_US, RMW_US, ERASE_BLOCK, ERASE_STALL, TRACE, UNITS, INTERLEAVE,
          THREADS, SLC_CACHE, SLC_WRITE_UNIT, SLC_WRITE_US, SLC_RMW_US, SLC_RECOVER,
-         SLC_IDLE_DELAY, STRIPE_UNITS };
+         SLC_IDLE_DELAY, STRIPE_UNITS, OPEN_UNITS, FOLD_US };
   static const option longopts[] = {
       {"size", required_argument, nullptr, SIZE},
       {"read-page", required_argument, nullptr, READ_PAGE},
@@ -310,6 +322,8 @@ Options parse_options(int argc, char** argv) {
       {"stripe-units", required_argument, nullptr, STRIPE_UNITS},
       {"erase-block", required_argument, nullptr, ERASE_BLOCK},
       {"erase-stall-us", required_argument, nullptr, ERASE_STALL},
+      {"open-units", required_argument, nullptr, OPEN_UNITS},
+      {"fold-us", required_argument, nullptr, FOLD_US},
       {"trace", required_argument, nullptr, TRACE},
       {"units", required_argument, nullptr, UNITS},
       {"interleave", required_argument, nullptr, INTERLEAVE},
@@ -341,6 +355,8 @@ Options parse_options(int argc, char** argv) {
       case STRIPE_UNITS: o.stripe_units = parse_count(optarg, "--stripe-units"); break;
       case ERASE_BLOCK: o.erase_block = parse_bytes(optarg, "--erase-block"); break;
       case ERASE_STALL: o.erase_stall_us = parse_number(optarg, "--erase-stall-us"); break;
+      case OPEN_UNITS: o.open_units = parse_count(optarg, "--open-units"); break;
+      case FOLD_US: o.fold_us = parse_number(optarg, "--fold-us"); break;
       case TRACE: o.trace_path = optarg; break;
       case UNITS: o.units = parse_count(optarg, "--units"); break;
       case INTERLEAVE: o.interleave = parse_bytes(optarg, "--interleave"); break;
@@ -366,6 +382,7 @@ Options parse_options(int argc, char** argv) {
   if (o.threads == 0) usage_error("--threads must be > 0");
   check_slc_options(o);
   if (o.stripe_units > 0 && o.write_unit == 0) usage_error("--stripe-units needs --write-unit");
+  if (o.open_units > 0 && o.erase_block == 0) usage_error("--open-units needs --erase-block");
   return o;
 }
 
@@ -399,7 +416,7 @@ uint64_t boundaries_reached(uint64_t off, uint64_t len, uint64_t unit) {
 
 class LatencyModel {
  public:
-  explicit LatencyModel(const Options& o) : o_(o), rng_(o.seed) {}
+  explicit LatencyModel(const Options& o) : o_(o), rng_(o.seed), open_units_(o.open_units, o.erase_block, o.fold_us) {}
 
   double read_us(uint64_t off, uint64_t len) {
     double t = o_.base_us + map_cost(off, len) +
@@ -412,6 +429,7 @@ class LatencyModel {
     double t = o_.base_us + map_cost(off, len);
     if (in_cache > 0) t += cache_program_us(off, in_cache);
     add_native_program_us(t, off + in_cache, len - in_cache, off == last_write_end_);
+    t += open_units_.fold_us(off, len);
     last_write_end_ = off + len;
     return with_noise(t);
   }
@@ -464,6 +482,7 @@ class LatencyModel {
   std::mt19937_64 rng_;
   std::normal_distribution<double> gauss_{0.0, 1.0};
   uint64_t last_write_end_ = UINT64_MAX;  // no previous write yet
+  emudrive::OpenUnits open_units_;
 };
 
 // ---------------------------------------------------------------------------

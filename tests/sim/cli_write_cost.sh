@@ -18,9 +18,9 @@ REASON="SLC cache probe skipped: its fill needs up to 16 GiB, 2 GiB left of --ma
 # The default: every phase fits under 20 GiB; the share of the 64 GiB sim.
 "$SSDPROBE" --write --yes --budget 2 --json "$T/default.json" sim:nvme-tlc-16k < /dev/null > "$T/default.txt" \
   2> "$T/default.err" || fail "default --write run exited $?: $(tail -n 3 "$T/default.err")"
-grep -q "writes at most 19193135104 bytes (17.9 GiB) in all" "$T/default.err" ||
+grep -q "writes at most 19327352832 bytes (18 GiB) in all" "$T/default.err" ||
   fail "the default bound (no restore on a sim) is not stated: $(cat "$T/default.err")"
-grep -q "17.9 GiB is 28 % of this 64 GiB device's capacity (the drive reports no endurance estimate)" "$T/default.err" ||
+grep -q "18 GiB is 28 % of this 64 GiB device's capacity (the drive reports no endurance estimate)" "$T/default.err" ||
   fail "the share of the drive is not stated: $(cat "$T/default.err")"
 grep -q "capped by --max-write-bytes 20 GiB (21474836480 bytes)" "$T/default.err" || fail "the default cap is not stated"
 grep -q "left out" "$T/default.err" && fail "the default cap left a phase out"
@@ -31,9 +31,9 @@ jq -e '.phases[] | select(.name == "slc_cache") | .state != "skipped"' "$T/defau
 "$SSDPROBE" --write --yes --budget 2 --max-write-bytes 2G --json "$T/capped.json" sim:nvme-tlc-16k < /dev/null \
   > "$T/capped.txt" 2> "$T/capped.err" || fail "capped --write run exited $?: $(tail -n 3 "$T/capped.err")"
 grep -qF "left out: $REASON" "$T/capped.err" || fail "the question does not name the phase left out: $(cat "$T/capped.err")"
-grep -q "writes at most 2013265920 bytes (1.9 GiB) in all: write grid" "$T/capped.err" ||
+grep -q "writes at most 2147483648 bytes (2 GiB) in all: write grid" "$T/capped.err" ||
   fail "the capped bound is not stated: $(cat "$T/capped.err")"
-grep -q "1.9 GiB is 2.9 % of this 64 GiB device's capacity" "$T/capped.err" || fail "the capped share is not stated"
+grep -q "2 GiB is 3.1 % of this 64 GiB device's capacity" "$T/capped.err" || fail "the capped share is not stated"
 for phase in slc_cache write_grid_in_cache; do
   jq -e --arg p "$phase" --arg r "$REASON" '.phases[] | select(.name == $p) | .state == "skipped" and .reason == $r' \
     "$T/capped.json" > /dev/null || fail "phase $phase is not skipped with the reason: $(jq -c '.phases' "$T/capped.json")"

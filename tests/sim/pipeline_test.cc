@@ -69,11 +69,11 @@ TEST_CASE("a read-only run records every phase: the write phases skipped with th
   const ResultDocument& doc = result.doc;
   CHECK(names(doc.phases) == std::vector<std::string>{"pending_journals", "read_grid", "write_session", "slc_cache",
                                                       "write_grid", "erase_stream", "write_parallelism",
-                                                      "write_grid_in_cache", "restore", "read_written",
+                                                      "open_units", "write_grid_in_cache", "restore", "read_written",
                                                       "read_parallelism", "kernel_check", "firmware", "audit",
                                                       "verdict"});
   for (const char* write_phase : {"write_session", "slc_cache", "write_grid", "erase_stream", "write_parallelism",
-                                  "write_grid_in_cache", "restore"}) {
+                                  "open_units", "write_grid_in_cache", "restore"}) {
     CHECK(record(doc, write_phase).state == PhaseState::skipped);
     CHECK(record(doc, write_phase).reason == "write probes were not enabled (--write)");
   }

@@ -79,7 +79,7 @@ TEST_CASE("the text report's other IO line and command line") {
 TEST_CASE("the --write bound adds every write phase's cap, and the restore only when content is restored") {
   const Region window{1ull << 30, 256 * kMiB};
   const WriteBound preserved = write_bound(window, true, 16ull << 30);
-  CHECK(preserved.total() == (16ull << 30) + (1ull << 30) + 512 * kMiB + 384 * kMiB + 256 * kMiB);
+  CHECK(preserved.total() == (16ull << 30) + (1ull << 30) + 512 * kMiB + 384 * kMiB + 128 * kMiB + 256 * kMiB);
   CHECK(preserved.breakdown().find("SLC cache probe and the write grid inside the cache <= 16 GiB") != std::string::npos);
   CHECK(write_bound(window, false, 16ull << 30).total() == preserved.total() - 256 * kMiB);
   CHECK(preserved.breakdown().find("restore 256 MiB") != std::string::npos);

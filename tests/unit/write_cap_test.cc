@@ -15,9 +15,10 @@ constexpr uint64_t kGiB = 1ull << 30;
 const Region kWindow{8 * kGiB, 256 * kMiB};
 }  // namespace
 
-TEST_CASE("the default cap runs every phase of a default run; its bound is 18.1 GiB") {
+TEST_CASE("the default cap runs every phase of a default run; its bound is 18.25 GiB") {
   const WriteBound bound = write_bound(kWindow, true, 16 * kGiB);
-  CHECK(bound.total() == 16 * kGiB + kGiB + 512 * kMiB + 384 * kMiB + 256 * kMiB);
+  CHECK(bound.total() == 16 * kGiB + kGiB + 512 * kMiB + 384 * kMiB + 128 * kMiB + 256 * kMiB);
+  CHECK(bound.breakdown().find("open-units probe <= 128 MiB") != std::string::npos);
   const WriteCapPlan plan = plan_write_cap(bound, kDefaultMaxWriteBytes);
   CHECK(plan.skipped.empty());
   CHECK(plan.planned.total() == bound.total());
@@ -32,19 +33,26 @@ TEST_CASE("a phase whose bound does not fit is left out whole, with the reason; 
   CHECK_FALSE(skipped_by_cap(plan, "write_grid"));
   CHECK_FALSE(skipped_by_cap(plan, "erase_stream"));
   CHECK(plan.planned.slc_cache == 0);
-  CHECK(plan.planned.total() == kGiB + 512 * kMiB + 384 * kMiB + 256 * kMiB);
+  CHECK(plan.planned.total() == kGiB + 512 * kMiB + 384 * kMiB + 128 * kMiB + 256 * kMiB);
   CHECK(plan.planned.breakdown().find("SLC cache") == std::string::npos);
   CHECK(plan.planned.total() <= plan.cap);
 }
 
 TEST_CASE("the restore is reserved before any phase, and a cap below it is a usage error") {
   // 1.5 GiB: the restore's 256 MiB first, then the 1 GiB grid; the stream's
-  // 512 MiB no longer fits, the parallelism probe's 384 MiB does not either.
+  // 512 MiB no longer fits, the parallelism probe's 384 MiB does not either,
+  // the open-units probe's 128 MiB does.
   const WriteCapPlan plan = plan_write_cap(write_bound(kWindow, true, 0), 1536 * kMiB);
   CHECK_FALSE(skipped_by_cap(plan, "write_grid"));
   CHECK(skipped_by_cap(plan, "erase_stream"));
   CHECK(skipped_by_cap(plan, "write_parallelism"));
-  CHECK(plan.planned.total() == kGiB + 256 * kMiB);
+  CHECK_FALSE(skipped_by_cap(plan, "open_units"));
+  CHECK(plan.planned.total() == kGiB + 128 * kMiB + 256 * kMiB);
+  // 1.3 GiB: 51 MiB left after the grid, not enough for the open-units probe.
+  const WriteCapPlan tight = plan_write_cap(write_bound(kWindow, true, 0), 1331 * kMiB);
+  REQUIRE(skipped_by_cap(tight, "open_units"));
+  CHECK(skipped_by_cap(tight, "open_units")->starts_with("open-units probe skipped: its interleaved streams needs up "
+                                                         "to 128 MiB, 51 MiB left"));
   try {
     plan_write_cap(write_bound(kWindow, true, 0), 100 * kMiB);
     FAIL("accepted a cap below the restore");
