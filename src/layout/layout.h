@@ -120,6 +120,7 @@ struct FilesystemInfo {
   std::optional<uint32_t> node_bytes;          // btrfs
   std::optional<uint32_t> sector_bytes;        // btrfs sectorsize, xfs sectsize
   std::optional<uint32_t> flex_bg_groups;      // ext4 flex_bg group count
+  std::optional<uint64_t> cluster_bytes;       // ext4 bigalloc: the allocation cluster
   std::string label;
 };
 

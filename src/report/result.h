@@ -25,6 +25,7 @@
 #include "firmware/sysfs_expectation.h"
 #include "firmware/write_counters.h"
 #include "layout/audit.h"
+#include "layout/file_audit.h"
 #include "report/option_echo.h"
 #include "report/verdict.h"
 #include "probes/grid_probe.h"
@@ -124,6 +125,9 @@ struct AuditSection {
   // exit 4 for `audit`, not "unusable target").
   ErrorCategory unavailable_category = ErrorCategory::target;
   std::vector<AuditLine> at;          // --at OFFSET, in the order given
+  // `audit FILE|DIR` on a mounted filesystem: each file's extents; the
+  // findings are `layout`'s lines then (layout/file_audit.h).
+  std::optional<FileExtentsAudit> files;
 };
 
 struct RunSummary {

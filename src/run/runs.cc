@@ -66,9 +66,10 @@ double seconds_since(std::chrono::steady_clock::time_point started) {
 // run's (ssdprobe_last_run_duration_seconds of the daily audit), not the 0
 // that documents written before gave them.
 ResultDocument untimed_run(const Options& options, const std::string& why_not_measured,
-                           const std::vector<Phase>& phases) {
+                           const std::vector<Phase>& phases, bool allow_directory = false) {
   const auto started = std::chrono::steady_clock::now();
-  Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
+  Target target = open_target(
+      {.path = options.target, .open_for_io = false, .seed = options.seed, .allow_directory = allow_directory});
   SilentObserver observer;
   RunContext run(options, target, observer, {options.budget_s, false}, base_document(options, target));
   run.doc.read_page.evidence = "not measured: " + why_not_measured;
@@ -227,7 +228,7 @@ std::string restore_from_journal(const Options& options) {
 
 ResultDocument audit(const Options& options) {
   return untimed_run(options, "audit does no timing IO (run ssdprobe on the target to check against the measured "
-                              "page and to price misalignment)", audit_phases());
+                              "page and to price misalignment)", audit_phases(), true);
 }
 
 }  // namespace ssdprobe
