@@ -42,12 +42,72 @@ FixStep extsize_step(const std::string& path, uint64_t unit, bool create, std::s
   return in_place(FixCommand(words), std::move(purpose));
 }
 
-// xfs: the hint on the directory for new files, then the file copied into
-// a new file that has the hint before any data, renamed over the old one.
-std::vector<FixStep> xfs_fix(const FileExtentReport& f, uint64_t unit) {
+// xfs puts a new extent's start on its stripe unit (the extent size hint
+// only rounds lengths and file offsets: tested, a hinted copy on a
+// filesystem without one started off the unit), and keeps a stripe unit
+// from a mount that gives one: unmounted, mounted once with it on a
+// directory of its own, mounted again.
+// A mount sets a stripe unit only on an xfs made with one (Linux: "cannot
+// change alignment: superblock does not support data alignment") and only
+// one that divides the allocation group ("alignment check failed:
+// sunit/swidth vs. agsize"): otherwise only mkfs.xfs can set it.
+bool mount_can_set_stripe(const FileFilesystem& fs, uint64_t unit) {
+  return fs.stripe_unit_bytes && fs.allocation_group_bytes && *fs.allocation_group_bytes % unit == 0;
+}
+
+std::vector<FixStep> xfs_mkfs_steps(const FileFilesystem& fs, uint64_t unit) {
+  std::vector<FixStep> steps;
+  const std::string why = fs.stripe_unit_bytes
+                              ? fmt::format("the allocation group ({}) is not a multiple of it",
+                                            format_size(fs.allocation_group_bytes.value_or(0)))
+                              : std::string("the filesystem was made without a stripe unit");
+  steps.push_back(by_hand(fmt::format("xfs starts new extents on its stripe unit, and a mount cannot set one of {} "
+                                      "here: {}. Back up everything on {} and unmount it", format_size(unit), why,
+                                      printable(fs.device)),
+                          "a full backup"));
+  FixStep mkfs = in_place(FixCommand({"mkfs.xfs", "-f", "-d", fmt::format("su={}k,sw=1", unit / 1024), fs.device}),
+                          "recreate the filesystem with a stripe unit of the unit (mkfs sizes the groups to it)");
+  mkfs.destroys_data = true;
+  mkfs.cost = "destroys the filesystem's data";
+  steps.push_back(std::move(mkfs));
+  steps.push_back(by_hand("mount it and restore the backup: every file is written anew on the unit",
+                          "restores everything"));
+  return steps;
+}
+
+std::vector<FixStep> xfs_stripe_steps(const FileFilesystem& fs, uint64_t unit) {
+  const std::string options = fmt::format("sunit={},swidth={}", unit / 512, unit / 512);
+  FixCommand make_dir{{"mktemp", "-d"}};
+  make_dir.assigns = "dir";
+  const FixWord dir = FixWord::variable("dir");
+  std::vector<FixStep> steps;
+  steps.push_back(by_hand(fmt::format("stop what uses the filesystem and unmount {}: xfs takes a stripe unit only "
+                                      "when mounted", printable(fs.device)), "writes nothing"));
+  steps.push_back({render_fix({make_dir, {{"mount", "-o", options, fs.device, dir}}, {{"umount", dir}},
+                               {{"rmdir", dir}}}),
+                   fmt::format("mount it once with {} (now: {}), which writes a stripe unit of {} to the superblock: "
+                               "from then on xfs starts new extents on it. The disk's audit calls a stripe unit with "
+                               "no RAID below a warning (space is rounded to it); for files on this drive it is the "
+                               "unit their data should sit on", options,
+                               fs.stripe_unit_bytes ? format_size(*fs.stripe_unit_bytes) : std::string("none"),
+                               format_size(unit)),
+                   false, false, "in place, no data moved"});
+  steps.push_back(by_hand("mount the filesystem again where it was", "writes nothing"));
+  return steps;
+}
+
+// xfs: the stripe unit where it misses the unit, the hint on the directory
+// for new files, then the file copied into a new file that has the hint
+// before any data, renamed over the old one.
+std::vector<FixStep> xfs_fix(const FileFilesystem& fs, const FileExtentReport& f, uint64_t unit) {
   const std::string copy = f.path + ".ssdprobe-aligned";
   const std::string size = format_size(f.judgement.file_bytes);
   std::vector<FixStep> steps;
+  if (!fs.stripe_unit_bytes || *fs.stripe_unit_bytes % unit != 0) {
+    // Restored from a backup onto a new filesystem, every file is written anew: no copy needed.
+    if (!mount_can_set_stripe(fs, unit)) return xfs_mkfs_steps(fs, unit);
+    steps = xfs_stripe_steps(fs, unit);
+  }
   steps.push_back(extsize_step(parent_of(f.path), unit, false,
                                fmt::format("give the directory an extent size hint of {}: files created in it "
                                            "from now on inherit it and get their space in multiples of {}",
@@ -106,7 +166,7 @@ std::vector<FixStep> file_extent_fix(const FileExtentsAudit& files, const FileEx
     audit_disk.cost = "writes nothing";
     return {audit_disk};
   }
-  if (fs.type == "xfs") return xfs_fix(f, unit);
+  if (fs.type == "xfs") return xfs_fix(fs, f, unit);
   if (fs.type == "ext4") return ext4_fix(files, unit);
   return {by_hand(fmt::format("{} has no setting that places a file's data in multiples of {}, and copying the "
                               "file places it as the filesystem likes: keep such files on xfs (an extent size hint) "

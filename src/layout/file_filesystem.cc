@@ -37,23 +37,26 @@ std::string type_of(long magic) {
   }
 }
 
-// The ext4 superblock from the device, for the bigalloc cluster (statfs
-// reports the block, not the cluster).
-void read_cluster(FileFilesystem& fs) {
+// The superblock from the device: ext4's bigalloc cluster (statfs reports
+// the block, not the cluster), xfs's stripe unit.
+void read_superblock(FileFilesystem& fs) {
   const UniqueFd dev(::open(fs.device.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
   if (!dev.valid()) {
-    fs.notes.push_back(fmt::format("the ext4 cluster size (bigalloc) was not read: opening {}: {}", fs.device,
+    fs.notes.push_back(fmt::format("the {} superblock was not read: opening {}: {}", fs.type, fs.device,
                                    std::strerror(errno)));
     return;
   }
   std::vector<uint8_t> head(4096);
   const ssize_t got = ::pread(dev.get(), head.data(), head.size(), 0);
   if (got <= 0) {
-    fs.notes.push_back(fmt::format("the ext4 cluster size (bigalloc) was not read: reading {} failed", fs.device));
+    fs.notes.push_back(fmt::format("the {} superblock was not read: reading {} failed", fs.type, fs.device));
     return;
   }
   head.resize(static_cast<size_t>(got));
-  fs.cluster_bytes = decode_filesystem("ext4", head).cluster_bytes;
+  const FilesystemInfo info = decode_filesystem(fs.type, head);
+  fs.cluster_bytes = info.cluster_bytes;
+  fs.stripe_unit_bytes = info.stripe_unit_bytes;
+  fs.allocation_group_bytes = info.allocation_group_bytes;
 }
 
 void find_device(FileFilesystem& fs, dev_t dev, const std::string& sysfs_root) {
@@ -83,7 +86,8 @@ FileFilesystem file_filesystem(int fd, const std::string& name, const std::strin
     fs.offsets_unknown = "btrfs reports extents in its own address space (chunks that may lie on several "
                          "devices), not as offsets on a disk";
   }
-  if (fs.type == "ext4" && fs.offsets_unknown.empty() && !fs.device.empty()) read_cluster(fs);
+  const bool decoded = fs.type == "ext4" || fs.type == "xfs";
+  if (decoded && fs.offsets_unknown.empty() && !fs.device.empty()) read_superblock(fs);
   return fs;
 }
 

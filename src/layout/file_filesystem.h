@@ -2,7 +2,7 @@
 // type and block (statfs), the block device under it and where that device
 // starts on its disk (st_dev -> /sys/dev/block/MAJ:MIN: a partition's
 // `start`; 0 for a whole disk or a loop device without partitions), an ext4
-// bigalloc cluster (the superblock, read from that device) and a file's xfs
+// bigalloc cluster or xfs stripe unit (the superblock, read from that device) and a file's xfs
 // extent size hint (FS_IOC_FSGETXATTR). Reads only.
 #pragma once
 
@@ -17,6 +17,8 @@ struct FileFilesystem {
   std::string type;                       // "ext4", "xfs", "f2fs", "btrfs", "tmpfs", or "0xMAGIC"
   uint64_t block_bytes = 0;               // statfs f_bsize
   std::optional<uint64_t> cluster_bytes;  // ext4 bigalloc
+  std::optional<uint64_t> stripe_unit_bytes;  // xfs sunit: where its allocator puts a new extent's start
+  std::optional<uint64_t> allocation_group_bytes;  // xfs: a stripe unit set by a mount must divide it
   std::string device;                     // "/dev/loop3p1"; "" when no block device is under it
   std::string disk;                       // its whole disk: "/dev/loop3"
   uint64_t disk_start = 0;                // the device's first byte on that disk

@@ -46,6 +46,7 @@ std::string utf16le_label_at(const ByteReader& r, size_t offset, size_t units) {
 // --- xfs: xfsprogs libxfs/xfs_format.h, struct xfs_dsb (big-endian) --------
 constexpr uint32_t kXfsMagic = 0x58465342;         // "XFSB", sb_magicnum at 0
 constexpr size_t kXfsBlockSize = 4;                // __be32 sb_blocksize
+constexpr size_t kXfsAgBlocks = 84;                // __be32 sb_agblocks
 constexpr size_t kXfsVersionNum = 100;             // __be16 sb_versionnum
 constexpr size_t kXfsSectSize = 102;               // __be16 sb_sectsize
 constexpr size_t kXfsFname = 108;                  // char sb_fname[12]
@@ -63,6 +64,7 @@ void decode_xfs(const ByteReader& r, FilesystemInfo& fs) {
   const uint32_t blocksize = r.be32(kXfsBlockSize);
   if (!is_power_of_two_between(blocksize, 512, 65536)) return;
   fs.block_bytes = blocksize;
+  if (const uint64_t ag_blocks = r.be32(kXfsAgBlocks); ag_blocks != 0) fs.allocation_group_bytes = ag_blocks * blocksize;
   // The kernel (xfs_validate_sb_common) accepts a stripe only with the
   // dalign bit and a width that is a whole number of units.
   const uint64_t unit = r.be32(kXfsUnit);

@@ -121,6 +121,7 @@ struct FilesystemInfo {
   std::optional<uint32_t> sector_bytes;        // btrfs sectorsize, xfs sectsize
   std::optional<uint32_t> flex_bg_groups;      // ext4 flex_bg group count
   std::optional<uint64_t> cluster_bytes;       // ext4 bigalloc: the allocation cluster
+  std::optional<uint64_t> allocation_group_bytes;  // xfs sb_agblocks × block: a stripe unit must divide it
   std::string label;
 };
 

@@ -48,6 +48,8 @@ json filesystem_json(const FileFilesystem& fs) {
   return {{"type", fs.type},
           {"block_bytes", fs.block_bytes},
           {"cluster_bytes", json_or_null(fs.cluster_bytes)},
+          {"stripe_unit_bytes", json_or_null(fs.stripe_unit_bytes)},
+          {"allocation_group_bytes", json_or_null(fs.allocation_group_bytes)},
           {"device", fs.device.empty() ? json(nullptr) : json(fs.device)},
           {"disk", fs.disk.empty() ? json(nullptr) : json(fs.disk)},
           {"disk_start_bytes", fs.disk_start},

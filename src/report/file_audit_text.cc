@@ -15,6 +15,7 @@ std::string settings_text(const FileExtentsAudit& a) {
   const FileFilesystem& fs = a.filesystem;
   std::string text = fmt::format("{}, block {}", fs.type, format_size(fs.block_bytes));
   if (fs.cluster_bytes) text += fmt::format(", bigalloc cluster {}", format_size(*fs.cluster_bytes));
+  if (fs.stripe_unit_bytes) text += fmt::format(", stripe unit {}", format_size(*fs.stripe_unit_bytes));
   if (a.directory_hint && *a.directory_hint) text += fmt::format(", directory extent size hint {}",
                                                                   format_size(*a.directory_hint));
   if (!fs.device.empty()) {

@@ -148,7 +148,8 @@ FileExtentsAudit one_misaligned_file(const std::string& type, uint64_t disk_star
 }  // namespace
 
 TEST_CASE("an xfs file's fix sets the hint and copies the file, names quoted") {
-  const FileExtentsAudit files = one_misaligned_file("xfs", 1 * MiB);
+  FileExtentsAudit files = one_misaligned_file("xfs", 1 * MiB);
+  files.filesystem.stripe_unit_bytes = 128 * KiB;  // a multiple of the unit: no stripe steps
   const LayoutAudit audit = file_extents_layout_audit(files, AuditUnits{});
   REQUIRE(audit.lines.size() == 1);
   const AuditLine& line = audit.lines.front();
@@ -161,6 +162,35 @@ TEST_CASE("an xfs file's fix sets the hint and copies the file, names quoted") {
         "cp --reflink=never --preserve=mode,ownership,timestamps -- '-dir/my db;rm' '-dir/my db;rm.ssdprobe-aligned'");
   CHECK(line.fix[3].moves_data);
   CHECK(line.fix[4].command == "mv -T -- '-dir/my db;rm.ssdprobe-aligned' '-dir/my db;rm'");
+}
+
+TEST_CASE("an xfs without a stripe unit on the unit gets one first, by a mount of its own") {
+  FileExtentsAudit files = one_misaligned_file("xfs", 1 * MiB);
+  files.filesystem.stripe_unit_bytes = 48 * KiB;
+  files.filesystem.allocation_group_bytes = 65536 * 4 * KiB;
+  const LayoutAudit audit = file_extents_layout_audit(files, AuditUnits{});
+  REQUIRE(audit.lines.size() == 1);
+  const auto& fix = audit.lines.front().fix;
+  REQUIRE(fix.size() == 8);
+  CHECK(fix[0].command.empty());
+  CHECK(fix[1].command == "dir=$(mktemp -d) && mount -o sunit=128,swidth=128 /dev/loop7p1 \"$dir\" && "
+                          "umount \"$dir\" && rmdir \"$dir\"");
+  CHECK(fix[3].command == "xfs_io -c 'extsize 65536' ./-dir");
+}
+
+TEST_CASE("an xfs a mount cannot give the stripe unit is made again with it") {
+  FileExtentsAudit files = one_misaligned_file("xfs", 1 * MiB);
+  files.filesystem.stripe_unit_bytes = 4 * KiB;
+  files.filesystem.allocation_group_bytes = 93750 * 4 * KiB;  // what the kernel refused to mount with sunit=128
+  auto fix = file_extents_layout_audit(files, AuditUnits{}).lines.at(0).fix;
+  REQUIRE(fix.size() == 3);
+  CHECK(fix[1].command == "mkfs.xfs -f -d su=64k,sw=1 /dev/loop7p1");
+  CHECK(fix[1].destroys_data);
+  files.filesystem.stripe_unit_bytes.reset();  // made without one: "does not support data alignment"
+  files.filesystem.allocation_group_bytes = 65536 * 4 * KiB;
+  fix = file_extents_layout_audit(files, AuditUnits{}).lines.at(0).fix;
+  REQUIRE(fix.size() == 3);
+  CHECK(fix[0].purpose.find("made without a stripe unit") != std::string::npos);
 }
 
 TEST_CASE("ext4 is told bigalloc at mkfs time; a misaligned partition is told to fix the partition") {
