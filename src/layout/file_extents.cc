@@ -110,6 +110,21 @@ uint64_t unmapped_bytes(std::span<const FileExtent> merged, uint64_t file_bytes)
 
 }  // namespace
 
+std::optional<FileExtent> longest_data_run(std::span<const FileExtent> extents, uint64_t from, uint64_t to) {
+  std::optional<FileExtent> best;
+  for (FileExtent e : merge_contiguous(extents)) {
+    if (classify_extent(e.flags) != ExtentKind::data) continue;
+    const uint64_t start = std::max(e.logical, from);
+    const uint64_t end = std::min(e.logical + e.length, to);
+    if (end <= start) continue;
+    e.physical += start - e.logical;
+    e.logical = start;
+    e.length = end - start;
+    if (!best || e.length > best->length) best = e;
+  }
+  return best;
+}
+
 ExtentJudgement judge_extents(std::span<const FileExtent> extents, uint64_t file_bytes, uint64_t disk_start,
                               std::span<const ExtentUnit> units) {
   ExtentJudgement j;

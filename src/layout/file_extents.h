@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -81,5 +82,11 @@ std::vector<FileExtent> merge_contiguous(std::span<const FileExtent> extents);
 // filesystem starts at `disk_start` on its disk.
 ExtentJudgement judge_extents(std::span<const FileExtent> extents, uint64_t file_bytes, uint64_t disk_start,
                               std::span<const ExtentUnit> units);
+
+// The longest stretch of the file's data that is contiguous on the disk
+// (merged data extents), clipped to file offsets [from, to): where a timed
+// grid can run with file offsets that are disk offsets plus one constant.
+// nullopt when no data extent lies there.
+std::optional<FileExtent> longest_data_run(std::span<const FileExtent> extents, uint64_t from, uint64_t to);
 
 }  // namespace ssdprobe

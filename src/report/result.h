@@ -130,6 +130,17 @@ struct AuditSection {
   std::optional<FileExtentsAudit> files;
 };
 
+// Where a file target's read grid ran: one stretch of the file contiguous
+// on the disk, so that its file offsets are disk offsets plus one constant
+// (run/file_read_region.h).
+struct FileReadMapping {
+  std::string device;               // the filesystem's block device
+  uint64_t file_offset = 0;         // the stretch, in the file
+  uint64_t disk_offset = 0;         // where file_offset lies on the whole disk
+  uint64_t length = 0;
+  uint64_t extents = 0;             // the file's extents, as FIEMAP listed them
+};
+
 struct RunSummary {
   std::string engine;
   uint64_t ios = 0;
@@ -145,6 +156,7 @@ struct RunSummary {
   // What the first read grid's space held, sampled after a grid that found
   // no page (probes/read_content_probe.h); none when it was not sampled.
   std::optional<ReadContent> read_content;
+  std::optional<FileReadMapping> file_mapping;  // a file target's grid, mapped through its extents
 };
 
 // The parallelism probe (probes/parallelism_probe.h): its verdicts and the

@@ -122,6 +122,15 @@ done
 [ "$(jq -r '.audit.files.filesystem.disk_start_bytes' <<<"$j")" = $((2049 * 512)) ] || bad "partition start not read"
 jq -e '.audit.checks[0].fix[0].command | startswith("ssdprobe audit /dev/loop")' <<<"$j" >/dev/null ||
   bad "a misaligned partition's files are not sent to the disk's audit: $(jq -c '.audit.checks[0].fix' <<<"$j")"
+# A read run on a file in one piece keeps its grid to that piece, in disk
+# offsets: the partition's start plus where filefrag says the data is.
+dd if=/dev/urandom of="$MNT/big" bs=1M count=16 oflag=direct status=none
+first=$(filefrag -v -b512 "$MNT/big" | awk -F: '/^ *0:/ { split($3, p, "\\.\\."); print p[1] * 512 }')
+"$SSDPROBE" -q --budget 3 --json "$SCRATCH/big.json" "$MNT/big" >/dev/null 2>&1 || bad "read run on a file exited $?"
+got=$(jq -r '.run.file_mapping | "\(.file_offset) \(.disk_offset)"' "$SCRATCH/big.json")
+[ "$got" = "0 $((2049 * 512 + first))" ] || bad "read run: file_mapping $got, want 0 $((2049 * 512 + first))"
+[ "$(jq -r .run.read_region.source "$SCRATCH/big.json")" = file_extents ] || bad "read region not from the extents"
+note "read run on big: grid at disk offset $(jq -r .run.file_mapping.disk_offset "$SCRATCH/big.json") ($(jq -r .run.file_mapping.length "$SCRATCH/big.json") B contiguous)"
 
 # 2. ext4, 4 KiB blocks, aligned: an interleaved pair (4 KiB pieces: misses
 #    the page and the unit, a warning: exit 0, 8 with --fail-on warning), a
@@ -139,6 +148,13 @@ j=$(audit_json "$MNT"); rc=$?
 "$SSDPROBE" -q audit --fail-on warning --units-from "$UNITS" "$MNT" >/dev/null 2>&1; rc=$?
 [ "$rc" = 8 ] || bad "aligned ext4 directory, --fail-on warning: exit $rc, want 8"
 for f in a b holes; do check_file "$j" "$MNT/$f" $((2048 * 512)); done
+# A read run on the 4 KiB-interleaved file says it is too fragmented
+# instead of timing a grid across its pieces.
+"$SSDPROBE" -q --budget 3 --json "$SCRATCH/a.json" "$MNT/a" >/dev/null 2>&1 || bad "read run on a fragmented file exited $?"
+jq -e '(.phases[] | select(.name == "read_grid") | .state == "skipped" and
+        (.reason | startswith("the file'"'"'s extents are too fragmented for the grid: largest contiguous extent")))
+       and .detected.read_page.bytes == null and .run.file_mapping == null' "$SCRATCH/a.json" >/dev/null ||
+  bad "fragmented file: $(jq -c '[(.phases[] | select(.name == "read_grid")), .detected.read_page.state]' "$SCRATCH/a.json")"
 awk -v s="$(share_of "$j" "$MNT/a" 16384)" 'BEGIN { exit !(s >= 0.5) }' ||
   bad "4 KiB-interleaved file: read page share $(share_of "$j" "$MNT/a" 16384), want at least 0.5"
 # 1 MiB: 64 KiB written at 0, 128 KiB at 512 KiB of which 64 KiB punched

@@ -4,6 +4,8 @@
 // that are counted apart; and the fix each filesystem gets.
 #include <linux/fiemap.h>
 
+#include <cstdint>
+
 #include <catch2/catch.hpp>
 
 #include "layout/file_audit.h"
@@ -113,6 +115,29 @@ TEST_CASE("holes are counted, not judged, and unwritten or delayed extents are c
   CHECK(j.unjudged[1] == std::pair{ExtentKind::delalloc, 64 * KiB});
   CHECK(share_of(j, "read page").misaligned_bytes == 64 * KiB);
   CHECK(j.share(share_of(j, "read page")) == 0.5);
+}
+
+TEST_CASE("the longest contiguous stretch of data, clipped to the region, is where a grid can run") {
+  const std::vector<FileExtent> extents = {
+      {0, 1 * MiB, 256 * KiB, 0},
+      {256 * KiB, 1 * MiB + 256 * KiB, 256 * KiB, 0},  // continues the first: 512 KiB together
+      {512 * KiB, 8 * MiB, 1 * MiB, FIEMAP_EXTENT_UNWRITTEN},  // larger, but never written
+      {2 * MiB, 4 * MiB, 384 * KiB, FIEMAP_EXTENT_LAST},
+  };
+  auto run = longest_data_run(extents, 0, UINT64_MAX);
+  REQUIRE(run);
+  CHECK(run->logical == 0);
+  CHECK(run->physical == 1 * MiB);
+  CHECK(run->length == 512 * KiB);
+  run = longest_data_run(extents, 128 * KiB, UINT64_MAX);  // --region 128K:
+  REQUIRE(run);
+  CHECK(run->logical == 2 * MiB);
+  CHECK(run->length == 384 * KiB);
+  run = longest_data_run(extents, 300 * KiB, 400 * KiB);
+  REQUIRE(run);
+  CHECK(run->physical == 1 * MiB + 300 * KiB);
+  CHECK(run->length == 100 * KiB);
+  CHECK_FALSE(longest_data_run(extents, 600 * KiB, 1 * MiB));
 }
 
 TEST_CASE("extent units follow what is known") {
