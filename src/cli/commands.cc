@@ -143,8 +143,11 @@ void build_command_line(CommandLine& c) {
   c.audit = add_target_command(
       c.app, c.audit_raw, kAudit, "audit",
       "Check the partitions, md RAID, LVM and filesystems already on a disk against its block sizes, without timing "
-      "any IO (the main job also runs this audit, against the measured units)",
-      "TARGET", "Disk, partition or disk image file (none with --all-disks)", false);
+      "any IO (the main job also runs this audit, against the measured units); on a file or directory of a mounted "
+      "filesystem, where each file's data lies on the disk (its extents, FIEMAP): the share misaligned to 4 KiB, "
+      "the read page and the write unit, and the fix",
+      "TARGET", "Disk, partition, disk image file (a partition table or filesystem at its start), or a file or "
+      "directory on a mounted filesystem (none with --all-disks)", false);
   c.restore = add_target_command(c.app, c.restore_raw, kRestore, "restore",
                                  "Put back what an interrupted --write run saved, verify it, and delete the journal "
                                  "(with --forget: drop a journal that is gone from the index of pending journals)",

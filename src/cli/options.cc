@@ -220,6 +220,11 @@ const std::vector<OptionSpec>& option_table() {
        "audit: check against the read page, write unit and erase block a saved result document (--json of an "
        "earlier run on this drive) measured, instead of only the block sizes the kernel reports",
        TextField{&Options::units_from}},
+      {"--extents", "", "", "extents", kAudit,
+       "audit: judge where a regular file's data lies on the disk (its extents) even when the file holds a "
+       "partition table or a filesystem (a VM image on a mounted filesystem); without it such a file is audited "
+       "as the disk image it is, and any other file or a directory by its extents",
+       FlagField{&Options::extents}},
       {"--at", "OFFSETS", "", "at", kCharacterize | kAudit,
        "Also judge these disk offsets as layer starts, e.g. --at 32256,1536,1M: which units each misses and, "
        "after timing, what 4 KiB and page-sized IOs would cost there compared with an aligned start",

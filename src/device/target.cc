@@ -66,9 +66,10 @@ Target open_sim(const TargetRequest& request) {
   return target;
 }
 
-struct stat stat_or_throw(const std::string& path) {
+struct stat stat_or_throw(const std::string& path, bool allow_directory) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw os_error(path, errno);
+  if (S_ISDIR(st.st_mode) && allow_directory) return st;
   if (S_ISDIR(st.st_mode)) {
     throw Error(ErrorCategory::target, fmt::format("{} is a directory; give a block device, a partition or a regular file", path));
   }
@@ -210,7 +211,7 @@ EngineChoice parse_engine(const std::string& name) {
 
 Target open_target(const TargetRequest& request, const PassthruOpener& open_passthru) {
   if (request.path.rfind(kSimPrefix, 0) == 0) return open_sim(request);
-  const struct stat st = stat_or_throw(request.path);
+  const struct stat st = stat_or_throw(request.path, request.allow_directory && !request.open_for_io);
   Target target;
   target.path = request.path;
   target.node = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_rdev)};

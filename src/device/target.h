@@ -28,6 +28,7 @@ struct TargetRequest {
   bool writable = false;     // open O_RDWR for write probes (the caller has checked safety)
   EngineChoice engine = EngineChoice::automatic;
   uint64_t seed = 1;         // simulated drives draw their noise from it
+  bool allow_directory = false;  // `audit DIR`: the files under it (kind file, topology of its filesystem)
 };
 
 // The inode a path named when it was classified: whoever opens the path

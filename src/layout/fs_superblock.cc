@@ -46,6 +46,7 @@ std::string utf16le_label_at(const ByteReader& r, size_t offset, size_t units) {
 // --- xfs: xfsprogs libxfs/xfs_format.h, struct xfs_dsb (big-endian) --------
 constexpr uint32_t kXfsMagic = 0x58465342;         // "XFSB", sb_magicnum at 0
 constexpr size_t kXfsBlockSize = 4;                // __be32 sb_blocksize
+constexpr size_t kXfsAgBlocks = 84;                // __be32 sb_agblocks
 constexpr size_t kXfsVersionNum = 100;             // __be16 sb_versionnum
 constexpr size_t kXfsSectSize = 102;               // __be16 sb_sectsize
 constexpr size_t kXfsFname = 108;                  // char sb_fname[12]
@@ -63,6 +64,7 @@ void decode_xfs(const ByteReader& r, FilesystemInfo& fs) {
   const uint32_t blocksize = r.be32(kXfsBlockSize);
   if (!is_power_of_two_between(blocksize, 512, 65536)) return;
   fs.block_bytes = blocksize;
+  if (const uint64_t ag_blocks = r.be32(kXfsAgBlocks); ag_blocks != 0) fs.allocation_group_bytes = ag_blocks * blocksize;
   // The kernel (xfs_validate_sb_common) accepts a stripe only with the
   // dalign bit and a width that is a whole number of units.
   const uint64_t unit = r.be32(kXfsUnit);
@@ -76,6 +78,10 @@ void decode_xfs(const ByteReader& r, FilesystemInfo& fs) {
 // --- ext2/3/4: linux fs/ext4/ext4.h, struct ext4_super_block (LE) at 1024 ---
 constexpr size_t kExtSuperblock = 1024;
 constexpr size_t kExtLogBlockSize = 0x18;       // __le32 s_log_block_size: block = 1024 << it
+constexpr size_t kExtLogClusterSize = 0x1C;     // __le32 s_log_cluster_size: cluster = 1024 << it (bigalloc)
+constexpr size_t kExtFeatureRoCompat = 0x64;    // __le32 s_feature_ro_compat
+constexpr uint32_t kExtRoCompatBigalloc = 0x200;  // EXT4_FEATURE_RO_COMPAT_BIGALLOC
+constexpr uint32_t kExtMaxLogClusterSize = 19;  // EXT4_MAX_CLUSTER_LOG_SIZE 29: 512 MiB clusters
 constexpr size_t kExtMagicOffset = 0x38;        // __le16 s_magic
 constexpr uint16_t kExtMagic = 0xEF53;
 constexpr size_t kExtFeatureIncompat = 0x60;    // __le32 s_feature_incompat
@@ -102,6 +108,11 @@ void decode_ext(const ByteReader& r, FilesystemInfo& fs) {
   const uint64_t stripe_width = r.le32(kExtSuperblock + kExtRaidStripeWidth);
   if (stride != 0) fs.stripe_unit_bytes = stride * fs.block_bytes;
   if (stripe_width != 0) fs.stripe_width_bytes = stripe_width * fs.block_bytes;  // < 2^48
+  const uint32_t log_cluster = r.le32(kExtSuperblock + kExtLogClusterSize);
+  const bool bigalloc = (r.le32(kExtSuperblock + kExtFeatureRoCompat) & kExtRoCompatBigalloc) != 0;
+  if (bigalloc && log_cluster >= log_block && log_cluster <= kExtMaxLogClusterSize) {
+    fs.cluster_bytes = uint64_t{1024} << log_cluster;
+  }
 }
 
 // --- f2fs: linux include/linux/f2fs_fs.h, struct f2fs_super_block (LE) -----

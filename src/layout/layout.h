@@ -121,6 +121,9 @@ struct FilesystemInfo {
   std::optional<uint32_t> sector_bytes;        // btrfs sectorsize, xfs sectsize
   std::optional<uint32_t> flex_bg_groups;      // ext4 flex_bg group count
   std::string label;
+  // After the label, so the positional initializers in tests stay valid.
+  std::optional<uint64_t> cluster_bytes;       // ext4 bigalloc: the allocation cluster
+  std::optional<uint64_t> allocation_group_bytes;  // xfs sb_agblocks × block: a stripe unit must divide it
 };
 
 // What lives at one place on the disk, outermost first. Absolute offsets are

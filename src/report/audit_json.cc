@@ -122,7 +122,7 @@ json audit_json(const std::optional<AuditSection>& section) {
   json at = json::array();
   for (const auto& line : section->at) at.push_back(line_json(line));
   if (!section->layout) {
-    return {{"available", false}, {"reason", section->unavailable_reason}, {"at", at}};
+    return {{"available", false}, {"reason", section->unavailable_reason}, {"at", at}, {"files", nullptr}};
   }
   const LayoutAudit& a = *section->layout;
   const DiskLayout& l = a.layout;
@@ -152,7 +152,8 @@ json audit_json(const std::optional<AuditSection>& section) {
           {"checks", checks},
           {"all_ok", a.all_ok()},
           {"at", at},
-          {"notes", a.notes}};
+          {"notes", a.notes},
+          {"files", section->files ? file_extents_json(*section->files) : json(nullptr)}};
 }
 
 }  // namespace ssdprobe

@@ -12,5 +12,9 @@ namespace ssdprobe {
 
 nlohmann::ordered_json audit_json(const std::optional<AuditSection>& audit);
 void audit_text(std::string& out, const std::optional<AuditSection>& audit);
+// `audit FILE|DIR`: audit.files (file_audit_json.cc) and the per-file rows
+// of the text (file_audit_text.cc).
+nlohmann::ordered_json file_extents_json(const FileExtentsAudit& files);
+void file_extents_text(std::string& out, const FileExtentsAudit& files);
 
 }  // namespace ssdprobe

@@ -63,6 +63,10 @@ void audit_text(std::string& out, const std::optional<AuditSection>& section) {
   if (!section) return;
   if (!section->layout) {
     out += fmt::format("\nAudit: not available: {}\n", section->unavailable_reason);
+  } else if (section->files) {
+    file_extents_text(out, *section->files);
+    for (const auto& line : section->layout->lines) line_text(out, line);
+    for (const auto& note : section->layout->notes) out += fmt::format("  note: {}\n", note);
   } else {
     const LayoutAudit& a = *section->layout;
     const DiskLayout& l = a.layout;

@@ -357,6 +357,14 @@ json phases_json(const std::vector<PhaseRecord>& phases) {
 // would write as 0, the value older documents gave them for "not recorded".
 double to_microsecond(double seconds) { return std::round(seconds * 1e6) / 1e6; }
 
+// run.file_mapping: a file target's read grid, kept to one stretch of the
+// file that is contiguous on the disk.
+json file_mapping_json(const std::optional<FileReadMapping>& m) {
+  if (!m) return nullptr;
+  return {{"device", m->device}, {"file_offset", m->file_offset}, {"disk_offset", m->disk_offset},
+          {"length", m->length}, {"extents", m->extents}};
+}
+
 }  // namespace
 
 json to_json(const ResultDocument& d) {
@@ -407,7 +415,8 @@ json to_json(const ResultDocument& d) {
                                                             {"length", d.run->read_region->length},
                                                             {"source", d.run->read_region_source}}
                                                       : json(nullptr)},
-                  {"read_content", read_content_json(d.run->read_content)}};
+                  {"read_content", read_content_json(d.run->read_content)},
+                  {"file_mapping", file_mapping_json(d.run->file_mapping)}};
   } else {
     doc["run"] = nullptr;
   }

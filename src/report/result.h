@@ -26,6 +26,7 @@
 #include "firmware/sysfs_expectation.h"
 #include "firmware/write_counters.h"
 #include "layout/audit.h"
+#include "layout/file_audit.h"
 #include "report/option_echo.h"
 #include "report/verdict.h"
 #include "probes/grid_probe.h"
@@ -125,6 +126,20 @@ struct AuditSection {
   // exit 4 for `audit`, not "unusable target").
   ErrorCategory unavailable_category = ErrorCategory::target;
   std::vector<AuditLine> at;          // --at OFFSET, in the order given
+  // `audit FILE|DIR` on a mounted filesystem: each file's extents; the
+  // findings are `layout`'s lines then (layout/file_audit.h).
+  std::optional<FileExtentsAudit> files;
+};
+
+// Where a file target's read grid ran: one stretch of the file contiguous
+// on the disk, so that its file offsets are disk offsets plus one constant
+// (run/file_read_region.h).
+struct FileReadMapping {
+  std::string device;               // the filesystem's block device
+  uint64_t file_offset = 0;         // the stretch, in the file
+  uint64_t disk_offset = 0;         // where file_offset lies on the whole disk
+  uint64_t length = 0;
+  uint64_t extents = 0;             // the file's extents, as FIEMAP listed them
 };
 
 struct RunSummary {
@@ -142,6 +157,7 @@ struct RunSummary {
   // What the first read grid's space held, sampled after a grid that found
   // no page (probes/read_content_probe.h); none when it was not sampled.
   std::optional<ReadContent> read_content;
+  std::optional<FileReadMapping> file_mapping;  // a file target's grid, mapped through its extents
 };
 
 // The parallelism probe (probes/parallelism_probe.h): its verdicts and the

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 
 #include "core/error.h"
 #include "core/output.h"
 #include "core/units.h"
 #include "layout/audit_cost.h"
+#include "layout/file_audit.h"
 #include "layout/layout_source.h"
 #include "layout/zoned_audit.h"
 #include "report/result_reader.h"
@@ -97,33 +100,88 @@ void add_saved_unit_notes(const ResultDocument& doc, LayoutAudit& audit) {
   }
 }
 
+// What a disk holds, found at a file's start: a partition table, md, LVM
+// or a filesystem. Such a file is a disk image; any other is a file.
+bool holds_a_disk_layout(const DiskLayout& layout) {
+  if (layout.table) return true;
+  for (const LayoutStack& s : layout.stacks) {
+    if (s.md || s.lvm || s.filesystem) return true;
+  }
+  return false;
+}
+
+// A directory, a file given with --extents, or a regular file that holds
+// no disk layout at its start: judged by where its extents lie.
+bool audit_as_files(const Target& target, const Options& options, const std::optional<DiskLayout>& image) {
+  if (target.kind != TargetKind::file) return false;
+  struct stat st {};
+  if (::stat(target.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return true;
+  return options.extents || (image && !holds_a_disk_layout(*image));
+}
+
+// `audit FILE|DIR`: the files' extents, their findings as the audit's lines.
+void add_file_audit(ResultDocument& doc, AuditSection& section, const Target& target, const AuditUnits& units) {
+  FileExtentsAudit files = read_file_extents(target.path, units);
+  LayoutAudit audit = file_extents_layout_audit(files, units);
+  add_saved_unit_notes(doc, audit);
+  for (auto& m : audit_mismatches(audit)) doc.mismatches.push_back(std::move(m));
+  section.layout = std::move(audit);
+  section.files = std::move(files);
+}
+
+// The disk (or disk image) under `target`, unless it is a directory or
+// --extents asked for the file itself.
+std::optional<DiskLayout> read_image_layout(const Target& target, const Options& options) {
+  struct stat st {};
+  const bool directory = ::stat(target.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  if (directory || (target.kind == TargetKind::file && options.extents)) return std::nullopt;
+  const OpenedLayoutSource opened = open_layout_source(target);
+  return read_disk_layout(opened.source);
+}
+
+// What stopped the layout readers, kept with its exit code: permission
+// denied, an IO error or a filesystem without FIEMAP keep theirs; whatever
+// else stops them makes the target unusable.
+void record_unavailable(AuditSection& section, const Error& e) {
+  section.unavailable_reason = e.what();
+  const ErrorCategory c = e.category();
+  const bool kept = c == ErrorCategory::permission || c == ErrorCategory::io || c == ErrorCategory::interrupted ||
+                    c == ErrorCategory::unsupported;
+  section.unavailable_category = kept ? c : ErrorCategory::target;
+}
+
+// The disk's (or disk image's) layout, judged and priced from the grids.
+void add_disk_audit(ResultDocument& doc, AuditSection& section, const DiskLayout& layout, const AuditUnits& units,
+                    const Options& options) {
+  LayoutAudit audit = audit_layout(layout, units);
+  attach_costs(audit, cost_grids(doc), options.seed);
+  attach_fixes(audit, fix_context(doc));
+  if (doc.topology.zoned) {
+    if (auto finding = zoned_partition_table_finding(audit.layout, *doc.topology.zoned)) {
+      audit.lines.push_back(std::move(*finding));
+    }
+  }
+  add_saved_unit_notes(doc, audit);
+  for (auto& m : audit_mismatches(audit)) doc.mismatches.push_back(std::move(m));
+  section.layout = std::move(audit);
+}
+
 }  // namespace
 
 void add_audit(ResultDocument& doc, const Target& target, const Options& options) {
   AuditSection section;
   const AuditUnits units = units_of(doc);
-  const auto grids = cost_grids(doc);
   try {
-    const OpenedLayoutSource opened = open_layout_source(target);
-    LayoutAudit audit = audit_layout(read_disk_layout(opened.source), units);
-    attach_costs(audit, grids, options.seed);
-    attach_fixes(audit, fix_context(doc));
-    if (doc.topology.zoned) {
-      if (auto finding = zoned_partition_table_finding(audit.layout, *doc.topology.zoned)) {
-        audit.lines.push_back(std::move(*finding));
-      }
+    const std::optional<DiskLayout> layout = read_image_layout(target, options);
+    if (audit_as_files(target, options, layout)) {
+      add_file_audit(doc, section, target, units);
+    } else {
+      add_disk_audit(doc, section, *layout, units, options);
     }
-    add_saved_unit_notes(doc, audit);
-    for (auto& m : audit_mismatches(audit)) doc.mismatches.push_back(std::move(m));
-    section.layout = std::move(audit);
   } catch (const Error& e) {
-    section.unavailable_reason = e.what();
-    // Permission denied or an IO error opening the disk keeps its own exit
-    // code; whatever else stops the layout readers makes the target unusable.
-    const ErrorCategory c = e.category();
-    const bool reading = c == ErrorCategory::permission || c == ErrorCategory::io || c == ErrorCategory::interrupted;
-    section.unavailable_category = reading ? c : ErrorCategory::target;
+    record_unavailable(section, e);
   }
+  const auto grids = cost_grids(doc);
   for (const uint64_t start : parse_starts(options.at)) {
     AuditLine line = audit_start("at", fmt::format("a layer starting at {} B", start), start, units);
     attach_costs(line, units, grids, options.seed);

@@ -43,6 +43,7 @@ struct Options {
   bool forget = false;            // restore --forget: drop the index entry of a journal that is gone
   bool allow_ram_journal = false; // accept a journal on tmpfs/ramfs
   std::string units_from;         // audit: a result document whose detected units to check against
+  bool extents = false;           // audit --extents: a regular file's extents, even when it holds a disk image
   std::string at;                 // --at: comma-separated disk offsets to audit (parse_starts)
   std::string fail_on;            // --fail-on: never, warning, error; empty: the command's default
   std::string replay_of;          // --replay: the result document whose options this run repeats

@@ -12,6 +12,7 @@
 #include "firmware/nvme_passthru_open.h"
 #include "run/audit_phase.h"
 #include "run/document.h"
+#include "run/file_read_region.h"
 #include "run/firmware_phase.h"
 #include "run/journal_check.h"
 #include "run/open_units_phase.h"
@@ -67,9 +68,10 @@ double seconds_since(std::chrono::steady_clock::time_point started) {
 // run's (ssdprobe_last_run_duration_seconds of the daily audit), not the 0
 // that documents written before gave them.
 ResultDocument untimed_run(const Options& options, const std::string& why_not_measured,
-                           const std::vector<Phase>& phases) {
+                           const std::vector<Phase>& phases, bool allow_directory = false) {
   const auto started = std::chrono::steady_clock::now();
-  Target target = open_target({.path = options.target, .open_for_io = false, .seed = options.seed});
+  Target target = open_target(
+      {.path = options.target, .open_for_io = false, .seed = options.seed, .allow_directory = allow_directory});
   SilentObserver observer;
   RunContext run(options, target, observer, {options.budget_s, false}, base_document(options, target));
   run.doc.read_page.evidence = "not measured: " + why_not_measured;
@@ -87,7 +89,8 @@ ResultDocument untimed_run(const Options& options, const std::string& why_not_me
 const std::vector<Phase>& characterize_phases() {
   static const std::vector<Phase> phases = {
       {.name = "pending_journals", .run = name_pending_journals, .skip_if = skip_journals_if_sim},
-      {.name = "read_grid", .run = run_read_grid, .decides = Units{&ResultDocument::read_page}, .timed = true},
+      {.name = "read_grid", .run = run_read_grid, .skip_if = skip_reads_if_nothing_written,
+       .decides = Units{&ResultDocument::read_page}, .timed = true},
       {.name = "write_session", .run = open_write_session, .needs = Needs::writes},
       {.name = "slc_cache", .run = run_slc_cache_phase, .needs = Needs::writes, .skip_if = skip_cache_if_disabled,
        .decides = Units{&ResultDocument::slc_cache}, .timed = true},
@@ -174,8 +177,13 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   const CountingDevice* own_io = counting.get();
   target.device = std::move(counting);
   ZonedReads zoned_reads;
-  const Options used = with_zoned_read_region(target, options, zoned_reads);
-  GridPlan read_plan = plan_first_read_grid(target, used, options, zoned_reads);
+  Options used = with_zoned_read_region(target, options, zoned_reads);
+  FileReads file_reads = plan_file_reads(target, used.region);
+  if (file_reads.mapping) used.region = {file_reads.mapping->file_offset, file_reads.mapping->length};
+  // A file too fragmented for the grid skips it (file_reads.skipped): no plan is needed then.
+  GridPlan read_plan = file_reads.plan                  ? std::move(*file_reads.plan)
+                       : !file_reads.skipped.empty() ? GridPlan{}
+                                                     : plan_first_read_grid(target, used, options, zoned_reads);
   if (options.write) {
     // Every set-up refusal before the question, and the question before the
     // first write (run/write_setup.h).
@@ -189,8 +197,9 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   const InterruptGuard signals;
   RunContext run(used, target, observer, {used.budget_s, used.write}, base_document(used, target));
   add_notes(run.doc, zoned_reads.notes);
+  add_notes(run.doc, file_reads.notes);
   run.reads_written_data = zoned_reads.in_written_data;
-  run.reads_skipped = zoned_reads.skipped;
+  run.reads_skipped = zoned_reads.skipped.empty() ? file_reads.skipped : zoned_reads.skipped;
   run.write = std::move(write);
   run.read_plan = std::move(read_plan);
   run.cost_question = cost_question(run);
@@ -206,7 +215,9 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   add_notes(run.doc, run_cautions(run.doc));
   run.doc.run = RunSummary{target.device->engine_description(), run.tally.ios, run.read_rounds,
                            run.tally.device_time_s, run.read_stop_reason, read_region(target, used, zoned_reads),
-                           read_region_source(options, zoned_reads), run.read_content};
+                           read_region_source(options, zoned_reads), run.read_content, file_reads.mapping};
+  if (!file_reads.skipped.empty()) run.doc.run->read_region.reset();  // the grid did not run
+  if (file_reads.mapping) run.doc.run->read_region_source = "file_extents";
   run.doc.duration_s = seconds_since(started);
   run.doc.ended_at = utc_now_text(kIso8601Utc);
   return {std::move(run.doc), std::move(stop)};
@@ -230,7 +241,7 @@ std::string restore_from_journal(const Options& options) {
 
 ResultDocument audit(const Options& options) {
   return untimed_run(options, "audit does no timing IO (run ssdprobe on the target to check against the measured "
-                              "page and to price misalignment)", audit_phases());
+                              "page and to price misalignment)", audit_phases(), true);
 }
 
 }  // namespace ssdprobe
