@@ -29,6 +29,9 @@ std::string too_fragmented(const std::optional<FileExtent>& run, size_t extents,
 FileReads plan_file_reads(const Target& target, const Region& asked) {
   FileReads reads;
   if (target.kind != TargetKind::file) return reads;
+  // A file (or --region) too small for the grid whatever its extents is
+  // refused as any small target is (Error(target): exit 3).
+  (void)plan_read_grid(grid_plan_input(target, asked));
   const UniqueFd fd(::open(target.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   FiemapResult map;
   FileFilesystem fs;

@@ -148,11 +148,14 @@ j=$(audit_json "$MNT"); rc=$?
 "$SSDPROBE" -q audit --fail-on warning --units-from "$UNITS" "$MNT" >/dev/null 2>&1; rc=$?
 [ "$rc" = 8 ] || bad "aligned ext4 directory, --fail-on warning: exit $rc, want 8"
 for f in a b holes; do check_file "$j" "$MNT/$f" $((2048 * 512)); done
-# A read run on the 4 KiB-interleaved file says it is too fragmented
+# A read run on a file big enough for the grid (8 MiB) whose data lies in
+# 64 KiB pieces (every other 64 KiB punched out) says it is too fragmented
 # instead of timing a grid across its pieces.
-"$SSDPROBE" -q --budget 3 --json "$SCRATCH/a.json" "$MNT/a" >/dev/null 2>&1 || bad "read run on a fragmented file exited $?"
+dd if=/dev/urandom of="$MNT/frag" bs=1M count=8 conv=fsync status=none
+for ((off = 65536; off < 8 * 1048576; off += 131072)); do fallocate --punch-hole -o "$off" -l 65536 "$MNT/frag"; done
+"$SSDPROBE" -q --budget 3 --json "$SCRATCH/a.json" "$MNT/frag" >/dev/null 2>&1 || bad "read run on a fragmented file exited $?"
 jq -e '(.phases[] | select(.name == "read_grid") | .state == "skipped" and
-        (.reason | startswith("the file'"'"'s extents are too fragmented for the grid: largest contiguous extent")))
+        (.reason | startswith("the file'"'"'s extents are too fragmented for the grid: largest contiguous extent 64 KiB")))
        and .detected.read_page.bytes == null and .run.file_mapping == null' "$SCRATCH/a.json" >/dev/null ||
   bad "fragmented file: $(jq -c '[(.phases[] | select(.name == "read_grid")), .detected.read_page.state]' "$SCRATCH/a.json")"
 awk -v s="$(share_of "$j" "$MNT/a" 16384)" 'BEGIN { exit !(s >= 0.5) }' ||

@@ -129,7 +129,7 @@ TEST_CASE("the longest contiguous stretch of data, clipped to the region, is whe
   CHECK(run->logical == 0);
   CHECK(run->physical == 1 * MiB);
   CHECK(run->length == 512 * KiB);
-  run = longest_data_run(extents, 128 * KiB, UINT64_MAX);  // --region 128K:
+  run = longest_data_run(extents, 192 * KiB, UINT64_MAX);  // --region 192K: only 320 KiB of the first left
   REQUIRE(run);
   CHECK(run->logical == 2 * MiB);
   CHECK(run->length == 384 * KiB);
