@@ -4,6 +4,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -43,8 +44,10 @@ FiemapResult read_fiemap(int fd, const std::string& name) {
       }
       throw os_error(name + ": FIEMAP", err);
     }
-    if (map->fm_mapped_extents == 0) return result;
-    for (uint32_t i = 0; i < map->fm_mapped_extents; ++i) {
+    // Never more than the array holds, whatever the filesystem says.
+    const uint32_t mapped = std::min(map->fm_mapped_extents, kBatch);
+    if (mapped == 0) return result;
+    for (uint32_t i = 0; i < mapped; ++i) {
       const struct fiemap_extent& e = map->fm_extents[i];
       result.extents.push_back({e.fe_logical, e.fe_physical, e.fe_length, e.fe_flags});
       if (e.fe_flags & FIEMAP_EXTENT_LAST) return result;
