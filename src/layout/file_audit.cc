@@ -111,10 +111,11 @@ void add_to_total(ExtentJudgement& total, const ExtentJudgement& j) {
     total.shares[i].misaligned_bytes += j.shares[i].misaligned_bytes;
     total.shares[i].misaligned_extents += j.shares[i].misaligned_extents;
   }
-  for (const auto& [kind, bytes] : j.unjudged) {
-    auto it = std::find_if(total.unjudged.begin(), total.unjudged.end(), [&](const auto& p) { return p.first == kind; });
-    if (it == total.unjudged.end()) total.unjudged.emplace_back(kind, bytes);
-    else it->second += bytes;
+  for (const auto& entry : j.unjudged) {  // not a structured binding: clang 14 cannot capture one
+    auto it = std::find_if(total.unjudged.begin(), total.unjudged.end(),
+                           [&](const auto& p) { return p.first == entry.first; });
+    if (it == total.unjudged.end()) total.unjudged.push_back(entry);
+    else it->second += entry.second;
   }
 }
 

@@ -139,6 +139,20 @@ std::optional<DiskLayout> read_image_layout(const Target& target, const Options&
   return read_disk_layout(opened.source);
 }
 
+}  // namespace
+
+bool is_disk_image(const Target& target, const Options& options) {
+  if (target.kind != TargetKind::file) return false;
+  try {
+    const std::optional<DiskLayout> image = read_image_layout(target, options);
+    return image && holds_a_disk_layout(*image);
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+namespace {
+
 // What stopped the layout readers, kept with its exit code: permission
 // denied, an IO error or a filesystem without FIEMAP keep theirs; whatever
 // else stops them makes the target unusable.

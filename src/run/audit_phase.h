@@ -25,6 +25,11 @@ PhaseOutcome audit_layout_phase(RunContext& run);
 // `ssdprobe audit`: the layout is the whole answer, so one that cannot be
 // read stops the command (Error(target) with the reason).
 PhaseOutcome audit_required_phase(RunContext& run);
+// A regular file that holds a disk's layout at its start (a partition
+// table, md, LVM or a filesystem) and was not given with --extents: a disk
+// image, whose offsets are the image's own, as the loop device over it
+// would show them. False for anything else, or when its start cannot be read.
+bool is_disk_image(const Target& target, const Options& options);
 // `ssdprobe audit --units-from FILE`: the units to check against.
 PhaseOutcome take_saved_units(RunContext& run);
 std::optional<std::string> skip_saved_units_if_none(const RunContext& run);

@@ -26,9 +26,9 @@ std::string too_fragmented(const std::optional<FileExtent>& run, size_t extents,
 
 }  // namespace
 
-FileReads plan_file_reads(const Target& target, const Region& asked) {
+FileReads plan_file_reads(const Target& target, const Region& asked, bool disk_image) {
   FileReads reads;
-  if (target.kind != TargetKind::file) return reads;
+  if (target.kind != TargetKind::file || disk_image) return reads;
   // A file (or --region) too small for the grid whatever its extents is
   // refused as any small target is (Error(target): exit 3).
   (void)plan_read_grid(grid_plan_input(target, asked));

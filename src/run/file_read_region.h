@@ -24,8 +24,10 @@ struct FileReads {
   std::vector<std::string> notes;          // extents that could not be read, and what that means
 };
 
-// Nothing for a target that is not a regular file (or one on a filesystem
-// with no FIEMAP: a note says its offsets are timed as they are).
-FileReads plan_file_reads(const Target& target, const Region& asked);
+// Nothing for a target that is not a regular file, for a disk image (its
+// offsets are the image's own: the audit prices its partitions' starts in
+// them), or for a file on a filesystem with no FIEMAP (a note says its
+// offsets are timed as they are).
+FileReads plan_file_reads(const Target& target, const Region& asked, bool disk_image);
 
 }  // namespace ssdprobe

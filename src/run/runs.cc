@@ -178,7 +178,7 @@ RunResult characterize(const Options& options, RunObserver& observer) {
   target.device = std::move(counting);
   ZonedReads zoned_reads;
   Options used = with_zoned_read_region(target, options, zoned_reads);
-  FileReads file_reads = plan_file_reads(target, used.region);
+  FileReads file_reads = plan_file_reads(target, used.region, is_disk_image(target, used));
   if (file_reads.mapping) used.region = {file_reads.mapping->file_offset, file_reads.mapping->length};
   // A file too fragmented for the grid skips it (file_reads.skipped): no plan is needed then.
   GridPlan read_plan = file_reads.plan                  ? std::move(*file_reads.plan)

@@ -355,6 +355,10 @@ TEST_CASE("the write sweep writes only inside its window, and a read-only device
 
 TEST_CASE("write verdicts over every profile: found values are the truth") {
   int knees = 0, units = 0, interleaves = 0, runs = 0;
+  // A drive that keeps few erase blocks open folds on most random writes:
+  // no clean write signal, so it is held to the truth of what it finds but
+  // left out of the share that must find a knee.
+  int clean_runs = 0, clean_knees = 0;
   for (const auto& profile : sim_profiles()) {
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       SimDevice device(profile, seed, true);
@@ -370,6 +374,8 @@ TEST_CASE("write verdicts over every profile: found values are the truth") {
           write_probe(device, profile, seed, default_write_window(device.limits().size_bytes));
       const ParallelismVerdict& v = r.verdict;
       ++runs;
+      const bool clean = !profile.expected_open_units();
+      clean_runs += clean;
       INFO(fmt::format("{} seed {}: knee {} | units {} | interleave {}", profile.name, seed, v.queue_depth_knee.evidence,
                        v.parallel_units.evidence, v.interleave_bytes.evidence));
       CHECK(v.op == IoOp::write);
@@ -383,6 +389,7 @@ TEST_CASE("write verdicts over every profile: found values are the truth") {
       }
       if (v.queue_depth_knee.state == UnitState::found) {
         ++knees;
+        clean_knees += clean;
         const KneeTruth truth = knee_truth(profile, depths_run(v), IoOp::write);
         INFO("model share of the plateau per depth:" << truth.curve);
         const auto knee = static_cast<uint32_t>(*v.queue_depth_knee.value);
@@ -396,6 +403,6 @@ TEST_CASE("write verdicts over every profile: found values are the truth") {
              units, interleaves);
   // Three rounds are enough on the drives with a clean signal: most of
   // them find all three values.
-  CHECK(knees >= runs * 3 / 4);
+  CHECK(clean_knees >= clean_runs * 3 / 4);
   CHECK(units >= 30);
 }
