@@ -105,7 +105,7 @@ TEST_CASE("a start on 4 KiB but not on the read page is a warning; the erase blo
 
 TEST_CASE("an aligned stack is all OK and recommends nothing") {
   auto s = partition_at(1, 1 * MiB);
-  s.filesystem = FilesystemInfo{"xfs", 4096, std::nullopt, std::nullopt, {}, {}, {}, 512, {}, ""};
+  s.filesystem = FilesystemInfo{"xfs", 4096, std::nullopt, std::nullopt, {}, {}, {}, 512, {}, "", {}, {}};
   s.filesystem_disk_offset = 1 * MiB;
   s.filesystem_container = "partition";
   const auto audit = audit_layout(dos_disk({s}), page16k());
@@ -116,7 +116,7 @@ TEST_CASE("an aligned stack is all OK and recommends nothing") {
 
 TEST_CASE("xfs su=12k on a 16 KiB page is named as xfs.sunit") {
   auto s = partition_at(1, 1 * MiB);
-  s.filesystem = FilesystemInfo{"xfs", 4096, 12 * KiB, 12 * KiB, {}, {}, {}, 512, {}, ""};
+  s.filesystem = FilesystemInfo{"xfs", 4096, 12 * KiB, 12 * KiB, {}, {}, {}, 512, {}, "", {}, {}};
   s.filesystem_container = "partition";
   const auto audit = audit_layout(dos_disk({s}), page16k());
   const AuditLine* line = line_for(audit, "partition[1].xfs.sunit");
@@ -137,7 +137,7 @@ TEST_CASE("a filesystem on md must stripe like the array; a chunk that splits a 
   md.raid_disks = 4;
   md.role = 0;
   s.md = md;
-  s.filesystem = FilesystemInfo{"ext4", 4096, 16 * KiB, 48 * KiB, {}, {}, {}, {}, 16, ""};
+  s.filesystem = FilesystemInfo{"ext4", 4096, 16 * KiB, 48 * KiB, {}, {}, {}, {}, 16, "", {}, {}};
   s.filesystem_container = "md";
   s.filesystem_disk_offset = 1 * MiB;
   DiskLayout d;
@@ -201,7 +201,7 @@ TEST_CASE("--at judges any offset the same way") {
 
 TEST_CASE("a btrfs node smaller than the read page is named") {
   auto s = partition_at(1, 1 * MiB);
-  s.filesystem = FilesystemInfo{"btrfs", 4096, {}, {}, {}, {}, 8 * KiB, 4096, {}, ""};
+  s.filesystem = FilesystemInfo{"btrfs", 4096, {}, {}, {}, {}, 8 * KiB, 4096, {}, "", {}, {}};
   s.filesystem_container = "partition";
   const auto audit = audit_layout(dos_disk({s}), page16k());
   const AuditLine* node = line_for(audit, "partition[1].btrfs.node_size");
