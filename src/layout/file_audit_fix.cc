@@ -55,24 +55,31 @@ bool mount_can_set_stripe(const FileFilesystem& fs, uint64_t unit) {
   return fs.stripe_unit_bytes && fs.allocation_group_bytes && *fs.allocation_group_bytes % unit == 0;
 }
 
-std::vector<FixStep> xfs_mkfs_steps(const FileFilesystem& fs, uint64_t unit) {
+// A filesystem made again with the setting that places data on the unit:
+// a full backup, the mkfs (which destroys the data), the restore.
+std::vector<FixStep> recreate_steps(std::string backup, FixCommand mkfs_command, std::string mkfs_purpose,
+                                    std::string restore) {
   std::vector<FixStep> steps;
+  steps.push_back(by_hand(std::move(backup), "a full backup"));
+  FixStep mkfs = in_place(std::move(mkfs_command), std::move(mkfs_purpose));
+  mkfs.destroys_data = true;
+  mkfs.cost = "destroys the filesystem's data";
+  steps.push_back(std::move(mkfs));
+  steps.push_back(by_hand(std::move(restore), "restores everything"));
+  return steps;
+}
+
+std::vector<FixStep> xfs_mkfs_steps(const FileFilesystem& fs, uint64_t unit) {
   const std::string why = fs.stripe_unit_bytes
                               ? fmt::format("the allocation group ({}) is not a multiple of it",
                                             format_size(fs.allocation_group_bytes.value_or(0)))
                               : std::string("the filesystem was made without a stripe unit");
-  steps.push_back(by_hand(fmt::format("xfs starts new extents on its stripe unit, and a mount cannot set one of {} "
-                                      "here: {}. Back up everything on {} and unmount it", format_size(unit), why,
-                                      printable(fs.device)),
-                          "a full backup"));
-  FixStep mkfs = in_place(FixCommand({"mkfs.xfs", "-f", "-d", fmt::format("su={}k,sw=1", unit / 1024), fs.device}),
-                          "recreate the filesystem with a stripe unit of the unit (mkfs sizes the groups to it)");
-  mkfs.destroys_data = true;
-  mkfs.cost = "destroys the filesystem's data";
-  steps.push_back(std::move(mkfs));
-  steps.push_back(by_hand("mount it and restore the backup: every file is written anew on the unit",
-                          "restores everything"));
-  return steps;
+  return recreate_steps(fmt::format("xfs starts new extents on its stripe unit, and a mount cannot set one of {} "
+                                    "here: {}. Back up everything on {} and unmount it", format_size(unit), why,
+                                    printable(fs.device)),
+                        FixCommand({"mkfs.xfs", "-f", "-d", fmt::format("su={}k,sw=1", unit / 1024), fs.device}),
+                        "recreate the filesystem with a stripe unit of the unit (mkfs sizes the groups to it)",
+                        "mount it and restore the backup: every file is written anew on the unit");
 }
 
 std::vector<FixStep> xfs_stripe_steps(const FileFilesystem& fs, uint64_t unit) {
@@ -134,21 +141,14 @@ std::vector<FixStep> xfs_fix(const FileFilesystem& fs, const FileExtentReport& f
 std::vector<FixStep> ext4_fix(const FileExtentsAudit& files, uint64_t unit) {
   const FileFilesystem& fs = files.filesystem;
   const std::string device = fs.device.empty() ? std::string("DEVICE") : fs.device;
-  std::vector<FixStep> steps;
-  steps.push_back(by_hand(fmt::format("ext4 has no per-file placement hint; only a filesystem made with bigalloc "
-                                      "clusters of {} (now: {}) places every file's data in multiples of it. Back "
-                                      "up everything on {} and unmount it", format_size(unit),
-                                      fs.cluster_bytes ? format_size(*fs.cluster_bytes) : std::string("no bigalloc"),
-                                      printable(device)),
-                          "a full backup"));
-  FixStep mkfs = in_place(FixCommand({"mkfs.ext4", "-O", "bigalloc", "-C", std::to_string(unit), device}),
-                          "recreate the filesystem with clusters of the unit (at mkfs time only)");
-  mkfs.destroys_data = true;
-  mkfs.cost = "destroys the filesystem's data";
-  steps.push_back(std::move(mkfs));
-  steps.push_back(by_hand("mount it and restore the backup: every file is written anew on whole clusters",
-                          "restores everything"));
-  return steps;
+  return recreate_steps(fmt::format("ext4 has no per-file placement hint; only a filesystem made with bigalloc "
+                                    "clusters of {} (now: {}) places every file's data in multiples of it. Back "
+                                    "up everything on {} and unmount it", format_size(unit),
+                                    fs.cluster_bytes ? format_size(*fs.cluster_bytes) : std::string("no bigalloc"),
+                                    printable(device)),
+                        FixCommand({"mkfs.ext4", "-O", "bigalloc", "-C", std::to_string(unit), device}),
+                        "recreate the filesystem with clusters of the unit (at mkfs time only)",
+                        "mount it and restore the backup: every file is written anew on whole clusters");
 }
 
 }  // namespace
