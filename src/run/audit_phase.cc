@@ -101,11 +101,14 @@ void add_saved_unit_notes(const ResultDocument& doc, LayoutAudit& audit) {
 }
 
 // What a disk holds, found at a file's start: a partition table, md, LVM
-// or a filesystem. Such a file is a disk image; any other is a file.
+// or a filesystem, or a sign of one that cannot be read (a protective MBR
+// whose GPT is damaged or has other sectors, an md or LVM label that does
+// not decode): the readers' notes say what they saw. Such a file is a disk
+// image, whose damage is the audit's to report; any other is a file.
 bool holds_a_disk_layout(const DiskLayout& layout) {
-  if (layout.table) return true;
+  if (layout.table || !layout.notes.empty()) return true;
   for (const LayoutStack& s : layout.stacks) {
-    if (s.md || s.lvm || s.filesystem) return true;
+    if (s.md || s.lvm || s.filesystem || !s.notes.empty()) return true;
   }
   return false;
 }

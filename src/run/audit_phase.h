@@ -26,7 +26,8 @@ PhaseOutcome audit_layout_phase(RunContext& run);
 // read stops the command (Error(target) with the reason).
 PhaseOutcome audit_required_phase(RunContext& run);
 // A regular file that holds a disk's layout at its start (a partition
-// table, md, LVM or a filesystem) and was not given with --extents: a disk
+// table, md, LVM or a filesystem, or a damaged one the readers name in a
+// note) and was not given with --extents: a disk
 // image, whose offsets are the image's own, as the loop device over it
 // would show them. False for anything else, or when its start cannot be read.
 bool is_disk_image(const Target& target, const Options& options);

@@ -9,6 +9,9 @@
 // followed is a note), so here even ssdprobe::Error is a finding (add_audit
 // would turn it into "audit not available"). The checks below are what the headers and
 // docs/result-json.md promise a reader of the result:
+//  - an image whose start holds no table, md, LVM or filesystem is a file,
+//    judged by its extents, which a memfd cannot give: "not available",
+//    naming FIEMAP, and no verdict;
 //  - one stack per partition of the table (none but the extended container
 //    skipped), or one stack for the whole disk when there is no table;
 //  - a partition that runs past the image's end says so in a note, and is
@@ -186,12 +189,26 @@ void check_table_findings(const LayoutAudit& audit) {
   }
 }
 
-void check_audit(const ResultDocument& doc, const disk_image::Input& in) {
+// An image whose start holds no table, md, LVM or filesystem is not a disk
+// image but a file, judged by where its extents lie (audit_phase.h); a
+// memfd has no FIEMAP, so that audit is "not available" and says why.
+bool check_file_without_layout(const ResultDocument& doc, bool disk_image) {
+  if (disk_image) return false;
+  FUZZ_CHECK(!doc.audit->layout.has_value());
+  FUZZ_CHECK(doc.audit->unavailable_category == ErrorCategory::unsupported);
+  FUZZ_CHECK(doc.audit->unavailable_reason.find("FIEMAP") != std::string::npos);
+  FUZZ_CHECK(!doc.recommendations.verdict.has_value());
+  return true;
+}
+
+void check_audit(const ResultDocument& doc, const disk_image::Input& in, bool disk_image) {
   FUZZ_CHECK(doc.audit.has_value());
+  if (check_file_without_layout(doc, disk_image)) return;
   // The descriptor is a readable regular file (an empty one too) and the
-  // logical block a power of two from 512 to 64 KiB: nothing may refuse it.
-  // A regular file is read as the loop device `losetup FILE` makes of it,
-  // whose logical block is 512 B whatever the topology says (audit.h).
+  // logical block a power of two from 512 to 64 KiB: nothing may refuse an
+  // image that holds a layout. It is read as the loop device `losetup FILE`
+  // makes of it, whose logical block is 512 B whatever the topology says
+  // (audit.h).
   FUZZ_CHECK(doc.audit->layout.has_value());
   const LayoutAudit& audit = *doc.audit->layout;
   const DiskLayout& layout = audit.layout;
@@ -265,7 +282,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!disk_image::write_image(fd, *input)) return 0;  // (a size the memfd refuses)
   disk_image::repair_checksums(fd, *input);
   const ResultDocument doc = disk_image::audit_image(fd, *input);
-  check_audit(doc, *input);
+  check_audit(doc, *input, disk_image::holds_layout(fd, *input));
   check_json(doc);
   check_text(doc);
   return 0;

@@ -294,7 +294,7 @@ inline void repair_checksums(int fd, const Input& in) {
 // (add_audit reads the layout through the same open_layout_source a file
 // target uses, here /proc/self/fd/N), with the input's units as if they
 // came from --units-from, and the recommendations and verdict.
-inline ssdprobe::ResultDocument audit_image(int fd, const Input& in) {
+inline ssdprobe::Target image_target(int fd, const Input& in) {
   using namespace ssdprobe;
   Target target;
   target.path = "/proc/self/fd/" + std::to_string(fd);
@@ -303,6 +303,18 @@ inline ssdprobe::ResultDocument audit_image(int fd, const Input& in) {
   target.topology.logical_block_size = in.logical_block;
   target.topology.physical_block_size = in.physical_block;
   target.topology.size_bytes = in.size_bytes;
+  return target;
+}
+
+// Whether the image's start holds a table, md, LVM or a filesystem: what
+// makes `ssdprobe audit` read it as a disk rather than as a file.
+inline bool holds_layout(int fd, const Input& in) {
+  return ssdprobe::is_disk_image(image_target(fd, in), ssdprobe::Options{});
+}
+
+inline ssdprobe::ResultDocument audit_image(int fd, const Input& in) {
+  using namespace ssdprobe;
+  const Target target = image_target(fd, in);
   const Options options;
   ResultDocument doc = base_document(options, target);
   auto take = [](DetectedUnit& unit, const std::optional<uint64_t>& bytes) {

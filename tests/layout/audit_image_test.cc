@@ -12,6 +12,7 @@
 #include "layout/audit.h"
 #include "layout/audit_cost.h"
 #include "layout/layout_source.h"
+#include "run/audit_phase.h"
 #include "shell_command.h"
 #include "temp_tree.h"
 
@@ -188,4 +189,40 @@ TEST_CASE("a filesystem block below 4 KiB with no unit known is OK by the physic
   CHECK(block.ok);
   CHECK(block.message == "block 1 KiB: a multiple of the 512 B physical block; below 4 KiB (see the notes)");
   CHECK(any_note(audit, "1 KiB blocks are below 4 KiB; the drive's read page and write unit are not known here"));
+}
+
+// `ssdprobe audit FILE` reads a file as a disk image when its start holds a
+// disk's layout, and by its extents otherwise (run/audit_phase.h). A table
+// the reader cannot read is still a disk's: here a GPT whose primary and
+// backup headers were zeroed, which leaves a protective MBR with no GPT
+// behind it, as the audit of the image must say.
+TEST_CASE("a file whose start holds a table, readable or not, is a disk image; zeros and data are files") {
+  test_support::TempTree tree;
+  const std::string gpt = tree.path("gpt.img").string(), broken = tree.path("broken-gpt.img").string();
+  const std::string zeros = tree.path("zeros.img").string(), data = tree.path("data.db").string();
+  for (const auto& image : {gpt, broken, zeros}) must_run("truncate -s 64M " + shell_quote(image));
+  for (const auto& image : {gpt, broken}) {
+    must_run("printf 'label: gpt\\nstart=2048, size=4096\\n' | sfdisk -q " + shell_quote(image));
+  }
+  const std::string zero_sector = "dd if=/dev/zero bs=512 count=1 conv=notrunc status=none of=" + shell_quote(broken);
+  must_run(zero_sector + " seek=1");                  // the primary header
+  must_run(zero_sector + " seek=" + std::to_string(64 * MiB / 512 - 1));  // the backup header
+  must_run("seq 1 200000 > " + shell_quote(data));
+  auto file_target = [](const std::string& path) {
+    Target target;
+    target.path = path;
+    target.kind = TargetKind::file;
+    return target;
+  };
+  const Options options;
+  CHECK(is_disk_image(file_target(gpt), options));
+  CHECK(is_disk_image(file_target(broken), options));
+  CHECK_FALSE(is_disk_image(file_target(zeros), options));
+  CHECK_FALSE(is_disk_image(file_target(data), options));
+  Options extents;
+  extents.extents = true;
+  CHECK_FALSE(is_disk_image(file_target(gpt), extents));  // --extents: the file itself
+
+  const LayoutAudit audit = audit_image(broken, page16k());
+  CHECK(any_note(audit, "'PMBR' detected but no table could be read"));
 }
