@@ -19,9 +19,11 @@
 namespace ssdprobe {
 
 struct VerdictUnit {
-  std::string name;  // "read_page", "write_unit", "erase_block"
+  std::string name;  // "read_page", "write_unit", "erase_block", "slc_cache", "open_units"
   UnitAnswer answer = UnitAnswer::not_measured;
   std::optional<uint64_t> bytes;
+  std::optional<uint32_t> count;  // open_units (found): streams, where a unit of bytes has `bytes`
+  std::string short_text;  // the answer alone, as the summary's units line lists it: "open units 4 streams"
   double confidence = 0.0;
   std::optional<uint64_t> searched_up_to_bytes;
   std::string text;          // the phrase the summary uses: "read page 16 KiB", "no erase block up to 85 MiB"
@@ -67,7 +69,7 @@ struct Verdict {
   VerdictStatus status = VerdictStatus::inconclusive;
   std::string summary;  // the status line, starting with the status word: "ACTION: ..."
   std::vector<std::string> lines;  // at most three after it: what to do first, the units, what is open
-  std::vector<VerdictUnit> units;  // read page, write unit, erase block
+  std::vector<VerdictUnit> units;  // read page, write unit, erase block; SLC cache and open units where probed
   std::vector<UnderReported> under_reported;
   std::vector<VerdictFinding> findings;  // worst first
   std::array<int, 3> findings_by_severity{};  // indexed by Severity: info, warning, error

@@ -17,6 +17,7 @@ json unit_json(const VerdictUnit& u) {
   return {{"unit", u.name},
           {"state", unit_answer_key(u.answer)},
           {"bytes", json_or_null(u.bytes)},
+          {"count", json_or_null(u.count)},
           {"confidence", u.answer == UnitAnswer::found ? json(rounded(u.confidence)) : json(nullptr)},
           {"searched_up_to_bytes", u.answer == UnitAnswer::ruled_out ? json_or_null(u.searched_up_to_bytes)
                                                                      : json(nullptr)},

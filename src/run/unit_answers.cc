@@ -7,6 +7,7 @@
 
 #include "core/shell_command.h"
 #include "core/units.h"
+#include "report/open_units_render.h"
 #include "run/other_io.h"
 #include "run/rerun_command.h"
 #include "run/run_budget.h"
@@ -202,6 +203,7 @@ VerdictUnit verdict_unit(const char* name, const char* words, const DetectedUnit
   v.searched_up_to_bytes = unit.searched_up_to_bytes;
   v.to_determine = unit.to_determine;
   v.text = unit_phrase(words, v.answer, unit.bytes, unit.searched_up_to_bytes, "");
+  v.short_text = v.text;
   // A write phase that saw the drive change state (the grid's rounds moved
   // together, the stream slowed for good): two states in one answer, never
   // one unqualified value. Native: measured where data ends up.
@@ -364,6 +366,29 @@ VerdictUnit answered(const char* name, const char* words, DetectedUnit& unit, co
   return v;
 }
 
+// The open-units probe's answer, a count of streams rather than bytes:
+// "open units 4 streams", "no open-unit limit up to 16 streams".
+VerdictUnit open_units_unit(const OpenUnitsSection& section) {
+  const OpenUnitsVerdict& verdict = section.verdict;
+  VerdictUnit v;
+  v.name = "open_units";
+  v.answer = unit_answer(verdict.state);
+  if (v.answer == UnitAnswer::found) {
+    v.count = verdict.streams;
+    v.confidence = verdict.confidence;
+  }
+  const std::string answer = open_units_answer(verdict);
+  if (v.answer == UnitAnswer::found) v.short_text = "open units " + answer;
+  else if (v.answer == UnitAnswer::ruled_out) v.short_text = "no open-unit limit " + answer.substr(answer.find("up to"));
+  else v.short_text = std::string("open units ") + unit_answer_words(v.answer);
+  v.text = v.short_text;
+  if (v.answer == UnitAnswer::found && section.firmware_streams && *section.firmware_streams != *verdict.streams) {
+    v.text += fmt::format(" (the firmware states {}: {})", *section.firmware_streams, section.firmware_streams_field);
+  }
+  v.to_determine = section.to_determine;
+  return v;
+}
+
 }  // namespace
 
 std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts) {
@@ -383,6 +408,7 @@ std::vector<VerdictUnit> answer_units(ResultDocument& doc, const RunFacts& facts
   if (doc.slc_cache.state != UnitState::not_measured || doc.slc_cache_detail) {
     units.push_back(answered("slc_cache", "SLC cache", doc.slc_cache, slc_cache_hint(doc, facts), doc, facts));
   }
+  if (doc.open_units.verdict.state != UnitState::not_measured) units.push_back(open_units_unit(doc.open_units));
   return units;
 }
 

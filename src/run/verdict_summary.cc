@@ -36,6 +36,7 @@ std::string unit_name_words(const std::string& name) {
 // "read page 16 KiB", "no erase block up to 85.3 MiB": the answer without
 // the qualifiers and hints the unit lines below carry.
 std::string short_answer(const VerdictUnit& u) {
+  if (!u.short_text.empty()) return u.short_text;
   return unit_phrase(unit_name_words(u.name), u.answer, u.bytes, u.searched_up_to_bytes, "");
 }
 

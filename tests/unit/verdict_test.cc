@@ -6,6 +6,7 @@
 
 #include "report/json_report.h"
 #include "report/text_report.h"
+#include "report/verdict_render.h"
 #include "run/verdict_builder.h"
 
 using namespace ssdprobe;
@@ -288,4 +289,54 @@ TEST_CASE("two open answers no advice rests on, with a caution, still fit a shor
   check_short(doc.verdict);
   CHECK(has(block(doc.verdict), "not determined: erase block and SLC cache"));
   CHECK(has(block(doc.verdict), "caution"));
+}
+
+// Issue 39: the open-units probe's answer is one of the units the verdict
+// lists, in streams, where the run probed it; a count, never bytes.
+TEST_CASE("open units are listed with the units, as streams, and in the JSON as a count") {
+  ResultDocument doc = timed_doc();
+  doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"open_units", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
+  doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
+  doc.erase_block.state = UnitState::found;
+  doc.erase_block.bytes = 4u << 20;
+  const RunFacts write{true, true, 60.0, false, {}};
+
+  doc.verdict = build_verdict(doc, write);
+  CHECK_FALSE(has(block(doc.verdict), "open units"));  // not probed: not listed
+
+  doc.open_units.verdict.state = UnitState::found;
+  doc.open_units.verdict.streams = 4;
+  doc.open_units.verdict.at_most = 4;
+  doc.open_units.verdict.confidence = 0.99;
+  doc.verdict = build_verdict(doc, write);
+  CHECK(has(block(doc.verdict), "units: read page 16 KiB, write unit 48 KiB, erase block 4 MiB, open units 4 streams"));
+  CHECK(doc.verdict.status == VerdictStatus::ok);
+  check_short(doc.verdict);
+  const auto units = verdict_json(doc.verdict).at("units");
+  CHECK(units.back().at("unit") == "open_units");
+  CHECK(units.back().at("count") == 4);
+  CHECK(units.back().at("bytes").is_null());
+  CHECK(units.front().at("count").is_null());
+
+  // A firmware that states a different limit: the unit line below says so.
+  doc.open_units.firmware_streams = 8;
+  doc.open_units.firmware_streams_field = "fdp.reclaim_unit_handles";
+  doc.verdict = build_verdict(doc, write);
+  CHECK(has(doc.verdict.units.back().text, "(the firmware states 8: fdp.reclaim_unit_handles)"));
+
+  doc.open_units.verdict = {};
+  doc.open_units.verdict.state = UnitState::absent;
+  doc.open_units.verdict.searched_up_to = 16;
+  doc.verdict = build_verdict(doc, write);
+  CHECK(has(block(doc.verdict), "no open-unit limit up to 16 streams"));
+  CHECK(verdict_json(doc.verdict).at("units").back().at("state") == "ruled_out");
+
+  // Not determined: named among what is open, and no advice rests on it.
+  doc.open_units.verdict = {};
+  doc.open_units.verdict.state = UnitState::undetermined;
+  doc.open_units.to_determine = "the erase block was not found";
+  doc.verdict = build_verdict(doc, write);
+  CHECK(has(block(doc.verdict), "not determined: open units (the advice does not rest on it"));
+  CHECK(doc.verdict.status == VerdictStatus::ok);
 }
