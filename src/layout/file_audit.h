@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,8 +57,19 @@ FileExtentsAudit read_file_extents(const std::string& path, const AuditUnits& un
 // the notes on what was not judged and why.
 LayoutAudit file_extents_layout_audit(const FileExtentsAudit& files, const AuditUnits& units);
 
+// What the fixes of the files before this one already gave, so that each
+// step is given once: the filesystem's own steps (a stripe unit, a mkfs, the
+// partition's move) with the first misaligned file, a directory's extent
+// size hint with the first file in it. Later files point to that line.
+struct FileFixesGiven {
+  std::string filesystem_steps_field;  // "file[0].extents", empty until given
+  std::string filesystem_steps_what;   // "recreate the filesystem with bigalloc clusters of 64 KiB"
+  std::map<std::string, std::string> hinted_directories;  // directory -> the field whose fix hints it
+};
+
 // The fix for one file's misaligned data (file_audit_fix.cc): how the
-// filesystem can be made to place it on the unit.
-std::vector<FixStep> file_extent_fix(const FileExtentsAudit& files, const FileExtentReport& file);
+// filesystem can be made to place it on the unit. `field` is its line's.
+std::vector<FixStep> file_extent_fix(const FileExtentsAudit& files, const FileExtentReport& file,
+                                     const std::string& field, FileFixesGiven& given);
 
 }  // namespace ssdprobe

@@ -103,22 +103,52 @@ std::vector<FixStep> xfs_stripe_steps(const FileFilesystem& fs, uint64_t unit) {
   return steps;
 }
 
+// A step given with an earlier file's fix, in words pointing to it.
+FixStep given_above(const std::string& field, const std::string& what) {
+  return by_hand(fmt::format("{} (the fix of {} above does it once for every file)", what, field), "writes nothing");
+}
+
+// The filesystem's own steps, given with the first file and pointed to by
+// the others.
+std::vector<FixStep> filesystem_steps_once(std::vector<FixStep> steps, std::string what, const std::string& field,
+                                           FileFixesGiven& given) {
+  if (!given.filesystem_steps_field.empty()) return {given_above(given.filesystem_steps_field, given.filesystem_steps_what)};
+  given.filesystem_steps_field = field;
+  given.filesystem_steps_what = std::move(what);
+  return steps;
+}
+
 // xfs: the stripe unit where it misses the unit, the hint on the directory
 // for new files, then the file copied into a new file that has the hint
 // before any data, renamed over the old one.
-std::vector<FixStep> xfs_fix(const FileFilesystem& fs, const FileExtentReport& f, uint64_t unit) {
+std::vector<FixStep> xfs_fix(const FileFilesystem& fs, const FileExtentReport& f, uint64_t unit,
+                             const std::string& field, FileFixesGiven& given) {
   const std::string copy = f.path + ".ssdprobe-aligned";
   const std::string size = format_size(f.judgement.file_bytes);
   std::vector<FixStep> steps;
   if (!fs.stripe_unit_bytes || *fs.stripe_unit_bytes % unit != 0) {
     // Restored from a backup onto a new filesystem, every file is written anew: no copy needed.
-    if (!mount_can_set_stripe(fs, unit)) return xfs_mkfs_steps(fs, unit);
-    steps = xfs_stripe_steps(fs, unit);
+    if (!mount_can_set_stripe(fs, unit)) {
+      return filesystem_steps_once(xfs_mkfs_steps(fs, unit),
+                                   fmt::format("recreate the filesystem with a stripe unit of {}", format_size(unit)),
+                                   field, given);
+    }
+    steps = filesystem_steps_once(xfs_stripe_steps(fs, unit),
+                                  fmt::format("give the filesystem a stripe unit of {}", format_size(unit)), field,
+                                  given);
   }
-  steps.push_back(extsize_step(parent_of(f.path), unit, false,
-                               fmt::format("give the directory an extent size hint of {}: files created in it "
-                                           "from now on inherit it and get their space in multiples of {}",
-                                           format_size(unit), format_size(unit))));
+  const std::string directory = parent_of(f.path);
+  const auto hinted = given.hinted_directories.find(directory);
+  if (hinted == given.hinted_directories.end()) {
+    given.hinted_directories.emplace(directory, field);
+    steps.push_back(extsize_step(directory, unit, false,
+                                 fmt::format("give the directory an extent size hint of {}: files created in it "
+                                             "from now on inherit it and get their space in multiples of {}",
+                                             format_size(unit), format_size(unit))));
+  } else {
+    steps.push_back(given_above(hinted->second, fmt::format("give {} an extent size hint of {}", printable(directory),
+                                                            format_size(unit))));
+  }
   steps.push_back(by_hand("stop whatever writes the file (a database, a VM) until the rename below; the copy "
                           "needs " + size + " free on this filesystem", "writes nothing"));
   steps.push_back(extsize_step(copy, unit, true,
@@ -153,7 +183,8 @@ std::vector<FixStep> ext4_fix(const FileExtentsAudit& files, uint64_t unit) {
 
 }  // namespace
 
-std::vector<FixStep> file_extent_fix(const FileExtentsAudit& files, const FileExtentReport& f) {
+std::vector<FixStep> file_extent_fix(const FileExtentsAudit& files, const FileExtentReport& f,
+                                     const std::string& field, FileFixesGiven& given) {
   const FileFilesystem& fs = files.filesystem;
   const uint64_t unit = wanted_unit(files);
   if (fs.disk_start % unit != 0) {
@@ -164,10 +195,14 @@ std::vector<FixStep> file_extent_fix(const FileExtentsAudit& files, const FileEx
                                  "and the disk's audit gives the move", printable(fs.device),
                                  format_size(fs.disk_start % unit), format_size(unit), printable(fs.disk)));
     audit_disk.cost = "writes nothing";
-    return {audit_disk};
+    return filesystem_steps_once({audit_disk}, fmt::format("move {}'s start", printable(fs.device)), field, given);
   }
-  if (fs.type == "xfs") return xfs_fix(fs, f, unit);
-  if (fs.type == "ext4") return ext4_fix(files, unit);
+  if (fs.type == "xfs") return xfs_fix(fs, f, unit, field, given);
+  if (fs.type == "ext4") {
+    return filesystem_steps_once(ext4_fix(files, unit),
+                                 fmt::format("recreate the filesystem with bigalloc clusters of {}", format_size(unit)),
+                                 field, given);
+  }
   return {by_hand(fmt::format("{} has no setting that places a file's data in multiples of {}, and copying the "
                               "file places it as the filesystem likes: keep such files on xfs (an extent size hint) "
                               "or ext4 made with bigalloc", fs.type, format_size(unit)),

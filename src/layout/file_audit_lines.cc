@@ -34,7 +34,7 @@ std::string misaligned_message(const ExtentJudgement& j) {
   return text;
 }
 
-AuditLine file_line(const FileExtentsAudit& files, size_t index) {
+AuditLine file_line(const FileExtentsAudit& files, size_t index, FileFixesGiven& given) {
   const FileExtentReport& f = files.files[index];
   AuditLine line;
   line.field = fmt::format("file[{}].extents", index);
@@ -47,7 +47,7 @@ AuditLine file_line(const FileExtentsAudit& files, size_t index) {
     line.misses.push_back({s.unit.name, s.unit.bytes, s.misaligned_bytes});
   }
   line.message = misaligned_message(f.judgement);
-  if (!line.ok) line.fix = file_extent_fix(files, f);
+  if (!line.ok) line.fix = file_extent_fix(files, f, line.field, given);
   return line;
 }
 
@@ -97,9 +97,10 @@ LayoutAudit file_extents_layout_audit(const FileExtentsAudit& files, const Audit
   audit.units = units;
   audit.layout.disk_path = files.filesystem.disk.empty() ? files.root : files.filesystem.disk;
   audit.layout.logical_block = units.logical_block;
+  FileFixesGiven given;
   for (size_t i = 0; i < files.files.size(); ++i) {
     if (files.files[i].error.empty()) {
-      AuditLine line = file_line(files, i);
+      AuditLine line = file_line(files, i, given);
       if (!line.ok) audit.lines.push_back(std::move(line));
     }
   }

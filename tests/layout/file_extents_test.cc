@@ -4,6 +4,7 @@
 // that are counted apart; and the fix each filesystem gets.
 #include <linux/fiemap.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include <catch2/catch.hpp>
@@ -230,4 +231,51 @@ TEST_CASE("ext4 is told bigalloc at mkfs time; a misaligned partition is told to
   CHECK(shifted.lines.front().severity == Severity::error);
   REQUIRE(shifted.lines.front().fix.size() == 1);
   CHECK(shifted.lines.front().fix.front().command == "ssdprobe audit /dev/loop7");
+}
+
+// Issue 39: several misaligned files in one directory of one filesystem:
+// the filesystem's steps and the directory's hint are given once, with the
+// first file; the others point to it and keep only their own copy.
+TEST_CASE("several files: the filesystem's steps and a directory's hint once, each file its own copy") {
+  FileExtentsAudit files = one_misaligned_file("xfs", 1 * MiB);
+  files.filesystem.stripe_unit_bytes = 48 * KiB;
+  files.filesystem.allocation_group_bytes = 65536 * 4 * KiB;
+  FileExtentReport second = files.files.front();
+  second.path = "-dir/other";
+  FileExtentReport elsewhere = files.files.front();
+  elsewhere.path = "/srv/db/third";
+  files.files.push_back(second);
+  files.files.push_back(elsewhere);
+  const LayoutAudit audit = file_extents_layout_audit(files, AuditUnits{});
+  REQUIRE(audit.lines.size() == 3);
+  auto commands = [](const AuditLine& line) {
+    std::vector<std::string> out;
+    for (const FixStep& step : line.fix) out.push_back(step.command);
+    return out;
+  };
+  auto count = [](const std::vector<std::string>& all, const std::string& text) {
+    return std::count_if(all.begin(), all.end(), [&](const std::string& c) { return c.find(text) != std::string::npos; });
+  };
+  std::vector<std::string> all;
+  for (const AuditLine& line : audit.lines) {
+    for (const auto& c : commands(line)) all.push_back(c);
+  }
+  CHECK(count(all, "mount -o sunit=128") == 1);            // the stripe unit: once
+  CHECK(count(all, "xfs_io -c 'extsize 65536' ./-dir") == 1);  // -dir's hint: once
+  CHECK(count(all, "xfs_io -c 'extsize 65536' /srv/db") == 1);  // another directory: its own
+  CHECK(count(all, "cp --reflink=never") == 3);             // every file is copied
+  // The second file points to the first for what that one gave.
+  const AuditLine& second_line = audit.lines[1];
+  REQUIRE_FALSE(second_line.fix.empty());
+  CHECK(second_line.fix[0].command.empty());
+  CHECK(second_line.fix[0].purpose.find("the fix of file[0].extents above") != std::string::npos);
+
+  // ext4: the recreate steps once, the other files point to them.
+  files.filesystem.type = "ext4";
+  const LayoutAudit ext4 = file_extents_layout_audit(files, AuditUnits{});
+  REQUIRE(ext4.lines.size() == 3);
+  CHECK(ext4.lines[0].fix.size() == 3);
+  REQUIRE(ext4.lines[2].fix.size() == 1);
+  CHECK(ext4.lines[2].fix[0].purpose.find("bigalloc clusters of 64 KiB (the fix of file[0].extents above") !=
+        std::string::npos);
 }
