@@ -3,6 +3,9 @@
 // shares; the findings with their fixes follow as the disk audit's do.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "core/output.h"
 #include "core/plural.h"
 #include "core/units.h"
@@ -50,14 +53,39 @@ void file_row(std::string& out, const FileExtentReport& f) {
                      counted(j.merged_count, "extent"), extra, shares_text(j));
 }
 
+uint64_t most_misaligned_bytes(const FileExtentReport& f) {
+  uint64_t most = 0;
+  for (const UnitShare& s : f.judgement.shares) most = std::max(most, s.misaligned_bytes);
+  return most;
+}
+
+// The rows in the order a person reads them past the cap: files with the
+// most misaligned bytes first, those that could not be read next, aligned
+// files last; otherwise in the order they were read.
+std::vector<const FileExtentReport*> rows_worst_first(const FileExtentsAudit& a) {
+  std::vector<const FileExtentReport*> rows;
+  for (const FileExtentReport& f : a.files) rows.push_back(&f);
+  std::stable_sort(rows.begin(), rows.end(), [](const FileExtentReport* x, const FileExtentReport* y) {
+    const uint64_t mx = most_misaligned_bytes(*x), my = most_misaligned_bytes(*y);
+    if (mx != my) return mx > my;
+    return !x->error.empty() && y->error.empty();
+  });
+  return rows;
+}
+
 }  // namespace
 
 void file_extents_text(std::string& out, const FileExtentsAudit& a) {
   out += fmt::format("\nAudit of the extents of {}{}: {}\n", a.directory ? "the files under " : "",
                      printable(a.root), settings_text(a));
   constexpr size_t kRows = 200;  // the JSON has every file
-  for (size_t i = 0; i < a.files.size() && i < kRows; ++i) file_row(out, a.files[i]);
-  if (a.files.size() > kRows) out += fmt::format("    ... {} more files (--json lists them all)\n", a.files.size() - kRows);
+  const std::vector<const FileExtentReport*> rows = a.files.size() > kRows ? rows_worst_first(a)
+                                                                           : std::vector<const FileExtentReport*>{};
+  for (size_t i = 0; i < a.files.size() && i < kRows; ++i) file_row(out, rows.empty() ? a.files[i] : *rows[i]);
+  if (a.files.size() > kRows) {
+    out += fmt::format("    ... {} more files, none more misaligned than those above (--json lists them all)\n",
+                       a.files.size() - kRows);
+  }
   if (a.directory) {
     out += fmt::format("    total: {} of data in {} ({}); misaligned: {}\n", format_size(a.total.data_bytes),
                        counted(a.total.merged_count, "extent"), counted(a.files.size(), "file"),

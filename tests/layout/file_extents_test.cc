@@ -8,9 +8,11 @@
 #include <cstdint>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "layout/file_audit.h"
 #include "layout/file_extents.h"
+#include "report/audit_render.h"
 
 using namespace ssdprobe;
 
@@ -278,4 +280,27 @@ TEST_CASE("several files: the filesystem's steps and a directory's hint once, ea
   REQUIRE(ext4.lines[2].fix.size() == 1);
   CHECK(ext4.lines[2].fix[0].purpose.find("bigalloc clusters of 64 KiB (the fix of file[0].extents above") !=
         std::string::npos);
+}
+
+// Past the text's 200 rows, the files with the most misaligned bytes are
+// the ones shown, whatever their place in the walk.
+TEST_CASE("a directory of more files than the text shows: the worst are the rows shown") {
+  FileExtentsAudit files = one_misaligned_file("xfs", 1 * MiB);
+  files.directory = true;
+  const FileExtentReport misaligned = files.files.front();
+  FileExtentReport aligned = misaligned;
+  const std::vector<FileExtent> on_the_unit = {{0, 0, 64 * KiB, FIEMAP_EXTENT_LAST}};
+  aligned.judgement = judge_extents(on_the_unit, 64 * KiB, 1 * MiB, files.units);
+  files.files.clear();
+  for (int i = 0; i < 250; ++i) {
+    FileExtentReport f = i == 7 || i == 240 ? misaligned : aligned;
+    f.path = fmt::format("dir/file{:03}", i);
+    files.files.push_back(f);
+  }
+  std::string text;
+  file_extents_text(text, files);
+  CHECK(text.find("dir/file240:") != std::string::npos);
+  CHECK(text.find("dir/file007:") < text.find("dir/file240:"));
+  CHECK(text.find("dir/file240:") < text.find("dir/file000:"));
+  CHECK(text.find("... 50 more files, none more misaligned than those above") != std::string::npos);
 }
