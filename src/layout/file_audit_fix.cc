@@ -112,7 +112,9 @@ FixStep given_above(const std::string& field, const std::string& what) {
 // the others.
 std::vector<FixStep> filesystem_steps_once(std::vector<FixStep> steps, std::string what, const std::string& field,
                                            FileFixesGiven& given) {
-  if (!given.filesystem_steps_field.empty()) return {given_above(given.filesystem_steps_field, given.filesystem_steps_what)};
+  if (!given.filesystem_steps_field.empty()) {
+    return {given_above(given.filesystem_steps_field, given.filesystem_steps_what)};
+  }
   given.filesystem_steps_field = field;
   given.filesystem_steps_what = std::move(what);
   return steps;
