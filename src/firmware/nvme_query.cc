@@ -1,6 +1,7 @@
 #include "firmware/nvme_query.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "firmware/attempt.h"
 #include "firmware/nvme_endurance_groups.h"
@@ -73,9 +74,7 @@ void read_endurance_log(NvmeAdmin& admin, NvmeFirmwareData& data, std::vector<st
                                          : (quiet.empty() ? std::string("skipped") : quiet.front())));
   }
   if (failures.empty()) return;
-  std::string tried;
-  for (const auto& f : failures) tried += (tried.empty() ? "" : "; ") + f;
-  notes.push_back("Endurance Group Information log (09h) of " + tried);
+  notes.push_back(fmt::format("Endurance Group Information log (09h) of {}", fmt::join(failures, "; ")));
 }
 
 // Identify, read quietly for the write counters: whether the endurance group

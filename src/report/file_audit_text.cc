@@ -59,17 +59,19 @@ uint64_t most_misaligned_bytes(const FileExtentReport& f) {
   return most;
 }
 
-// The rows in the order a person reads them past the cap: files with the
-// most misaligned bytes first, those that could not be read next, aligned
-// files last; otherwise in the order they were read.
-std::vector<const FileExtentReport*> rows_worst_first(const FileExtentsAudit& a) {
+// The rows shown, at most `cap`: every file in the order it was read when
+// all fit; past the cap, the files with the most misaligned bytes, then
+// those that could not be read, aligned files last.
+std::vector<const FileExtentReport*> shown_rows(const FileExtentsAudit& a, size_t cap) {
   std::vector<const FileExtentReport*> rows;
   for (const FileExtentReport& f : a.files) rows.push_back(&f);
+  if (rows.size() <= cap) return rows;
   std::stable_sort(rows.begin(), rows.end(), [](const FileExtentReport* x, const FileExtentReport* y) {
     const uint64_t mx = most_misaligned_bytes(*x), my = most_misaligned_bytes(*y);
     if (mx != my) return mx > my;
     return !x->error.empty() && y->error.empty();
   });
+  rows.resize(cap);
   return rows;
 }
 
@@ -79,9 +81,7 @@ void file_extents_text(std::string& out, const FileExtentsAudit& a) {
   out += fmt::format("\nAudit of the extents of {}{}: {}\n", a.directory ? "the files under " : "",
                      printable(a.root), settings_text(a));
   constexpr size_t kRows = 200;  // the JSON has every file
-  const std::vector<const FileExtentReport*> rows = a.files.size() > kRows ? rows_worst_first(a)
-                                                                           : std::vector<const FileExtentReport*>{};
-  for (size_t i = 0; i < a.files.size() && i < kRows; ++i) file_row(out, rows.empty() ? a.files[i] : *rows[i]);
+  for (const FileExtentReport* f : shown_rows(a, kRows)) file_row(out, *f);
   if (a.files.size() > kRows) {
     out += fmt::format("    ... {} more files, none more misaligned than those above (--json lists them all)\n",
                        a.files.size() - kRows);

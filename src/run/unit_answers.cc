@@ -377,12 +377,15 @@ VerdictUnit open_units_unit(const OpenUnitsSection& section) {
     v.count = verdict.streams;
     v.confidence = verdict.confidence;
   }
-  const std::string answer = open_units_answer(verdict);
-  if (v.answer == UnitAnswer::found) v.short_text = "open units " + answer;
-  else if (v.answer == UnitAnswer::ruled_out) v.short_text = "no open-unit limit " + answer.substr(answer.find("up to"));
-  else v.short_text = std::string("open units ") + unit_answer_words(v.answer);
+  if (v.answer == UnitAnswer::found && verdict.streams && verdict.at_most) {
+    v.short_text = "open units " + open_units_answer(verdict);
+  } else if (v.answer == UnitAnswer::ruled_out && verdict.searched_up_to) {
+    v.short_text = fmt::format("no open-unit limit up to {} streams", *verdict.searched_up_to);
+  } else {
+    v.short_text = std::string("open units ") + unit_answer_words(v.answer);
+  }
   v.text = v.short_text;
-  if (v.answer == UnitAnswer::found && section.firmware_streams && *section.firmware_streams != *verdict.streams) {
+  if (v.count && section.firmware_streams && *section.firmware_streams != *v.count) {
     v.text += fmt::format(" (the firmware states {}: {})", *section.firmware_streams, section.firmware_streams_field);
   }
   v.to_determine = section.to_determine;
