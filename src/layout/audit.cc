@@ -165,7 +165,9 @@ class Auditor {
       md_lines(ctx);
       lvm_lines(ctx);
       filesystem_lines(ctx);
-      if (stack.partition) withhold_fixes(first_line, table.withheld_for(stack.partition->number));
+      // A table that goes on past what was read, or could not be read at
+      // all, withholds the whole disk's fixes too.
+      withhold_fixes(first_line, stack.partition ? table.withheld_for(stack.partition->number) : table.withheld_for_all);
     }
     kernel_agreement(table);
   }

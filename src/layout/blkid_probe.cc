@@ -212,6 +212,23 @@ void add_skipped_gpt_entries(blkid_parttable top, const ProbedArea& area, const 
   }
 }
 
+// The sector size, other than the one the area is read with, at whose LBA 1
+// a GPT signature sits: a table written for 4 KiB sectors read with 512 B
+// ones (an image of a 4Kn disk, a USB bridge that changed the sector size)
+// shows only its protective MBR.
+std::optional<uint32_t> gpt_signature_elsewhere(const ProbedArea& area) {
+  for (const uint32_t sector : {512u, 4096u}) {
+    if (sector == area.logical_block || area.size < 2 * uint64_t{sector}) continue;
+    char signature[8];
+    if (::pread(area.fd, signature, sizeof signature, static_cast<off_t>(area.probe_offset + sector)) ==
+            static_cast<ssize_t>(sizeof signature) &&
+        std::memcmp(signature, "EFI PART", sizeof signature) == 0) {
+      return sector;
+    }
+  }
+  return std::nullopt;
+}
+
 // Keeps the first `limit` entries (by number: the order of the table).
 void keep_within(PartitionTable& table, size_t limit) {
   if (table.partitions.size() <= limit) return;
@@ -280,6 +297,9 @@ ContentProbe probe_area(const ProbedArea& area) {
   // a table that belongs to something else (an md member's array table).
   if (const std::string pttype = lookup(probe.get(), "PTTYPE"); !pttype.empty()) {
     result.table = read_table(probe.get(), pttype, area, result.notes);
+    if (!result.table) {
+      result.unread_table = UnreadTable{pttype, pttype == "PMBR" ? gpt_signature_elsewhere(area) : std::nullopt};
+    }
   }
   return result;
 }

@@ -19,6 +19,7 @@ struct ContentProbe {
   std::string type;    // blkid TYPE: "xfs", "ext4", "LVM2_member", "linux_raid_member", "swap", ... ; "" when nothing
   std::string usage;   // blkid USAGE: "filesystem", "raid", "crypto", "other", ""
   std::optional<PartitionTable> table;  // when a partition table (gpt/dos) is there
+  std::optional<UnreadTable> unread_table;  // a table libblkid named but that was not read
   std::vector<std::string> notes;       // e.g. "libblkid: ambivalent result" — never throw for content
 };
 

@@ -142,12 +142,22 @@ struct LayoutStack {
   std::vector<std::string> notes;            // what could not be followed, and why
 };
 
+// A partition table libblkid named but that could not be read: a protective
+// MBR whose GPT is damaged or was written for another sector size, or a
+// scheme other than gpt and dos. The audit names it (table_audit.h): the
+// disk's partitions, whatever they are, were not audited.
+struct UnreadTable {
+  std::string type;                          // libblkid's PTTYPE: "PMBR", "mac", "sun", ...
+  std::optional<uint32_t> gpt_sector_bytes;  // PMBR: a GPT signature sits at LBA 1 of sectors this size, not the disk's
+};
+
 struct DiskLayout {
   std::string disk_path;                          // whole-disk node or image file read
   bool image_file = false;                        // disk_path is a regular file, not a block device
   uint64_t disk_size_bytes = 0;
   uint32_t logical_block = 512;
   std::optional<PartitionTable> table;            // as written on the disk
+  std::optional<UnreadTable> unread_table;        // a table named but not read (no `table` then)
   std::vector<KernelPartition> kernel_partitions; // as the kernel knows them
   std::vector<LayoutStack> stacks;                // one per partition, or one for the whole disk
   std::vector<std::string> notes;

@@ -170,6 +170,7 @@ DiskLayout read_disk_layout(const LayoutSource& source) {
   ContentProbe content = probe_content(source.fd, 0, source.size_bytes, source.logical_block);
   layout.notes = content.notes;
   layout.table = content.table;
+  layout.unread_table = content.unread_table;
   if (!source.disk_name.empty()) layout.kernel_partitions = read_kernel_partitions(source.disk_name, source.sysfs_root);
 
   // One stack per partition the table or the kernel knows; the kernel's node
@@ -204,8 +205,10 @@ DiskLayout read_disk_layout(const LayoutSource& source) {
     LayoutStack stack = read_stack(source, kp.start_bytes, std::min(kp.size_bytes, source.size_bytes - kp.start_bytes));
     stack.partition = PartitionEntry{kp.number, kp.start_bytes, kp.size_bytes, "", "", false};
     stack.node = "/dev/" + kp.name;
-    stack.notes.push_back(layout.table ? "the kernel has this partition, the partition table does not"
-                                       : "the kernel has this partition; the disk has no partition table");
+    stack.notes.push_back(layout.table          ? "the kernel has this partition, the partition table does not"
+                          : layout.unread_table ? "the kernel has this partition; the disk's partition table could "
+                                                  "not be read"
+                                                : "the kernel has this partition; the disk has no partition table");
     layout.stacks.push_back(std::move(stack));
   }
   if (layout.stacks.empty() && !layout.table) {

@@ -164,6 +164,46 @@ class TableAuditor {
   TableFindings out_;
 };
 
+// The finding for a table libblkid named but that was not read: whatever
+// partitions the disk holds, none was audited, and a protective MBR
+// without a readable GPT is a damaged table (or one for another sector
+// size) that the kernel does not see either.
+AuditLine unread_table_finding(const DiskLayout& layout) {
+  const UnreadTable& unread = *layout.unread_table;
+  AuditLine line;
+  line.field = "partition_table";
+  line.layer = unread.type == "PMBR" ? "GPT" : fmt::format("'{}' partition table", unread.type);
+  line.ok = false;
+  if (unread.type != "PMBR") {
+    line.severity = Severity::warning;
+    line.message = fmt::format("a '{}' partition table is there; only gpt and dos tables are read, so the "
+                               "partitions on this disk were not audited", unread.type);
+    line.fix_withheld = "list the partitions with parted -l and check their starts against the units above by "
+                        "hand; no command is offered";
+    return line;
+  }
+  line.severity = Severity::error;
+  const uint32_t sector = layout.logical_block;
+  if (unread.gpt_sector_bytes) {
+    line.message = fmt::format("a protective MBR is there and a GPT header sits where {}-byte sectors put it, but "
+                               "this disk is read in {}-byte sectors: the table was written for another sector "
+                               "size, so the kernel sees no partitions and none were audited",
+                               *unread.gpt_sector_bytes, sector);
+    line.fix_withheld = fmt::format("read the disk in the {}-byte sectors it was partitioned with (an image: "
+                                    "losetup -b {}; a disk: the enclosure or controller that wrote the table) and "
+                                    "audit it there; rewriting the table is not offered",
+                                    *unread.gpt_sector_bytes, *unread.gpt_sector_bytes);
+    return line;
+  }
+  line.message = fmt::format("a protective MBR is there but no valid GPT header with {}-byte sectors (the primary "
+                             "and backup headers are both damaged or missing): the kernel sees no partitions and "
+                             "none were audited", sector);
+  line.fix_withheld = "the table is unreadable: look at it with gdisk -l (it can rebuild a GPT from a surviving "
+                      "copy) before anything is written; what the partitions were is for a person to decide, so "
+                      "no command is offered";
+  return line;
+}
+
 }  // namespace
 
 std::string TableFindings::withheld_for(int number) const {
@@ -173,8 +213,13 @@ std::string TableFindings::withheld_for(int number) const {
 }
 
 TableFindings table_findings(const DiskLayout& layout) {
-  if (!layout.table) return {};
-  return TableAuditor(layout).run();
+  if (layout.table) return TableAuditor(layout).run();
+  TableFindings findings;
+  if (layout.unread_table) {
+    findings.of_table.push_back(unread_table_finding(layout));
+    findings.withheld_for_all = findings.of_table.back().fix_withheld;
+  }
+  return findings;
 }
 
 }  // namespace ssdprobe

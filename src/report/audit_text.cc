@@ -8,6 +8,12 @@
 namespace ssdprobe {
 namespace {
 
+// "a GPT that could not be read (only its protective MBR)".
+std::string unread_table_words(const UnreadTable& unread) {
+  if (unread.type == "PMBR") return "a GPT that could not be read (only its protective MBR)";
+  return fmt::format("a '{}' partition table, not read", unread.type);
+}
+
 std::string status_word(const AuditLine& line) { return line.ok ? "OK" : severity_label(line.severity); }
 
 std::string share(double value) { return fmt::format("{:.0f} %", value * 100.0); }
@@ -70,9 +76,10 @@ void audit_text(std::string& out, const std::optional<AuditSection>& section) {
   } else {
     const LayoutAudit& a = *section->layout;
     const DiskLayout& l = a.layout;
-    const std::string table = l.table ? fmt::format("{} partition table, {}", l.table->scheme,
-                                                    counted(l.table->partitions.size(), "entry", "entries"))
-                                      : "no partition table";
+    const std::string table = l.table          ? fmt::format("{} partition table, {}", l.table->scheme,
+                                                               counted(l.table->partitions.size(), "entry", "entries"))
+                              : l.unread_table ? unread_table_words(*l.unread_table)
+                                               : "no partition table";
     out += fmt::format("\nAudit of {}: {}; {}\n", l.disk_path, table,
                        counted(l.kernel_partitions.size(), "kernel partition"));
     out += fmt::format("  checked against {}\n", checked_against(a.units));

@@ -169,10 +169,15 @@ void check_line(const AuditLine& line, uint64_t alignment) {
 
 // What is wrong with the table as a table is named, and what a person must
 // decide gets no command (table_audit.h): an entry past the disk's end has
-// its range finding, a table is read no further than the cap, and a
-// withheld fix is one step of words.
+// its range finding, a table is read no further than the cap, a table
+// libblkid named but that was not read is a finding, and a withheld fix is
+// one step of words.
 void check_table_findings(const LayoutAudit& audit) {
   const DiskLayout& layout = audit.layout;
+  const AuditLine* unread = line_named(audit, "partition_table");
+  FUZZ_CHECK((unread != nullptr) == layout.unread_table.has_value());
+  FUZZ_CHECK(!(layout.table && layout.unread_table));
+  if (unread) FUZZ_CHECK(!unread->ok && !unread->fix_withheld.empty());
   if (layout.table) {
     FUZZ_CHECK(layout.table->partitions.size() <= kMaxTablePartitions);
     FUZZ_CHECK((line_named(audit, "partition_table.entries") != nullptr) == layout.table->past_cap);

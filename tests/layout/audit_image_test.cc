@@ -8,6 +8,8 @@
 // with its cost where the drive's units are known, a note where not.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "core/shell_command.h"
 #include "layout/audit.h"
 #include "layout/audit_cost.h"
@@ -225,4 +227,15 @@ TEST_CASE("a file whose start holds a table, readable or not, is a disk image; z
 
   const LayoutAudit audit = audit_image(broken, page16k());
   CHECK(any_note(audit, "'PMBR' detected but no table could be read"));
+  // Not "nothing to change": the table is a finding, and no command is
+  // offered for a table nobody can read.
+  CHECK_FALSE(audit.all_ok());
+  const auto unread = std::find_if(audit.lines.begin(), audit.lines.end(),
+                                   [](const AuditLine& line) { return line.field == "partition_table"; });
+  REQUIRE(unread != audit.lines.end());
+  CHECK(unread->severity == Severity::error);
+  CHECK_THAT(unread->message, Catch::Contains("no valid GPT header with 512-byte sectors"));
+  CHECK_THAT(unread->fix_withheld, Catch::Contains("gdisk -l"));
+  for (const auto& step : unread->fix) CHECK(step.command.empty());
+  CHECK(audit_image(gpt, page16k()).all_ok());
 }

@@ -372,4 +372,9 @@ TEST_CASE("GPT on a disk with 4 KiB logical blocks (root, loop device)", "[blkid
   CHECK_FALSE(wrong.table);
   REQUIRE(wrong.notes.size() == 1);
   CHECK_THAT(wrong.notes[0], Catch::Contains("PMBR") && Catch::Contains("512-byte sectors"));
+  // ... and the GPT's signature where 4 KiB sectors put it, for the audit to name.
+  REQUIRE(wrong.unread_table);
+  CHECK(wrong.unread_table->type == "PMBR");
+  CHECK(wrong.unread_table->gpt_sector_bytes == 4096u);
+  CHECK_FALSE(p.unread_table);
 }

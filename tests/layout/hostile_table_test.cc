@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -220,6 +221,55 @@ TEST_CASE("a GPT with more used entries than the cap is read up to the cap, whic
   CHECK(line_for(audit, "partition_table.entries").message.starts_with(
       "the table lists more than 4096 partitions: only the first 4096 partitions were read and audited"));
   check_all_withheld(audit, 4096, "goes on past the 4096 partitions that were read");
+}
+
+namespace {
+
+// Overwrites `bytes` of `path` at `offset` (the file exists).
+void patch(const std::string& path, uint64_t offset, const std::string& bytes) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  REQUIRE(file);
+  file.seekp(static_cast<std::streamoff>(offset));
+  file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  REQUIRE(file);
+}
+
+}  // namespace
+
+TEST_CASE("a protective MBR with no readable GPT is an error that offers no command, never 'nothing to change'") {
+  const test_support::TempTree dir("ssdprobe-hostile");
+  const std::string image = dir.path("pmbr.img").string();
+  constexpr uint64_t kSectors = 204800;
+  table_image::write_gpt(image, kSectors, {{2048, 40000}});
+  // Both headers' CRCs broken: only the protective MBR is left to libblkid.
+  patch(image, 512 + 16, "XXXX");
+  patch(image, (kSectors - 1) * 512 + 16, "XXXX");
+  const LayoutAudit damaged = audited(image);
+  CHECK_FALSE(damaged.layout.table);
+  CHECK_FALSE(damaged.all_ok());
+  const AuditLine& line = line_for(damaged, "partition_table");
+  CHECK(line.severity == Severity::error);
+  CHECK(line.message.find("both damaged or missing") != std::string::npos);
+  check_withheld(line, "gdisk -l");
+
+  // The primary header moved to where 4 KiB sectors put LBA 1: a table
+  // written for 4Kn read with 512 B sectors.
+  const std::string moved = dir.path("gpt-4k.img").string();
+  table_image::write_gpt(moved, kSectors, {{2048, 40000}});
+  patch(moved, (kSectors - 1) * 512, std::string(512, '\0'));
+  std::ifstream original(moved, std::ios::binary);
+  std::string header(512, '\0');
+  original.seekg(512);
+  original.read(header.data(), 512);
+  original.close();
+  patch(moved, 512, std::string(512, '\0'));
+  patch(moved, 4096, header);
+  const LayoutAudit moved_audit = audited(moved);
+  const AuditLine& other_size = line_for(moved_audit, "partition_table");
+  CHECK(other_size.message.find("a GPT header sits where 4096-byte sectors put it") != std::string::npos);
+  REQUIRE(other_size.fix.size() == 1);
+  CHECK(other_size.fix[0].command.empty());
+  CHECK(other_size.fix[0].purpose.find("losetup -b 4096") != std::string::npos);
 }
 
 TEST_CASE("a table inside a partition is read only as far as the inner limits; the disk's own is read whole") {
