@@ -9,7 +9,7 @@
 namespace ssdprobe {
 namespace {
 
-constexpr size_t kBatch = 16;  // writes between two looks for a drop
+constexpr size_t kWritesPerLook = 16;  // writes between two looks for a drop
 
 // The next `count` writes of a fill that wraps around the window.
 std::vector<PlannedIo> next_writes(const Region& window, uint64_t io_bytes, uint64_t& at, size_t count) {
@@ -31,7 +31,7 @@ double seconds_since(ProbeRunner& runner, uint64_t start_ns) {
 // geometrically keep a long fill (131,072 writes of 128 KiB in 16 GiB) cheap;
 // the drop's place does not depend on when it is seen, only its confirmation
 // costs a few more writes.
-size_t next_look(size_t writes) { return std::max(writes + kBatch, writes + writes * 3 / 100); }
+size_t next_look(size_t writes) { return std::max(writes + kWritesPerLook, writes + writes * 3 / 100); }
 
 // A drop counts once two looks in a row put it at the same place (within a
 // batch): a stretch of slow writes that has not recovered yet moves the split
@@ -39,7 +39,7 @@ size_t next_look(size_t writes) { return std::max(writes + kBatch, writes + writ
 bool confirmed(const std::optional<ThroughputDrop>& previous, const std::optional<ThroughputDrop>& now) {
   if (!previous || !now) return false;
   const size_t a = previous->index, b = now->index;
-  return (a > b ? a - b : b - a) <= kBatch;
+  return (a > b ? a - b : b - a) <= kWritesPerLook;
 }
 
 // Idles, then writes until a confirmed sustained drop, the cap, or the
@@ -53,14 +53,14 @@ CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& optio
   device.idle(static_cast<uint64_t>(idle_s * 1e9));
   uint64_t at = options.window.offset;
   const size_t most_writes = cap_bytes / result.io_bytes;  // never past the cap, not even by one write
-  size_t look_at = kBatch;
+  size_t look_at = kWritesPerLook;
   std::optional<ThroughputDrop> previous;
   while (result.latency_us.size() < most_writes) {
     if (seconds_since(runner, probe_start_ns) >= options.budget_s) {
       result.cut_by_budget = true;
       break;
     }
-    const size_t count = std::min(kBatch, most_writes - result.latency_us.size());
+    const size_t count = std::min(kWritesPerLook, most_writes - result.latency_us.size());
     const auto ios = next_writes(options.window, result.io_bytes, at, count);
     const auto latency = runner.run(ios);
     result.latency_us.insert(result.latency_us.end(), latency.begin(), latency.end());

@@ -8,7 +8,7 @@ namespace ssdprobe {
 namespace {
 
 constexpr uint32_t kMaxChunk = 128 * 1024;
-constexpr size_t kBatch = 32;  // writes per runner call: the budget is checked between batches
+constexpr size_t kWritesPerCall = 32;  // writes per runner call: the budget is checked between batches
 
 // One zone, written from its start in batches until its capacity or `budget_s`.
 ZoneWritten write_zone(ProbeRunner& runner, const ZoneToWrite& zone, uint32_t chunk, double budget_s,
@@ -25,7 +25,7 @@ ZoneWritten write_zone(ProbeRunner& runner, const ZoneToWrite& zone, uint32_t ch
       break;
     }
     batch.clear();
-    for (uint64_t at = out.bytes_written; batch.size() < kBatch && at < zone.capacity;) {
+    for (uint64_t at = out.bytes_written; batch.size() < kWritesPerCall && at < zone.capacity;) {
       const auto length = static_cast<uint32_t>(std::min<uint64_t>(chunk, zone.capacity - at));
       batch.emplace_back(IoOp::write, zone.start + at, length);
       at += length;

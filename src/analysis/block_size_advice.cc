@@ -12,12 +12,11 @@
 namespace ssdprobe {
 namespace {
 
-constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kDefaultBlock = 4 * kKiB;
-constexpr uint64_t kXfsLargestBlock = 64 * kKiB;      // mkfs.xfs -b size=128k: "Value is too large"
-constexpr uint64_t kInnodbLargestPage = 64 * kKiB;    // innodb_page_size: 4k to 64k
-constexpr uint64_t kPostgresLargestPage = 32 * kKiB;  // configure --with-blocksize: 1 to 32 (KiB)
-constexpr uint64_t kPostgresPage = 8 * kKiB;
+constexpr uint64_t kOneKiB = 1024;  // mkfs's "k"
+constexpr uint64_t kXfsLargestBlock = 64 * kOneKiB;      // mkfs.xfs -b size=128k: "Value is too large"
+constexpr uint64_t kInnodbLargestPage = 64 * kOneKiB;    // innodb_page_size: 4k to 64k
+constexpr uint64_t kPostgresLargestPage = 32 * kOneKiB;  // configure --with-blocksize: 1 to 32 (KiB)
+constexpr uint64_t kPostgresPage = 8 * kOneKiB;
 
 // The unit a block is chosen for, the block, and what the texts need.
 struct Choice {
@@ -29,8 +28,8 @@ struct Choice {
 };
 
 // mkfs's size suffixes are binary: 16k = 16384.
-std::string size_arg(uint64_t bytes) {
-  return bytes % kKiB == 0 ? fmt::format("{}k", bytes / kKiB) : fmt::format("{}", bytes);
+std::string mkfs_size(uint64_t bytes) {
+  return bytes % kOneKiB == 0 ? fmt::format("{}k", bytes / kOneKiB) : fmt::format("{}", bytes);
 }
 
 std::string running_kernel(const std::string& release) {
@@ -61,7 +60,7 @@ BlockSizeAdvice fit_item(const Choice& c, std::optional<uint64_t> read_page) {
 BlockSizeAdvice xfs_item(const Choice& c, const std::string& release, uint64_t page_size) {
   const uint64_t block = std::min(c.block, kXfsLargestBlock);
   BlockSizeAdvice item{fmt::format("XFS with {} blocks", format_size(block)),
-                       render_command({{"mkfs.xfs", "-f", "-b", "size=" + size_arg(block), c.device}}), false, "",
+                       render_command({{"mkfs.xfs", "-f", "-b", "size=" + mkfs_size(block), c.device}}), false, "",
                        ""};
   const std::string capped = block < c.block ? " (mkfs.xfs accepts at most 64 KiB)" : "";
   const std::string page = format_size(page_size);
@@ -98,7 +97,7 @@ BlockSizeAdvice bigalloc_item(const Choice& c) {
                       "cluster (a 1 KiB file uses {0}), up to {1} wasted per small file. Linux has had bigalloc since "
                       "3.2 and Debian 12's e2fsprogs 1.47 makes it. ext4 blocks larger than the memory page "
                       "(mkfs.ext4 -b 16384) are no alternative: Linux up to 6.18 at least refuses to mount them "
-                      "(\"bad block size\")", cluster, format_size(c.block - kDefaultBlock)),
+                      "(\"bad block size\")", cluster, format_size(c.block - kDefaultFilesystemBlock)),
           "mkfs_ext4_bigalloc"};
 }
 
@@ -133,12 +132,12 @@ BlockSizeAdvice database_item(const Choice& c) {
       postgres == kPostgresPage
           ? "PostgreSQL's 8 KiB page already matches"
           : fmt::format("PostgreSQL's 8 KiB page changes only by building PostgreSQL with ./configure "
-                        "--with-blocksize={} and running a new initdb", postgres / kKiB);
+                        "--with-blocksize={} and running a new initdb", postgres / kOneKiB);
   return {"database page size", "", true,
           fmt::format("a database that writes its own pages can make them {}: MySQL/MariaDB InnoDB "
                       "innodb_page_size={} (set before the data directory is initialized; it cannot change later); "
                       "{}; SQLite PRAGMA page_size={} before the first table is created (or before a VACUUM)",
-                      format_size(innodb), size_arg(innodb), postgres_text, std::min(c.block, kInnodbLargestPage)),
+                      format_size(innodb), mkfs_size(innodb), postgres_text, std::min(c.block, kInnodbLargestPage)),
           ""};
 }
 
@@ -157,7 +156,7 @@ BlockSizeAdvice no_match_item(const Choice& c) {
   return {"no block size above 4 KiB", "", true,
           fmt::format("no power of two above 4 KiB divides the {} {}, so no larger block lines up with its units; "
                       "keep 4 KiB blocks{}", format_size(c.unit), c.unit_name,
-                      c.unit % kDefaultBlock == 0 ? ", which never straddle a unit once the partition start is aligned"
+                      c.unit % kDefaultFilesystemBlock == 0 ? ", which never straddle a unit once the partition start is aligned"
                                                   : " (some of them straddle a unit whatever the start)"),
           ""};
 }
@@ -187,9 +186,9 @@ std::vector<BlockSizeAdvice> filesystem_block_advice(std::optional<uint64_t> rea
   if (write_unit == 0) write_unit.reset();
   if (!read_page && !write_unit) return {};
   const BlockSizePolicy policy = block_size_policy(read_page, write_unit);
-  if (*policy.unit <= kDefaultBlock) return {small_unit_item(read_page, write_unit)};
+  if (*policy.unit <= kDefaultFilesystemBlock) return {small_unit_item(read_page, write_unit)};
   const Choice c{*policy.unit, policy.unit_name, *policy.physical_block, *policy.ashift, device};
-  if (c.block <= kDefaultBlock) return {no_match_item(c)};
+  if (c.block <= kDefaultFilesystemBlock) return {no_match_item(c)};
   return {fit_item(c, read_page), xfs_item(c, kernel_release, page_size), bigalloc_item(c), f2fs_item(c),
           zfs_item(c), database_item(c)};
 }

@@ -9,7 +9,6 @@
 namespace ssdprobe {
 namespace {
 
-constexpr uint64_t kDefaultBlock = 4096;
 constexpr uint64_t kF2fsSegment = 2 << 20;      // 512 blocks of 4 KiB (f2fs_fs.h)
 constexpr uint64_t kLargestSection = 1ull << 30;  // larger "erase blocks" are not ones
 
@@ -23,7 +22,7 @@ BlockSizePolicy block_size_policy(std::optional<uint64_t> read_page, std::option
   read_page = known(read_page);
   write_unit = known(write_unit);
   BlockSizePolicy policy;
-  if (write_unit && (*write_unit > kDefaultBlock || !read_page)) {
+  if (write_unit && (*write_unit > kDefaultFilesystemBlock || !read_page)) {
     policy.unit = write_unit;
     policy.unit_name = "write unit";
   } else if (read_page) {
@@ -31,7 +30,7 @@ BlockSizePolicy block_size_policy(std::optional<uint64_t> read_page, std::option
     policy.unit_name = *policy.unit == *read_page ? "read page" : "write unit";
   }
   if (!policy.unit) return policy;
-  const uint64_t block = std::max(uint64_t{1} << std::countr_zero(*policy.unit), kDefaultBlock);
+  const uint64_t block = std::max(uint64_t{1} << std::countr_zero(*policy.unit), kDefaultFilesystemBlock);
   policy.physical_block = block;
   const auto log2 = static_cast<unsigned>(std::countr_zero(block));
   policy.ashift = std::clamp(log2, kZfsSmallestAshift, kZfsLargestAshift);
@@ -40,9 +39,9 @@ BlockSizePolicy block_size_policy(std::optional<uint64_t> read_page, std::option
 }
 
 std::string block_size_sentence(const BlockSizePolicy& policy) {
-  if (!policy.unit || *policy.unit <= kDefaultBlock) return "4 KiB filesystem blocks are right";
+  if (!policy.unit || *policy.unit <= kDefaultFilesystemBlock) return "4 KiB filesystem blocks are right";
   const std::string unit = fmt::format("the {} {}", format_size(*policy.unit), policy.unit_name);
-  if (*policy.physical_block <= kDefaultBlock) {
+  if (*policy.physical_block <= kDefaultFilesystemBlock) {
     return fmt::format("IO smaller than {} costs a whole one, and no block size above 4 KiB lines up with it: keep "
                        "4 KiB blocks", unit);
   }

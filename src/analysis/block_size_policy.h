@@ -29,6 +29,9 @@
 
 namespace ssdprobe {
 
+// The filesystem block every mkfs defaults to, and the one advised unless a
+// larger unit was measured.
+inline constexpr uint64_t kDefaultFilesystemBlock = 4096;
 inline constexpr unsigned kZfsSmallestAshift = 9;   // OpenZFS ASHIFT_MIN
 inline constexpr unsigned kZfsLargestAshift = 16;   // OpenZFS ASHIFT_MAX
 

@@ -17,7 +17,6 @@ namespace {
 
 constexpr uint64_t kKiB = 1024;
 constexpr uint64_t kMiB = 1024 * kKiB;
-constexpr uint64_t kFilesystemBlock = 4096;
 // No unit, chunk, stripe or alignment beyond this is believable; capping every
 // least common multiple here also keeps them from overflowing.
 constexpr uint64_t kLargestSize = 1ULL << 30;
@@ -382,7 +381,7 @@ std::string lvm_steps(Context& c, const LvmPlan& lvm, const std::optional<std::s
 std::string unit_versus_blocks(const GeometryForRecommendation& g) {
   const auto unit = member_unit(g);
   if (!unit) return "no write unit or read page was found";
-  if (unit->bytes <= kFilesystemBlock) {
+  if (unit->bytes <= kDefaultFilesystemBlock) {
     return fmt::format("the {} is {}: 4 KiB filesystem blocks cover it", unit->name, format_size(unit->bytes));
   }
   const std::string cost = g.partial_write_cost_us && std::string_view(unit->name) == "write unit"
@@ -437,7 +436,7 @@ void filesystem_steps(Context& c, const std::string& device, const std::optional
   ShellCommand xfs{{"mkfs.xfs", "-f"}}, ext4{{"mkfs.ext4", "-F", "-b", "4096"}}, f2fs{{"mkfs.f2fs", "-f"}};
   std::string stripe_purpose;
   if (stripe) {
-    const uint64_t stride = stripe->unit / kFilesystemBlock;
+    const uint64_t stride = stripe->unit / kDefaultFilesystemBlock;
     xfs.argv.insert(xfs.argv.end(), {"-d", fmt::format("su={},sw={}", size_arg(stripe->unit), stripe->width)});
     ext4.argv.insert(ext4.argv.end(),
                      {"-E", fmt::format("stride={},stripe_width={}", stride, stride * stripe->width)});
@@ -465,7 +464,6 @@ void filesystem_steps(Context& c, const std::string& device, const std::optional
                               *sections),
       warning, "filesystem"));
 }
-
 
 // Sector counts need the logical block; one that is not a power of two from
 // 512 B to 64 KiB cannot be real.
@@ -537,7 +535,7 @@ Recommendations recommend(const GeometryForRecommendation& g, const StackForReco
   const uint64_t alignment = partition_alignment(g, r.notes);
   r.partition_alignment_bytes = alignment;
   r.partition_start_bytes = alignment;
-  r.filesystem_block_bytes = kFilesystemBlock;
+  r.filesystem_block_bytes = kDefaultFilesystemBlock;
   r.block_size = block_size_policy(g.read_page, g.write_unit);
   const bool any_unit = g.read_page || g.write_unit || g.erase_block;
   if (!any_unit) {

@@ -2,14 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "analysis/block_size_policy.h"
 #include "core/shell_command.h"
 #include "core/units.h"
 
 namespace ssdprobe {
 
 namespace {
-
-constexpr uint64_t kFilesystemBlock = 4096;
 
 RecommendedCommand filesystem_step(std::string key, std::string command, std::string purpose,
                                    const std::string& disk_path) {
@@ -77,7 +76,7 @@ Recommendations recommend_zoned(const ZonedForRecommendation& z, const std::stri
   Recommendations r;
   r.partition_start_bytes = 0;
   r.partition_alignment_bytes = z.zone_bytes.value_or(uint64_t{1} << 20);
-  r.filesystem_block_bytes = kFilesystemBlock;
+  r.filesystem_block_bytes = kDefaultFilesystemBlock;
   r.notes.push_back(zones_note(z, disk_path));
   r.notes.push_back(partition_note(z, disk_path));
   r.steps.push_back(btrfs_step(disk_path));

@@ -11,9 +11,10 @@
 #include <fstream>
 
 #include "core/error.h"
-#include "device/psync_device.h"
-#include "device/uring_wait.h"
 #include "device/nvme_paths.h"
+#include "device/psync_device.h"
+#include "device/sysfs_text.h"
+#include "device/uring_wait.h"
 
 namespace ssdprobe {
 
@@ -21,7 +22,6 @@ namespace {
 
 constexpr const char* kCapability = "NVMe passthrough needs CAP_SYS_ADMIN on this kernel (run as root)";
 constexpr uint32_t kMaxTransferCap = 1u << 20;  // the same 1 MiB cap as the block engines
-constexpr uint64_t kSectorBytes = 512;          // sysfs start/size unit
 
 Error passthru_error(const std::string& path, int err) {
   if (err == EPERM || err == EACCES)
@@ -186,8 +186,8 @@ std::unique_ptr<NvmePassthruDevice> open_nvme_passthru_device(const NvmeTarget& 
   uint64_t size = geometry.namespace_lbas * lba;
   if (!target.partition.empty()) {
     const auto dir = std::filesystem::path(sysfs_root) / "class" / "block" / target.partition;
-    io.base_offset = read_sectors(dir / "start") * kSectorBytes;
-    size = read_sectors(dir / "size") * kSectorBytes;
+    io.base_offset = read_sectors(dir / "start") * kKernelSectorBytes;
+    size = read_sectors(dir / "size") * kKernelSectorBytes;
   }
   UniqueFd fd(::open(target.generic_path().c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC));
   if (!fd.valid()) throw passthru_error(target.generic_path(), errno);

@@ -3,6 +3,7 @@
 // handled the same way everywhere.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -11,6 +12,10 @@
 #include <sys/types.h>
 
 namespace ssdprobe {
+
+// The unit of sysfs `size` and `start`, `chunk_sectors` and BLKREPORTZONE:
+// 512 B whatever the device's logical block.
+inline constexpr uint64_t kKernelSectorBytes = 512;
 
 // The whole attribute, white space trimmed at both ends; nullopt if the file
 // is missing or unreadable.

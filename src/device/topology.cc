@@ -21,8 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uint64_t kSectorBytes = 512;  // sysfs `size` and `start` are always in 512 B units
-
 // A decimal attribute; nullopt if missing, unreadable or not entirely a number.
 template <typename Int>
 std::optional<Int> read_sysfs_int(const fs::path& path) {
@@ -193,9 +191,9 @@ Topology read_block_topology(unsigned major, unsigned minor, const std::string& 
   t.disk_name = device_name(disk);
   if (is_partition) {
     t.partition_name = device_name(node);
-    t.partition_start_bytes = read_sysfs_u64(node / "start").value_or(0) * kSectorBytes;
+    t.partition_start_bytes = read_sysfs_u64(node / "start").value_or(0) * kKernelSectorBytes;
   }
-  t.size_bytes = read_sysfs_u64(node / "size").value_or(0) * kSectorBytes;
+  t.size_bytes = read_sysfs_u64(node / "size").value_or(0) * kKernelSectorBytes;
   t.alignment_offset = read_sysfs_i64(node / "alignment_offset");
   read_queue_limits(disk / "queue", t);
   t.zoned = read_zoned_limits(disk / "queue");

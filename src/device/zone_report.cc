@@ -13,12 +13,12 @@
 
 #include "core/error.h"
 #include "core/unique_fd.h"
+#include "device/sysfs_text.h"
 
 namespace ssdprobe {
 
 namespace {
 
-constexpr uint64_t kSectorBytes = 512;
 constexpr uint32_t kZonesPerCall = 1024;
 
 // The ioctl's buffer: the report header followed by room for kZonesPerCall
@@ -29,10 +29,10 @@ struct FreeDeleter {
 
 Zone zone_from(const blk_zone& z, bool capacity_reported) {
   Zone zone;
-  zone.start_bytes = z.start * kSectorBytes;
-  zone.length_bytes = z.len * kSectorBytes;
-  zone.write_pointer_bytes = z.wp * kSectorBytes;
-  zone.capacity_bytes = (capacity_reported ? z.capacity : z.len) * kSectorBytes;
+  zone.start_bytes = z.start * kKernelSectorBytes;
+  zone.length_bytes = z.len * kKernelSectorBytes;
+  zone.write_pointer_bytes = z.wp * kKernelSectorBytes;
+  zone.capacity_bytes = (capacity_reported ? z.capacity : z.len) * kKernelSectorBytes;
   zone.type = z.type;
   zone.cond = z.cond;
   zone.reset_recommended = z.reset != 0;

@@ -8,8 +8,6 @@ namespace ssdprobe {
 
 namespace {
 
-constexpr uint64_t kSectorBytes = 512;  // chunk_sectors is in 512 B units whatever the LBA size
-
 std::optional<uint64_t> read_u64(const std::filesystem::path& path) {
   const auto text = read_sysfs_string(path);
   if (!text || text->empty()) return std::nullopt;
@@ -28,7 +26,7 @@ std::optional<ZonedLimits> read_zoned_limits(const std::filesystem::path& queue)
   ZonedLimits z;
   z.model = *model;
   if (const auto sectors = read_u64(queue / "chunk_sectors"); sectors && *sectors > 0) {
-    z.chunk_bytes = *sectors * kSectorBytes;
+    z.chunk_bytes = *sectors * kKernelSectorBytes;
   }
   z.nr_zones = read_u64(queue / "nr_zones");
   z.max_open_zones = read_u64(queue / "max_open_zones");

@@ -7,7 +7,6 @@ namespace ssdprobe {
 
 namespace {
 
-constexpr uint64_t kPageBytes = 4096;
 constexpr uint64_t kSdMaxOptimalBlocks = 0xffff;  // SD_DEF_XFER_BLOCKS
 
 int64_t alignment(uint64_t lowest_aligned, uint64_t logical, uint64_t physical) {
@@ -27,7 +26,7 @@ ExpectedField optimal_io(const ReadCapacity16& c, const std::optional<BlockLimit
   const uint32_t mtl = limits ? limits->maximum_transfer_length.value_or(0) : 0;
   const uint64_t bytes = uint64_t{otl} * c.block_length;
   if (otl == 0) return {"optimal_io_size", 0, "OPTIMAL TRANSFER LENGTH not reported"};
-  const bool accepted = (mtl == 0 || otl <= mtl) && otl <= kSdMaxOptimalBlocks && bytes >= kPageBytes &&
+  const bool accepted = (mtl == 0 || otl <= mtl) && otl <= kSdMaxOptimalBlocks && bytes >= kKernelPageBytes &&
                         physical != 0 && bytes % physical == 0;
   if (!accepted) return {"optimal_io_size", 0, fmt::format("sd rejects OPTIMAL TRANSFER LENGTH {}", otl)};
   return {"optimal_io_size", static_cast<int64_t>(bytes), fmt::format("OPTIMAL TRANSFER LENGTH {}", otl)};

@@ -5,10 +5,12 @@
 // different byte orders; the function names say which one is meant.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace ssdprobe {
 
@@ -25,6 +27,11 @@ class ByteReader {
     return offset <= bytes_.size() && length <= bytes_.size() - offset;
   }
 
+  // True if the bytes at `offset` are `expected`, all inside the buffer.
+  bool equals(size_t offset, std::string_view expected) const {
+    return has(offset, expected.size()) && std::equal(expected.begin(), expected.end(), bytes_.begin() + offset,
+                                                       [](char e, uint8_t b) { return static_cast<uint8_t>(e) == b; });
+  }
   uint8_t u8(size_t offset) const { return has(offset, 1) ? bytes_[offset] : 0; }
   uint16_t le16(size_t offset) const { return static_cast<uint16_t>(le(offset, 2)); }
   uint32_t le32(size_t offset) const { return static_cast<uint32_t>(le(offset, 4)); }

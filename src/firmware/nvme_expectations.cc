@@ -7,7 +7,6 @@ namespace ssdprobe {
 
 namespace {
 
-constexpr uint64_t kPageBytes = 4096;  // 6.1 refuses LBAs above PAGE_SIZE
 constexpr uint8_t kNsfeatIoOpt = 0x10;
 constexpr uint8_t kNsfeatAtomics = 0x02;
 constexpr uint16_t kOncsDsm = 0x04;
@@ -101,7 +100,7 @@ std::optional<Mismatch> noiob_finding(const NvmeIdNs& ns, uint64_t lba) {
 SysfsExpectation expected_nvme_sysfs(const NvmeIdCtrl* ctrl, const NvmeIdNs& ns) {
   SysfsExpectation e{"NVMe Identify", "6.1", {}};
   const auto lba = ns.lba_bytes();
-  if (!lba || *lba > kPageBytes) return e;
+  if (!lba || *lba > kKernelPageBytes) return e;
   const bool io_opt = (ns.nsfeat & kNsfeatIoOpt) != 0;
   const ExpectedField io_min =
       io_opt ? ExpectedField{"minimum_io_size", blocks(ns.npwg, *lba), fmt::format("NSFEAT bit 4, NPWG={}", ns.npwg)}

@@ -15,6 +15,10 @@
 
 namespace ssdprobe {
 
+// The kernel's PAGE_SIZE on the machines ssdprobe runs on: the largest LBA
+// size the NVMe driver of 6.1 takes, and sd's floor for an optimal transfer.
+inline constexpr uint64_t kKernelPageBytes = 4096;
+
 struct ExpectedField {
   std::string name;               // sysfs queue attribute: "minimum_io_size", "rotational"...
   std::optional<int64_t> value;   // bytes (0/1 for rotational); nullopt: no expectation

@@ -85,7 +85,7 @@ std::string at_table(const Json& audit) {
                     "no --at starts asked about");
 }
 
-std::string notes_list(const Json& audit) {
+std::string audit_notes_html(const Json& audit) {
   const std::string items = list_items(audit, "notes");
   return items.empty() ? "" : "<h3>Audit notes</h3>\n<ul>\n" + items + "</ul>\n";
 }
@@ -111,7 +111,7 @@ std::string audit_section(const Json& doc) {
   const std::string details = findings_detail(audit);
   out += "<h3>Costs and fixes</h3>\n" + (details.empty() ? empty_note("nothing to fix: every check is OK") : details);
   out += "<h3>Starts asked about (--at)</h3>\n" + at_table(audit);
-  return out + notes_list(audit);
+  return out + audit_notes_html(audit);
 }
 
 }  // namespace ssdprobe

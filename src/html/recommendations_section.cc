@@ -52,7 +52,7 @@ std::string advice_table(const Json& rec) {
                     "no block size advice in this document");
 }
 
-std::string notes_list(const Json& rec) {
+std::string recommendation_notes_html(const Json& rec) {
   const std::string items = list_items(rec, "notes");
   if (items.empty()) return empty_note("no notes");
   return "<ul>\n" + items + "</ul>\n";
@@ -92,7 +92,7 @@ std::string recommendations_section(const Json& doc) {
   out += lba_format_part(rec);
   out += "<h3>Steps, in the order to run them</h3>\n" + steps_list(rec);
   out += "<h3>Block size advice</h3>\n" + advice_table(rec);
-  out += "<h3>Notes</h3>\n" + notes_list(rec);
+  out += "<h3>Notes</h3>\n" + recommendation_notes_html(rec);
   return out;
 }
 

@@ -17,11 +17,11 @@
 namespace ssdprobe {
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 constexpr const char* kLoopVariable = "loop";
 
 std::string rate_text(double bytes_per_s, const std::string& source) {
-  return fmt::format("{:.0f} MiB/s ({})", bytes_per_s / kMiB, source);
+  return fmt::format("{:.0f} MiB/s ({})", bytes_per_s / kBytesPerMiB, source);
 }
 
 std::string seconds_text(double s) {

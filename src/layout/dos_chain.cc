@@ -14,13 +14,12 @@
 namespace ssdprobe {
 namespace {
 
-constexpr uint64_t kSector = 512;           // libblkid reads boot records as 512-byte sectors
 constexpr size_t kEntries = 446;            // the four 16-byte partition entries
 constexpr int kMaxRecordsWithoutData = 100;  // libblkid gives up after this many boot records without a partition
 constexpr std::array<uint8_t, 4> kAixMagic = {0xc9, 0xc2, 0xd4, 0xc1};
 constexpr uint8_t kGptProtective = 0xee;
 
-using Sector = std::array<uint8_t, kSector>;
+using Sector = std::array<uint8_t, kFormatSectorBytes>;
 
 bool signed_record(const Sector& s) { return s[510] == 0x55 && s[511] == 0xaa; }
 
@@ -66,11 +65,11 @@ class ChainWalk {
     int without_data = 0;
     Sector s;
     while (++without_data <= kMaxRecordsWithoutData) {
-      const uint64_t at = uint64_t{cur_start} * kSector;
+      const uint64_t at = uint64_t{cur_start} * kFormatSectorBytes;
       // A record read before: libblkid goes round the loop finding only
       // partitions it has, until it gives up.
       if (!visited_.insert(cur_start).second) return false;
-      if (at > size_ || size_ - at < kSector || !pread_exactly(fd_, s, offset_ + at) || !signed_record(s)) return false;
+      if (at > size_ || size_ - at < kFormatSectorBytes || !pread_exactly(fd_, s, offset_ + at) || !signed_record(s)) return false;
       records_.push_back(at);
       if (++boot_records_ > cap_) return true;
       for (int i = 0; i < 4; ++i) {
@@ -115,14 +114,14 @@ class ChainWalk {
 std::optional<std::vector<uint64_t>> dos_records_past_cap(int fd, uint64_t offset, uint64_t size,
                                                           uint32_t logical_block, size_t cap) {
   Sector mbr;
-  if (size < kSector || !pread_exactly(fd, mbr, offset) || !signed_record(mbr)) return std::nullopt;
+  if (size < kFormatSectorBytes || !pread_exactly(fd, mbr, offset) || !signed_record(mbr)) return std::nullopt;
   // What makes libblkid's dos probe give up before it reads a chain.
   if (std::memcmp(mbr.data(), kAixMagic.data(), kAixMagic.size()) == 0) return std::nullopt;
   for (int i = 0; i < 4; ++i) {
     const Entry e = entry_of(mbr, i, 1);
     if ((e.boot != 0 && e.boot != 0x80) || e.type == kGptProtective) return std::nullopt;
   }
-  ChainWalk walk(fd, offset, size, logical_block / static_cast<uint32_t>(kSector), cap);
+  ChainWalk walk(fd, offset, size, logical_block / static_cast<uint32_t>(kFormatSectorBytes), cap);
   if (!walk.past_cap(mbr)) return std::nullopt;
   return std::move(walk).records();
 }

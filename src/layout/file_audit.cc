@@ -20,7 +20,7 @@
 namespace ssdprobe {
 namespace {
 
-constexpr int kMaxDepth = 64;
+constexpr int kMaxDirectoryDepth = 64;
 constexpr int kOpenFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 
 // Extents whose fe_physical is no offset on a disk are all "unknown".
@@ -68,7 +68,7 @@ class Walker {
     if (S_ISLNK(st.st_mode)) return void(++audit_.skipped_links);
     if (st.st_dev != dev_) return void(++audit_.skipped_mounts);
     if (S_ISDIR(st.st_mode)) {
-      if (depth >= kMaxDepth) return void(++audit_.skipped_special);
+      if (depth >= kMaxDirectoryDepth) return void(++audit_.skipped_special);
       const UniqueFd sub(::openat(dirfd, name.c_str(), kOpenFlags | O_DIRECTORY | O_NOFOLLOW));
       if (!sub.valid()) return unreadable(path, errno);
       return directory(sub.get(), path, depth + 1);

@@ -22,14 +22,14 @@
 namespace ssdprobe {
 namespace {
 
-constexpr long kXfsMagic = 0x58465342;   // XFS_SUPER_MAGIC ("XFSB")
-constexpr long kF2fsMagic = 0xF2F52010;  // F2FS_SUPER_MAGIC
+constexpr long kXfsStatfsMagic = 0x58465342;   // XFS_SUPER_MAGIC ("XFSB")
+constexpr long kF2fsStatfsMagic = 0xF2F52010;  // F2FS_SUPER_MAGIC
 
 std::string type_of(long magic) {
   switch (magic) {
     case EXT4_SUPER_MAGIC: return "ext4";  // ext2 and ext3 share the magic
-    case kXfsMagic: return "xfs";
-    case kF2fsMagic: return "f2fs";
+    case kXfsStatfsMagic: return "xfs";
+    case kF2fsStatfsMagic: return "f2fs";
     case BTRFS_SUPER_MAGIC: return "btrfs";
     case TMPFS_MAGIC: return "tmpfs";
     case OVERLAYFS_SUPER_MAGIC: return "overlay";

@@ -13,14 +13,6 @@ bool is_power_of_two_between(uint64_t value, uint64_t low, uint64_t high) {
   return value >= low && value <= high && (value & (value - 1)) == 0;
 }
 
-bool bytes_equal(const ByteReader& r, size_t offset, std::string_view expected) {
-  if (!r.has(offset, expected.size())) return false;
-  for (size_t i = 0; i < expected.size(); ++i) {
-    if (r.u8(offset + i) != static_cast<uint8_t>(expected[i])) return false;
-  }
-  return true;
-}
-
 // A NUL-terminated label field of at most `length` bytes (what follows the
 // first NUL is left-over garbage, not part of the label).
 std::string label_at(const ByteReader& r, size_t offset, size_t length) {
@@ -155,7 +147,7 @@ constexpr size_t kBtrfsLabel = 299;         // char label[256], after the 98-byt
 constexpr uint32_t kBtrfsMaxBlock = 65536;  // BTRFS_MAX_METADATA_BLOCKSIZE
 
 void decode_btrfs(const ByteReader& r, FilesystemInfo& fs) {
-  if (!bytes_equal(r, kBtrfsSuperblock + kBtrfsMagicOffset, "_BHRfS_M")) return;
+  if (!r.equals(kBtrfsSuperblock + kBtrfsMagicOffset, "_BHRfS_M")) return;
   fs.label = label_at(r, kBtrfsSuperblock + kBtrfsLabel, 256);
   const uint32_t sectorsize = r.le32(kBtrfsSuperblock + kBtrfsSectorSize);
   if (!is_power_of_two_between(sectorsize, 512, kBtrfsMaxBlock)) return;
@@ -175,12 +167,12 @@ constexpr size_t kSwapVolumeName = 1052;  // info.volume_name[16]: 1024 bootbits
 void decode_swap(const ByteReader& r, FilesystemInfo& fs) {
   for (const uint32_t page : kSwapPageSizes) {
     const size_t magic_offset = page - kSwapMagicBytes;
-    if (bytes_equal(r, magic_offset, "SWAPSPACE2")) {
+    if (r.equals(magic_offset, "SWAPSPACE2")) {
       fs.block_bytes = page;
       fs.label = label_at(r, kSwapVolumeName, 16);
       return;
     }
-    if (bytes_equal(r, magic_offset, "SWAP-SPACE")) {  // version 0: no label
+    if (r.equals(magic_offset, "SWAP-SPACE")) {  // version 0: no label
       fs.block_bytes = page;
       return;
     }

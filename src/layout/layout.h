@@ -18,6 +18,10 @@
 
 namespace ssdprobe {
 
+// The 512-byte sector md superblocks, LVM labels and metadata and DOS boot
+// records count in, whatever the disk's logical block.
+inline constexpr uint64_t kFormatSectorBytes = 512;
+
 struct PartitionEntry {
   int number = 0;             // as the kernel would number it (1-based; MBR logical from 5)
   uint64_t start_bytes = 0;   // from the start of the disk

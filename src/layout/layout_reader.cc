@@ -20,7 +20,7 @@ constexpr uint64_t kMdSuperblockBytes = 4096;
 constexpr uint64_t kLvmLabelBytes = 2048;            // the label is in one of the first 4 sectors
 constexpr uint64_t kLvmMetadataReadLimit = 4 << 20;  // enough for any VG's text; bounds a crafted mda size
 // md inside LVM inside md... real stacks have at most partition -> md -> LVM -> fs.
-constexpr int kMaxDepth = 4;
+constexpr int kMaxStackDepth = 4;
 
 // Up to `length` bytes at `offset`, fewer at the end of the source; empty on
 // a read error (the caller notes what it could not read).
@@ -45,7 +45,7 @@ class StackReader {
 
   // Identifies what starts at `offset` and follows it inward.
   void follow(uint64_t offset, uint64_t size, const std::string& container, int depth) {
-    if (depth > kMaxDepth || size == 0) return;
+    if (depth > kMaxStackDepth || size == 0) return;
     // A table in here is only named: libblkid reads little of it (blkid_probe.h).
     ContentProbe content = probe_content(source_.fd, offset, size, source_.logical_block, kInnerTableLimits);
     for (auto& note : content.notes) stack_.notes.push_back(note);

@@ -14,7 +14,6 @@ namespace ssdprobe {
 
 namespace {
 
-constexpr size_t kSector = 512;
 // lib/label/label.h: LABEL_SCAN_SECTORS, LABEL_SIZE.
 constexpr size_t kLabelScanSectors = 4;
 constexpr size_t kLabelBytes = 512;
@@ -70,10 +69,6 @@ std::array<uint32_t, 256> crc_table() {
   return table;
 }
 
-bool bytes_equal(const ByteReader& r, size_t offset, std::string_view expected) {
-  return r.has(offset, expected.size()) && std::memcmp(r.bytes().data() + offset, expected.data(), expected.size()) == 0;
-}
-
 // lib/uuid/uuid.c: an id is 32 characters of [0-9a-zA-Z!#].
 bool valid_uuid(const ByteReader& r, size_t offset) {
   for (size_t i = 0; i < pv_field::uuid_bytes; ++i) {
@@ -102,12 +97,12 @@ std::optional<std::vector<std::pair<uint64_t, uint64_t>>> disk_locn_list(const B
 // An area lies inside the device, starts on a sector past the label sector,
 // and (size 0 meaning "to the end" for the data area) ends inside it.
 bool area_fits(uint64_t offset, uint64_t size, uint64_t device_size, size_t label_end) {
-  if (offset % kSector != 0 || offset < label_end || offset > device_size) return false;
+  if (offset % kFormatSectorBytes != 0 || offset < label_end || offset > device_size) return false;
   return size <= device_size - offset;
 }
 
 std::optional<LvmLabel> decode_label_sector(const ByteReader& sector, size_t sector_number) {
-  if (!bytes_equal(sector, label_field::id, "LABELONE") || !bytes_equal(sector, label_field::type, "LVM2 001")) {
+  if (!sector.equals(label_field::id, "LABELONE") || !sector.equals(label_field::type, "LVM2 001")) {
     return std::nullopt;
   }
   if (sector.le64(label_field::sector_xl) != sector_number) return std::nullopt;
@@ -126,7 +121,7 @@ std::optional<LvmLabel> decode_label_sector(const ByteReader& sector, size_t sec
   const auto metadata_areas = disk_locn_list(sector, offset);
   if (!metadata_areas) return std::nullopt;
 
-  const size_t label_end = (sector_number + 1) * kSector;
+  const size_t label_end = (sector_number + 1) * kFormatSectorBytes;
   for (const auto& [area_offset, size] : *data_areas) {
     if (!area_fits(area_offset, size, device_size, label_end)) return std::nullopt;
   }
@@ -137,7 +132,7 @@ std::optional<LvmLabel> decode_label_sector(const ByteReader& sector, size_t sec
   }
 
   LvmLabel label;
-  label.pv.label_offset_bytes = sector_number * kSector;
+  label.pv.label_offset_bytes = sector_number * kFormatSectorBytes;
   label.pv.pv_uuid = sector.ascii(pv_header + pv_field::uuid, pv_field::uuid_bytes);
   label.pv.pe_start_bytes = data_areas->front().first;
   label.metadata_areas = *metadata_areas;
@@ -184,8 +179,8 @@ uint32_t lvm_crc(uint32_t initial, std::span<const uint8_t> bytes) {
 
 std::optional<LvmLabel> decode_lvm_label(std::span<const uint8_t> head) {
   for (size_t sector = 0; sector < kLabelScanSectors; ++sector) {
-    if (head.size() < (sector + 1) * kSector) break;
-    auto label = decode_label_sector(ByteReader(head.subspan(sector * kSector, kLabelBytes)), sector);
+    if (head.size() < (sector + 1) * kFormatSectorBytes) break;
+    auto label = decode_label_sector(ByteReader(head.subspan(sector * kFormatSectorBytes, kLabelBytes)), sector);
     if (label) return label;
   }
   return std::nullopt;

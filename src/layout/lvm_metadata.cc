@@ -27,7 +27,6 @@ namespace ssdprobe {
 
 namespace {
 
-constexpr uint64_t kSector = 512;
 // lib/metadata/metadata-exported.h MAX_STRIPES.
 constexpr int64_t kMaxStripes = 128;
 // Extent numbers and sizes in sectors are kept below these so that any
@@ -93,7 +92,7 @@ std::vector<LvmSegment> segment_on_pv(const std::string& lv_name, const LvmConfi
       notes.push_back(where + "stripe_size missing or not a power of two");
       return {};
     }
-    stripe_bytes = static_cast<uint64_t>(*stripe_size) * kSector;
+    stripe_bytes = static_cast<uint64_t>(*stripe_size) * kFormatSectorBytes;
   }
   const uint64_t per_stripe = static_cast<uint64_t>(*extent_count / *stripe_count);
 
@@ -158,7 +157,7 @@ std::vector<std::string> apply_lvm_metadata(const std::string& text, LvmPhysical
     return notes;
   }
 
-  PvContext context{this_pv->name, static_cast<uint64_t>(*extent_size) * kSector, this_pv->integer("pe_count")};
+  PvContext context{this_pv->name, static_cast<uint64_t>(*extent_size) * kFormatSectorBytes, this_pv->integer("pe_count")};
   if (context.pe_count && *context.pe_count < 0) {
     notes.push_back("VG " + vg->name + " " + this_pv->name + ": negative pe_count ignored");
     context.pe_count.reset();
@@ -167,7 +166,7 @@ std::vector<std::string> apply_lvm_metadata(const std::string& text, LvmPhysical
   if (!pe_start) {
     notes.push_back("VG " + vg->name + " " + this_pv->name + ": no pe_start; the label's is used");
   } else if (*pe_start < 0 || *pe_start > std::numeric_limits<int64_t>::max() / 512 ||
-             static_cast<uint64_t>(*pe_start) * kSector != pv.pe_start_bytes) {
+             static_cast<uint64_t>(*pe_start) * kFormatSectorBytes != pv.pe_start_bytes) {
     notes.push_back("VG " + vg->name + " " + this_pv->name + ": pe_start " + std::to_string(*pe_start) +
                     " sectors in the metadata differs from the label's " + std::to_string(pv.pe_start_bytes) +
                     " bytes; the label's is used");

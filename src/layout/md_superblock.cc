@@ -44,7 +44,6 @@ constexpr size_t dev_roles = 256;
 constexpr size_t kFixedBytes = 256;
 constexpr size_t kUuidBytes = 16;
 constexpr size_t kNameBytes = 32;
-constexpr uint64_t kSector = 512;
 // mdadm's limit for a v1 superblock ("1K allows 384 devices", md_p.h).
 constexpr uint32_t kMaxRaidDisks = 384;
 // The kernel (drivers/md/md.c super_1_load) refuses max_dev > (4096-256)/2:
@@ -85,17 +84,17 @@ bool striped_level(int level) { return level == 0 || level == 4 || level == 5 ||
 
 bool is_power_of_two(uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
 
-uint64_t v10_offset(uint64_t member_size) { return ((member_size / kSector - 16) & ~uint64_t{7}) * kSector; }
+uint64_t v10_offset(uint64_t member_size) { return ((member_size / kFormatSectorBytes - 16) & ~uint64_t{7}) * kFormatSectorBytes; }
 
 // Each minor version has one place (md.c super_1_load): 1.1 at sector 0, 1.2
 // at sector 8, 1.0 by v10_offset of the member size (checked when known).
 bool location_matches(int minor_version, uint64_t superblock_offset, uint64_t member_size) {
   switch (minor_version) {
     case 1: return superblock_offset == 0;
-    case 2: return superblock_offset == 8 * kSector;
+    case 2: return superblock_offset == 8 * kFormatSectorBytes;
     case 0:
-      if (member_size == 0) return superblock_offset % kSector == 0;
-      return member_size / kSector >= 16 && superblock_offset == v10_offset(member_size);
+      if (member_size == 0) return superblock_offset % kFormatSectorBytes == 0;
+      return member_size / kFormatSectorBytes >= 16 && superblock_offset == v10_offset(member_size);
     default: return false;
   }
 }
@@ -109,10 +108,10 @@ bool data_area_fits(int minor_version, uint64_t super_sector, uint32_t max_dev, 
   if (minor_version == 0) {
     if (data_end > super_sector) return false;
   } else {
-    const uint64_t superblock_sectors = (superblock_bytes(max_dev) + kSector - 1) / kSector;
+    const uint64_t superblock_sectors = (superblock_bytes(max_dev) + kFormatSectorBytes - 1) / kFormatSectorBytes;
     if (data_offset < super_sector + superblock_sectors) return false;
   }
-  return member_size == 0 || data_end <= member_size / kSector;
+  return member_size == 0 || data_end <= member_size / kFormatSectorBytes;
 }
 
 // dev_roles[dev_number]: the slot this member fills; spares, faulty and
@@ -148,8 +147,8 @@ void put_uuid(std::span<uint8_t> out, const std::string& uuid) {
 }  // namespace
 
 std::vector<std::pair<int, uint64_t>> md_superblock_locations(uint64_t member_size) {
-  std::vector<std::pair<int, uint64_t>> locations{{1, 0}, {2, 8 * kSector}};
-  if (member_size / kSector >= 16) locations.emplace_back(0, v10_offset(member_size));
+  std::vector<std::pair<int, uint64_t>> locations{{1, 0}, {2, 8 * kFormatSectorBytes}};
+  if (member_size / kFormatSectorBytes >= 16) locations.emplace_back(0, v10_offset(member_size));
   return locations;
 }
 
@@ -165,7 +164,7 @@ std::optional<MdSuperblock> decode_md_superblock(std::span<const uint8_t> bytes,
 
   if (!location_matches(minor_version, superblock_offset, member_size)) return std::nullopt;
   const uint64_t super_sector = sb.le64(field::super_offset);
-  if (superblock_offset % kSector != 0 || super_sector != superblock_offset / kSector) return std::nullopt;
+  if (superblock_offset % kFormatSectorBytes != 0 || super_sector != superblock_offset / kFormatSectorBytes) return std::nullopt;
 
   const int level = static_cast<int32_t>(sb.le32(field::level));
   const uint32_t raid_disks = sb.le32(field::raid_disks);
@@ -183,10 +182,10 @@ std::optional<MdSuperblock> decode_md_superblock(std::span<const uint8_t> bytes,
   MdSuperblock out;
   out.minor_version = minor_version;
   out.superblock_offset_bytes = superblock_offset;
-  out.data_offset_bytes = data_offset * kSector;
-  out.data_size_bytes = data_size * kSector;
+  out.data_offset_bytes = data_offset * kFormatSectorBytes;
+  out.data_size_bytes = data_size * kFormatSectorBytes;
   // raid1 has no chunks; linear keeps its "rounding" in the same field.
-  out.chunk_bytes = striped_level(level) ? uint64_t{chunk_sectors} * kSector : 0;
+  out.chunk_bytes = striped_level(level) ? uint64_t{chunk_sectors} * kFormatSectorBytes : 0;
   out.level = level;
   out.layout = static_cast<int32_t>(sb.le32(field::layout));
   out.raid_disks = static_cast<int>(raid_disks);
@@ -209,12 +208,12 @@ void encode_md_superblock(const MdSuperblock& sb, std::span<uint8_t> out) {
   std::copy(sb.name.begin(), sb.name.end(), out.begin() + field::set_name);
   put_le(out, field::level, static_cast<uint32_t>(sb.level), 4);
   put_le(out, field::layout, static_cast<uint32_t>(sb.layout), 4);
-  put_le(out, field::size, sb.data_size_bytes / kSector, 8);
-  put_le(out, field::chunksize, sb.chunk_bytes / kSector, 4);
+  put_le(out, field::size, sb.data_size_bytes / kFormatSectorBytes, 8);
+  put_le(out, field::chunksize, sb.chunk_bytes / kFormatSectorBytes, 4);
   put_le(out, field::raid_disks, static_cast<uint32_t>(sb.raid_disks), 4);
-  put_le(out, field::data_offset, sb.data_offset_bytes / kSector, 8);
-  put_le(out, field::data_size, sb.data_size_bytes / kSector, 8);
-  put_le(out, field::super_offset, sb.superblock_offset_bytes / kSector, 8);
+  put_le(out, field::data_offset, sb.data_offset_bytes / kFormatSectorBytes, 8);
+  put_le(out, field::data_size, sb.data_size_bytes / kFormatSectorBytes, 8);
+  put_le(out, field::super_offset, sb.superblock_offset_bytes / kFormatSectorBytes, 8);
   put_le(out, field::events, 1, 8);
   put_le(out, field::resync_offset, ~uint64_t{0}, 8);  // in sync
 

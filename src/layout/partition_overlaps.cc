@@ -7,15 +7,15 @@
 #include <utility>
 
 namespace ssdprobe {
-namespace {
-
-uint64_t end_of(const PartitionEntry& p) {
+uint64_t partition_end(const PartitionEntry& p) {
   return p.size_bytes > std::numeric_limits<uint64_t>::max() - p.start_bytes ? std::numeric_limits<uint64_t>::max()
                                                                              : p.start_bytes + p.size_bytes;
 }
 
+namespace {
+
 bool overlap(const PartitionEntry& a, const PartitionEntry& b) {
-  return a.start_bytes < end_of(b) && b.start_bytes < end_of(a);
+  return a.start_bytes < partition_end(b) && b.start_bytes < partition_end(a);
 }
 
 class OverlapFinder {
@@ -63,7 +63,7 @@ class OverlapFinder {
         name(x, it->second);
         name(it->second, x);
       }
-      open.emplace(end_of(parts[x]), x);
+      open.emplace(partition_end(parts[x]), x);
     }
   }
 
@@ -73,13 +73,13 @@ class OverlapFinder {
     std::vector<uint64_t> starts, ends;
     for (const size_t i : data) {
       starts.push_back(table_.partitions[i].start_bytes);
-      ends.push_back(end_of(table_.partitions[i]));
+      ends.push_back(partition_end(table_.partitions[i]));
     }
     std::sort(starts.begin(), starts.end());
     std::sort(ends.begin(), ends.end());
     for (const size_t x : data) {
       const PartitionEntry& p = table_.partitions[x];
-      const auto begun = std::lower_bound(starts.begin(), starts.end(), end_of(p)) - starts.begin();
+      const auto begun = std::lower_bound(starts.begin(), starts.end(), partition_end(p)) - starts.begin();
       const auto ended = std::upper_bound(ends.begin(), ends.end(), p.start_bytes) - ends.begin();
       found_[x].count += static_cast<size_t>(begun - ended) - 1;
     }

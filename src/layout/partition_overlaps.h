@@ -24,4 +24,8 @@ struct PartitionOverlap {
 // and the other containers: the logical partitions lie inside it by design.
 std::vector<PartitionOverlap> find_overlaps(const PartitionTable& table);
 
+// The byte after partition `p`'s last, or the largest offset when that
+// does not fit in 64 bits (a hostile table's entry).
+uint64_t partition_end(const PartitionEntry& p);
+
 }  // namespace ssdprobe

@@ -13,11 +13,6 @@ namespace {
 // Linux makes at most this many partitions of one disk (DISK_MAX_PARTS).
 constexpr int kKernelMaxPartitions = 256;
 
-uint64_t end_of(const PartitionEntry& p) {
-  return p.size_bytes > std::numeric_limits<uint64_t>::max() - p.start_bytes ? std::numeric_limits<uint64_t>::max()
-                                                                             : p.start_bytes + p.size_bytes;
-}
-
 // "a", "a and b", "a, b, c and 12 more `what`".
 std::string list_text(const std::vector<std::string>& items, size_t more, const std::string& what) {
   std::string text;
@@ -50,7 +45,7 @@ class TableAuditor {
     const uint64_t sector = table_.sector_bytes;
     return fmt::format("sectors {}-{}", start / sector, (end - 1) / sector);
   }
-  std::string sectors(const PartitionEntry& p) const { return sectors(p.start_bytes, end_of(p)); }
+  std::string sectors(const PartitionEntry& p) const { return sectors(p.start_bytes, partition_end(p)); }
 
   std::string layer(int number) const {
     const auto node = nodes_.find(number);
@@ -98,7 +93,7 @@ class TableAuditor {
 
   void range(const PartitionEntry& p) {
     const uint64_t disk = layout_.disk_size_bytes, sector = table_.sector_bytes;
-    if (end_of(p) > disk) {
+    if (partition_end(p) > disk) {
       const std::string last = disk >= sector ? fmt::format("{}", disk / sector - 1) : "none";
       out_.of_partition[p.number].push_back(finding(
           p.number, "range", p.start_bytes,
@@ -111,7 +106,7 @@ class TableAuditor {
     }
     const uint64_t usable_start = table_.usable_start_bytes.value_or(sector);  // DOS: past the MBR
     const uint64_t usable_end = table_.usable_end_bytes.value_or(disk);
-    if (p.start_bytes >= usable_start && end_of(p) <= usable_end) return;
+    if (p.start_bytes >= usable_start && partition_end(p) <= usable_end) return;
     out_.of_partition[p.number].push_back(finding(
         p.number, "range", p.start_bytes,
         fmt::format("{} lie outside the sectors the {} table leaves to partitions ({}): they cover the table's own "

@@ -12,6 +12,8 @@
 
 namespace ssdprobe {
 
+inline constexpr double kBytesPerMiB = 1024.0 * 1024.0;  // a chart's MiB axes
+
 // A document's name in a panel title: its model, else its target path.
 std::string drive_name(const SavedResult& document);
 // "file.json: WHY" as an Error(target) (exit 3).

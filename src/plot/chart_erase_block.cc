@@ -17,7 +17,6 @@ namespace {
 // of the same pass. Simple enough to say in the caption, and far from the
 // noise of a sequential stream (its p99 is within a few % of the median).
 constexpr double kStallFactor = 3.0;
-constexpr double kMiB = 1024.0 * 1024.0;
 
 double median_of(std::vector<double> values) {
   if (values.empty()) return 0.0;
@@ -39,12 +38,12 @@ ChartPanel stream_panel(const SavedResult& document) {
   ChartSeries stalls{fmt::format("stall (> {:.0f} µs)", threshold), SeriesStyle::big_points, "#d55e00", false,
                      {}, {}, {}, {}};
   for (size_t k = 0; k < stream.latency_us.size(); ++k) {
-    const double at = static_cast<double>(k * stream.chunk_bytes) / kMiB;
+    const double at = static_cast<double>(k * stream.chunk_bytes) / kBytesPerMiB;
     ChartSeries& into = stream.latency_us[k] > threshold ? stalls : writes;
     into.x.push_back(at);
     into.y.push_back(stream.latency_us[k]);
   }
-  const double end = static_cast<double>(stream.latency_us.size() * stream.chunk_bytes) / kMiB;
+  const double end = static_cast<double>(stream.latency_us.size() * stream.chunk_bytes) / kBytesPerMiB;
   panel.x_range = std::pair{0.0, end};
   panel.series = {writes, stalls};
   panel.lines.push_back({false, threshold, fmt::format("stall threshold {:.0f} µs", threshold), "#d55e00", false, true});
@@ -55,8 +54,8 @@ ChartPanel stream_panel(const SavedResult& document) {
     const uint64_t period = *block.bytes;
     const uint64_t first = (start + period - 1) / period * period - start;
     bool labelled = false;
-    for (uint64_t at = first; static_cast<double>(at) / kMiB <= end; at += period) {
-      panel.lines.push_back({true, static_cast<double>(at) / kMiB,
+    for (uint64_t at = first; static_cast<double>(at) / kBytesPerMiB <= end; at += period) {
+      panel.lines.push_back({true, static_cast<double>(at) / kBytesPerMiB,
                              labelled ? "" : fmt::format("multiples of {} from disk byte 0", format_size(period)),
                              "#009e73", false, true});
       labelled = true;

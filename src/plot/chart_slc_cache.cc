@@ -9,8 +9,6 @@
 namespace ssdprobe {
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
 std::string cache_verdict(const SavedCacheCurve& cache) {
   return unit_verdict("SLC cache", cache.unit);
 }
@@ -25,22 +23,22 @@ ChartPanel fill_panel(const SavedResult& document) {
                                 format_size(cache.io_bytes)),
                     SeriesStyle::lines_points, "#0072b2", false, {}, {}, {}, {}};
   for (const auto& [written, bytes_per_s] : cache.curve) {
-    speed.x.push_back(static_cast<double>(written) / kMiB);
-    speed.y.push_back(bytes_per_s / kMiB);
+    speed.x.push_back(static_cast<double>(written) / kBytesPerMiB);
+    speed.y.push_back(bytes_per_s / kBytesPerMiB);
   }
   panel.series = {speed};
   panel.x_range = std::pair{0.0, speed.x.empty() ? 1.0 : speed.x.back()};
   if (cache.unit.state == "found" && cache.unit.bytes) {
-    panel.lines.push_back({true, static_cast<double>(*cache.unit.bytes) / kMiB,
+    panel.lines.push_back({true, static_cast<double>(*cache.unit.bytes) / kBytesPerMiB,
                            fmt::format("cache {} (drop)", format_size(*cache.unit.bytes)), "#d55e00", false, true});
   }
   // Ruled out: the fill may run on past the largest cache it could show (a
   // drop too near its end cannot be told from noise); the line marks that
   // reach, the bound the verdict states, so the curve after it claims nothing.
   const std::optional<uint64_t>& reach_bytes = cache.unit.searched_up_to_bytes;
-  if (cache.unit.state != "found" && reach_bytes && static_cast<double>(*reach_bytes) / kMiB < panel.x_range->second) {
+  if (cache.unit.state != "found" && reach_bytes && static_cast<double>(*reach_bytes) / kBytesPerMiB < panel.x_range->second) {
     const uint64_t reach = *reach_bytes;
-    ChartLine line{true, static_cast<double>(reach) / kMiB,
+    ChartLine line{true, static_cast<double>(reach) / kBytesPerMiB,
                    fmt::format("{}: the largest cache this fill could show", format_size(reach)), "#555555", false,
                    true};
     line.in_key = true;
@@ -48,14 +46,14 @@ ChartPanel fill_panel(const SavedResult& document) {
   }
   if (cache.in_cache_bytes_per_s) {
     const bool dropped = cache.native_bytes_per_s.has_value();
-    panel.lines.push_back({false, *cache.in_cache_bytes_per_s / kMiB,
-                           fmt::format("median {:.0f} MiB/s{}", *cache.in_cache_bytes_per_s / kMiB,
+    panel.lines.push_back({false, *cache.in_cache_bytes_per_s / kBytesPerMiB,
+                           fmt::format("median {:.0f} MiB/s{}", *cache.in_cache_bytes_per_s / kBytesPerMiB,
                                        dropped ? " in the cache" : " (whole fill)"),
                            "#009e73", false, true});
   }
   if (cache.native_bytes_per_s) {
-    panel.lines.push_back({false, *cache.native_bytes_per_s / kMiB,
-                           fmt::format("median {:.0f} MiB/s after the drop", *cache.native_bytes_per_s / kMiB),
+    panel.lines.push_back({false, *cache.native_bytes_per_s / kBytesPerMiB,
+                           fmt::format("median {:.0f} MiB/s after the drop", *cache.native_bytes_per_s / kBytesPerMiB),
                            "#cc79a7", false, true});
   }
   return panel;

@@ -16,7 +16,7 @@
 namespace ssdprobe {
 namespace {
 
-using nlohmann::json;
+using PlainJson = nlohmann::json;  // as the saved document was parsed
 
 // The longest line fio reads whole, newline excluded: fio 3.33 reads lines
 // with fgets into 8192 bytes, older versions into 4096, and takes what did
@@ -25,15 +25,15 @@ constexpr std::size_t kFioLineBytes = 4094;
 
 // ---- Reading the document: absent, null and wrongly typed values are "none".
 
-const json& member(const json& object, const char* key) {
-  static const json none;
+const PlainJson& member(const PlainJson& object, const char* key) {
+  static const PlainJson none;
   if (!object.is_object()) return none;
   const auto it = object.find(key);
   return it == object.end() ? none : *it;
 }
 
-std::optional<uint64_t> uint_at(const json& object, const char* key) {
-  const json& v = member(object, key);
+std::optional<uint64_t> uint_at(const PlainJson& object, const char* key) {
+  const PlainJson& v = member(object, key);
   if (v.is_number_unsigned()) return v.get<uint64_t>();
   if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
   if (v.is_number_float() && v.get<double>() >= 0.0 && v.get<double>() < 1.8e19) {
@@ -42,14 +42,14 @@ std::optional<uint64_t> uint_at(const json& object, const char* key) {
   return std::nullopt;
 }
 
-std::optional<double> number_at(const json& object, const char* key) {
-  const json& v = member(object, key);
+std::optional<double> number_at(const PlainJson& object, const char* key) {
+  const PlainJson& v = member(object, key);
   if (v.is_number()) return v.get<double>();
   return std::nullopt;
 }
 
-std::string text_at(const json& object, const char* key) {
-  const json& v = member(object, key);
+std::string text_at(const PlainJson& object, const char* key) {
+  const PlainJson& v = member(object, key);
   return v.is_string() ? v.get<std::string>() : std::string();
 }
 
@@ -58,7 +58,7 @@ struct ByteRange {
   uint64_t end() const { return offset + length; }
 };
 
-std::optional<ByteRange> range_at(const json& object, uint64_t target_size) {
+std::optional<ByteRange> range_at(const PlainJson& object, uint64_t target_size) {
   const auto offset = uint_at(object, "offset");
   const auto length = uint_at(object, "length");
   if (!offset || !length) return std::nullopt;
@@ -84,7 +84,7 @@ struct FioEngine {
   bool queues = true;  // keeps more than one IO in flight
 };
 
-FioEngine fio_engine(const json& doc) {
+FioEngine fio_engine(const PlainJson& doc) {
   const std::string described = text_at(member(doc, "run"), "engine");
   const std::string option = text_at(member(doc, "options"), "engine");
   const std::string said = described.empty() ? "options.engine " + option : "run.engine \"" + described + "\"";
@@ -146,11 +146,11 @@ struct Cells {
   std::string grid;
 };
 
-std::optional<Cells> grid_cells(const json& grid, uint64_t size, uint64_t unit, uint64_t phase) {
-  const json& sizes = member(grid, "sizes");
-  const json& offsets = member(grid, "offsets");
-  const json& medians = member(grid, "median_us");
-  const json& samples = member(grid, "samples");
+std::optional<Cells> grid_cells(const PlainJson& grid, uint64_t size, uint64_t unit, uint64_t phase) {
+  const PlainJson& sizes = member(grid, "sizes");
+  const PlainJson& offsets = member(grid, "offsets");
+  const PlainJson& medians = member(grid, "median_us");
+  const PlainJson& samples = member(grid, "samples");
   if (!sizes.is_array() || !offsets.is_array() || !medians.is_array() || unit == 0) return std::nullopt;
   Cells cells;
   cells.grid = text_at(grid, "name");
@@ -175,10 +175,10 @@ std::optional<Cells> grid_cells(const json& grid, uint64_t size, uint64_t unit, 
   return cells;
 }
 
-const json* grid_named(const json& doc, const std::string& name) {
-  const json& grids = member(doc, "grids");
+const PlainJson* grid_named(const PlainJson& doc, const std::string& name) {
+  const PlainJson& grids = member(doc, "grids");
   if (!grids.is_array()) return nullptr;
-  for (const json& g : grids) {
+  for (const PlainJson& g : grids) {
     if (text_at(g, "name") == name) return &g;
   }
   return nullptr;
@@ -199,7 +199,7 @@ std::string cells_text(const Cells& c, uint64_t size) {
 }
 
 struct Context {
-  const json& doc;
+  const PlainJson& doc;
   std::string path;      // target.path as the document has it (for comments)
   std::string filename;  // target.path as fio's filename= value
   uint64_t partition_start = 0;
@@ -215,16 +215,16 @@ struct Context {
 // grid over run.read_region, or, for a page found by re-reading the written
 // window, that window's grid only.
 struct PageGrid {
-  const json* grid;
+  const PlainJson* grid;
   ByteRange region;
   std::string where;
 };
 
-PageGrid page_grid(const Context& ctx, const json& page_unit) {
+PageGrid page_grid(const Context& ctx, const PlainJson& page_unit) {
   PageGrid found{grid_named(ctx.doc, "read"), *ctx.read_region, ctx.read_region_text};
   if (!member(page_unit, "device_state").is_string()) return found;
   const auto window = range_at(member(member(ctx.doc, "write_probe"), "region"), ctx.size_bytes);
-  const json* written = grid_named(ctx.doc, "read-written");
+  const PlainJson* written = grid_named(ctx.doc, "read-written");
   if (written == nullptr || !window) return found;
   return {written, *window,
           fmt::format("the write window {}..{} (write_probe.region), where the page was found by re-reading it",
@@ -232,7 +232,7 @@ PageGrid page_grid(const Context& ctx, const json& page_unit) {
 }
 
 void read_page_jobs(const Context& ctx, std::vector<Job>& jobs, std::vector<std::string>& left_out) {
-  const json& page_unit = member(member(ctx.doc, "detected"), "read_page");
+  const PlainJson& page_unit = member(member(ctx.doc, "detected"), "read_page");
   const std::string state = text_at(page_unit, "state");
   const auto page = uint_at(page_unit, "bytes");
   if (state != "found" || !page || *page < 2) {
@@ -252,7 +252,7 @@ void read_page_jobs(const Context& ctx, std::vector<Job>& jobs, std::vector<std:
   // Named, not a structured binding: clang 14 cannot capture those in the
   // lambda below.
   const PageGrid measured = page_grid(ctx, page_unit);
-  const json* grid = measured.grid;
+  const PlainJson* grid = measured.grid;
   const ByteRange& region = measured.region;
   const std::string& where = measured.where;
   const uint64_t p = *page;
@@ -301,14 +301,14 @@ struct Depth {
 };
 
 void queue_depth_jobs(const Context& ctx, std::vector<Job>& jobs, std::vector<std::string>& left_out) {
-  const json& probe = member(ctx.doc, "parallelism_probe");
-  const json& knee = member(member(member(ctx.doc, "detected"), "parallelism"), "queue_depth_knee");
+  const PlainJson& probe = member(ctx.doc, "parallelism_probe");
+  const PlainJson& knee = member(member(member(ctx.doc, "detected"), "parallelism"), "queue_depth_knee");
   if (!ctx.engine.queues) {
     left_out.push_back("qd-*: the run's engine keeps one IO in flight (psync): there is no queue-depth sweep");
     return;
   }
   std::vector<Depth> depths;
-  for (const json& d : member(probe, "queue_depths").is_array() ? member(probe, "queue_depths") : json::array()) {
+  for (const PlainJson& d : member(probe, "queue_depths").is_array() ? member(probe, "queue_depths") : PlainJson::array()) {
     const auto qd = uint_at(d, "queue_depth");
     const auto iops = number_at(d, "iops");
     if (qd && iops && *qd > 0) {
@@ -366,8 +366,8 @@ void queue_depth_jobs(const Context& ctx, std::vector<Job>& jobs, std::vector<st
 // ---- Writes: a partial and a whole write unit.
 
 void write_jobs(const Context& ctx, bool with_writes, std::vector<Job>& jobs, std::vector<std::string>& left_out) {
-  const json& probe = member(ctx.doc, "write_probe");
-  const json& unit = member(member(ctx.doc, "detected"), "write_unit");
+  const PlainJson& probe = member(ctx.doc, "write_probe");
+  const PlainJson& unit = member(member(ctx.doc, "detected"), "write_unit");
   if (probe.is_null()) {
     left_out.push_back("write-partial and write-unit: the run had no --write, so no write unit was measured");
     return;
@@ -385,7 +385,7 @@ void write_jobs(const Context& ctx, bool with_writes, std::vector<Job>& jobs, st
   }
   const uint64_t logical = uint_at(member(ctx.doc, "reported"), "logical_block_size").value_or(512);
   const uint64_t partial = 4096 < *u && 4096 >= logical ? 4096 : logical;
-  const json* grid = grid_named(ctx.doc, "write");
+  const PlainJson* grid = grid_named(ctx.doc, "write");
   const std::string warning = fmt::format("WRITES DESTROY DATA: this job overwrites {} between {} and {} "
                                           "(write_probe.region, the window ssdprobe saved and restored; fio "
                                           "saves nothing)",
@@ -427,8 +427,8 @@ void write_jobs(const Context& ctx, bool with_writes, std::vector<Job>& jobs, st
 
 std::string render(const Context& ctx, const FioJobsOptions& options, const std::vector<Job>& jobs,
                    const std::vector<std::string>& left_out) {
-  const json& doc = ctx.doc;
-  const json& target = member(doc, "target");
+  const PlainJson& doc = ctx.doc;
+  const PlainJson& target = member(doc, "target");
   std::string out;
   auto comment = [&out](const std::string& line) { out += fio_comment(line); };
   comment(fmt::format("fio job file written by ssdprobe `fio-jobs` from {} (ssdprobe {}, schema {})", options.source,
@@ -527,11 +527,11 @@ std::string fio_runtime(double seconds) {
 
 std::string fio_job_file(std::string_view document_text, const FioJobsOptions& options) {
   (void)fio_runtime(options.runtime_s);  // a usage error is told before anything about the document
-  json doc = json::parse(document_text, nullptr, false);
+  PlainJson doc = PlainJson::parse(document_text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
     throw Error(ErrorCategory::target, fmt::format("{}: is not a JSON result document", printable(options.source)));
   }
-  const json& target = member(doc, "target");
+  const PlainJson& target = member(doc, "target");
   const std::string path = text_at(target, "path");
   const std::string kind = text_at(target, "kind");
   if (kind == "sim" || path.rfind("sim:", 0) == 0) {
@@ -555,7 +555,7 @@ std::string fio_job_file(std::string_view document_text, const FioJobsOptions& o
               std::nullopt,
               "",
               fio_engine(doc)};
-  const json& read_region = member(member(doc, "run"), "read_region");
+  const PlainJson& read_region = member(member(doc, "run"), "read_region");
   ctx.read_region = range_at(read_region, ctx.size_bytes);
   if (ctx.read_region) {
     ctx.read_region_text = fmt::format("the run's read region {}..{} (run.read_region, source {})",

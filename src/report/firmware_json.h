@@ -109,6 +109,8 @@ nlohmann::ordered_json smartctl_summary_json(const SmartctlReport& report);
 // write_grid and stream ({pattern, bytes_issued, host_bytes_written,
 // nand_bytes_written, write_amplification}) and notes.
 nlohmann::ordered_json write_amplification_json(const WriteAmplification& amplification);
+// One phase's writes and counter deltas without its pattern (phases[].writes).
+nlohmann::ordered_json write_phase_json(const WritePhaseCounts& phase);
 
 // One of reported.expectations (smart_json.cc):
 // {"source", "kernel_model", "fields": [{"name", "value", "derivation"}]}.

@@ -217,6 +217,7 @@ json write_probe_json(const std::optional<WriteProbeSummary>& w) {
           {"preserved", w->preserved},
           {"journal", text_or_null(w->journal)},
           {"bytes_written", w->bytes_written},
+          {"announced_bytes", w->announced_bytes},
           {"restored", w->nothing_written ? json(nullptr) : json(w->restored)},
           {"restore", text_or_null(w->restore_message)},
           {"restore_bytes_written", w->restore_bytes_written ? json(*w->restore_bytes_written) : json(nullptr)},
@@ -347,7 +348,8 @@ json phases_json(const std::vector<PhaseRecord>& phases) {
                    {"cpu_s", p.host ? json(rounded(p.host->cpu_s)) : json(nullptr)},
                    {"cpu_ns_per_io", cpu_ns_per_io_json(p.host)},
                    {"waits", waits_json(p.host)},
-                   {"other_io", other_io_json(p.other_io)}});
+                   {"other_io", other_io_json(p.other_io)},
+                   {"writes", p.writes ? write_phase_json(*p.writes) : json(nullptr)}});
   }
   return out;
 }

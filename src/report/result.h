@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/latency_grid.h"
@@ -53,6 +54,10 @@ struct WriteProbeSummary {
   bool preserved = true;
   std::string journal;               // path while it existed
   uint64_t bytes_written = 0;
+  // The most the --write question said the run would write, every phase and
+  // the restore included (run/write_cap.h); phases[].writes say what each
+  // phase wrote.
+  uint64_t announced_bytes = 0;
   bool restored = false;             // content written back and read back identical
   // No write phase started (the run stopped before its first write, while
   // saving the window, say): there was nothing to restore. `restored` is
@@ -214,6 +219,12 @@ struct PhaseRecord {
   // IO others did on the disk during a timed phase (run/other_io.h); absent
   // where it cannot be told: phases that do no timing IO, sims, files.
   std::optional<OtherIo> other_io;
+  // What a write phase that ran wrote: bytes_issued, the probe's own writes
+  // (the restore: the bytes it put back), counted also when the phase was
+  // stopped part way; and where the drive counts writes, its host and media
+  // counters' deltas over the phase (`pattern` is ""). Absent for the
+  // phases that do not write and for those that did not run.
+  std::optional<WritePhaseCounts> writes;
 };
 
 // Every phase's waits together: how the engine waited over the whole run
@@ -326,6 +337,14 @@ struct ResultDocument {
   // no random writes; a zoned filesystem on the whole device.
   bool zoned_block_device() const {
     return (kind == TargetKind::block || kind == TargetKind::partition) && topology.zoned && topology.zoned->zoned();
+  }
+
+  // The phase called `name` ("write_grid"), or nullptr when it has no record.
+  const PhaseRecord* phase_named(std::string_view name) const {
+    for (const auto& p : phases) {
+      if (p.name == name) return &p;
+    }
+    return nullptr;
   }
 };
 

@@ -9,10 +9,10 @@
 namespace ssdprobe {
 namespace {
 
-using nlohmann::json;
+using PlainJson = nlohmann::json;  // as the saved document was parsed
 
 // The text a command line would give for `value`, or "" for null.
-std::string option_text(const json& value, const std::string& key, const std::string& name) {
+std::string option_text(const PlainJson& value, const std::string& key, const std::string& name) {
   auto wrong = [&](const char* what) {
     return Error(ErrorCategory::target, fmt::format("{}: options.{} is {}, not a value ssdprobe writes there", name,
                                                     key, what));
@@ -40,11 +40,11 @@ std::string option_text(const json& value, const std::string& key, const std::st
 
 SavedOptions read_saved_options(std::string_view document_text, const std::string& name,
                                 const std::vector<std::string>& keys) {
-  const json doc = json::parse(document_text, nullptr, false);
+  const PlainJson doc = PlainJson::parse(document_text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("options") || !doc["options"].is_object()) {
     throw Error(ErrorCategory::target, fmt::format("{}: has no options object to replay", name));
   }
-  const json& options = doc["options"];
+  const PlainJson& options = doc["options"];
   SavedOptions saved;
   saved.timed = doc.contains("run") && !doc["run"].is_null();
   if (const auto t = options.find("target"); t != options.end() && t->is_string()) saved.target = t->get<std::string>();

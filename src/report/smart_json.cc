@@ -43,15 +43,20 @@ Json write_counters_json(const SmartWriteCounters& counters) {
 }
 
 Json phase_json(const WritePhaseCounts& phase) {
-  return {{"pattern", phase.pattern},
-          {"bytes_issued", phase.bytes_issued},
+  Json j = {{"pattern", phase.pattern}};
+  j.update(write_phase_json(phase));
+  return j;
+}
+
+}  // namespace
+
+Json write_phase_json(const WritePhaseCounts& phase) {
+  return {{"bytes_issued", phase.bytes_issued},
           {"host_bytes_written", json_or_null(phase.host_bytes_written)},
           {"nand_bytes_written", json_or_null(phase.nand_bytes_written)},
           {"write_amplification", json_or_null(phase.write_amplification)},
           {"media_bytes_erased", json_or_null(phase.media_bytes_erased)}};
 }
-
-}  // namespace
 
 Json smartctl_summary_json(const SmartctlReport& r) {
   Json j;

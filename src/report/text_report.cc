@@ -495,6 +495,31 @@ std::string writes_text(const WriteProbeSummary& w) {
                                   : (w.restored ? w.restore_message : "NOT restored"));
 }
 
+// "slc_cache 1.2 GiB, write_grid 48 MiB (the drive counted 48.8 MiB from
+// the host, 52 MiB to the media: 1.07), ...; 2.1 GiB in all, of the 18.3 GiB
+// the question announced": what each write phase wrote, counted also when
+// it stopped part way.
+std::string per_phase_writes_text(const std::vector<PhaseRecord>& phases, uint64_t announced) {
+  std::vector<std::string> parts;
+  uint64_t total = 0;
+  for (const PhaseRecord& p : phases) {
+    if (!p.writes || p.writes->bytes_issued == 0) continue;
+    const WritePhaseCounts& w = *p.writes;
+    total += w.bytes_issued;
+    std::string counted;
+    if (w.host_bytes_written) {
+      counted = fmt::format(" (the drive counted {} from the host", format_size(*w.host_bytes_written));
+      if (w.nand_bytes_written) counted += fmt::format(", {} to the media", format_size(*w.nand_bytes_written));
+      if (w.write_amplification) counted += fmt::format(": {:.2f}", *w.write_amplification);
+      counted += ")";
+    }
+    parts.push_back(fmt::format("{} {}{}", p.name, format_size(w.bytes_issued), counted));
+  }
+  if (parts.empty()) return "";
+  return fmt::format("{}; {} in all, of the {} the question announced", fmt::join(parts, ", "), format_size(total),
+                     format_size(announced));
+}
+
 void run_summary(std::string& out, const ResultDocument& d, size_t width) {
   if (!d.notes.empty()) out += "\n";
   for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);
@@ -510,6 +535,9 @@ void run_summary(std::string& out, const ResultDocument& d, size_t width) {
   if (d.write_probe) {
     const WriteProbeSummary& w = *d.write_probe;
     out += wrapped("Writes: ", writes_text(w), width, 8);
+    if (const std::string phases = per_phase_writes_text(d.phases, w.announced_bytes); !phases.empty()) {
+      out += wrapped("Written by phase: ", phases, width, 8);
+    }
     if (w.write_amplification) write_amplification_lines(out, *w.write_amplification, width);
   }
   other_io_lines(out, d, width);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/block_size_policy.h"
 #include "analysis/misalignment_cost.h"
 #include "core/error.h"
 #include "layout/audit.h"
@@ -13,7 +14,6 @@ namespace ssdprobe {
 namespace {
 
 // A filesystem's block: the request size and alignment the audit prices.
-constexpr uint64_t kFilesystemBlock = 4096;
 // A cost below this is not worth more of the budget to tell from none.
 constexpr double kSmallestCostWorthKnowing = 1.02;
 
@@ -46,7 +46,7 @@ CostQuestion cost_question(const RunContext& run) {
   for (uint64_t start : parse_starts(run.options.at)) question.starts.push_back(start);
   // Only the start within a block matters to the cost (misalignment_cost.h):
   // aligned starts cost exactly 1 and need no samples.
-  std::erase_if(question.starts, [](uint64_t start) { return start % kFilesystemBlock == 0; });
+  std::erase_if(question.starts, [](uint64_t start) { return start % kDefaultFilesystemBlock == 0; });
   std::sort(question.starts.begin(), question.starts.end());
   question.starts.erase(std::unique(question.starts.begin(), question.starts.end()), question.starts.end());
   return question;
@@ -54,12 +54,12 @@ CostQuestion cost_question(const RunContext& run) {
 
 std::vector<uint64_t> open_cost_rows(const LatencyGrid& grid, const UnitVerdict& verdict, const CostQuestion& question) {
   std::vector<uint64_t> open;
-  for (uint64_t size : misalignment_request_sizes(grid, kFilesystemBlock, verdict.leading)) {
+  for (uint64_t size : misalignment_request_sizes(grid, kDefaultFilesystemBlock, verdict.leading)) {
     for (uint64_t start : question.starts) {
       MisalignmentCostQuery query;
       query.start_bytes = start;
       query.request_bytes = size;
-      query.request_alignment = kFilesystemBlock;
+      query.request_alignment = kDefaultFilesystemBlock;
       query.unit = verdict.leading;
       query.seed = question.seed;
       if (still_open(misalignment_cost(grid, query))) {

@@ -9,6 +9,7 @@
 #include "device/counting_device.h"
 #include "device/psync_device.h"  // monotonic_raw_ns
 #include "run/io_sample.h"
+#include "run/write_setup.h"
 
 namespace ssdprobe {
 namespace {
@@ -88,13 +89,40 @@ void mark_unmeasured(RunContext& run, const Phase& phase, const std::string& why
   }
 }
 
+// How much had been written when a write phase started or ended: the
+// engine's own writes and, on a drive whose write counters answered at
+// set-up, those counters (a drive without them is not asked again).
+struct WriteMark {
+  uint64_t own_bytes = 0;
+  SmartWriteCounters counters;
+};
+
+WriteMark write_mark(const RunContext& run) {
+  WriteMark mark;
+  if (run.own_io != nullptr) mark.own_bytes = run.own_io->counts().write_bytes;
+  if (!run.write.at_setup.host_source.empty()) mark.counters = write_counters_of(run.target);
+  return mark;
+}
+
+// A write phase's writes between two marks. The restore writes through the
+// write session's descriptor, not the engine: its bytes are the ones it
+// reports putting back.
+WritePhaseCounts phase_writes(const RunContext& run, const Phase& phase, const WriteMark& before,
+                              const WriteMark& after) {
+  uint64_t bytes = counter_delta(before.own_bytes, after.own_bytes);
+  if (std::string_view(phase.name) == "restore" && run.doc.write_probe) {
+    bytes += run.doc.write_probe->restore_bytes_written.value_or(0);
+  }
+  return write_phase_counts(before.counters, after.counters, bytes, "");
+}
+
 }  // namespace
 
 std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phases) {
   std::optional<Error> stop;
   std::string stopped_where;  // "interrupted by signal 2 during the write_grid phase"
   for (const Phase& phase : phases) {
-    PhaseRecord record{phase.name, PhaseState::done, "", 0.0, std::nullopt, std::nullopt};
+    PhaseRecord record{phase.name, PhaseState::done, "", 0.0, std::nullopt, std::nullopt, std::nullopt};
     std::optional<std::string> skip = missing_need(phase, run);
     if (!skip && stop && !phase.runs_after_stop) {
       record.state = PhaseState::not_run;
@@ -106,8 +134,13 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
     } else {
       std::optional<Error> thrown;
       const PhaseHostCost before = host_cost(run);
+      const std::optional<WriteMark> written_before =
+          phase.needs == Needs::writes ? std::optional(write_mark(run)) : std::nullopt;
       const PhaseOutcome outcome = run_sampled(phase, run, thrown, record.other_io);
       record.host = host_cost_between(before, host_cost(run));
+      if (written_before && outcome.state != PhaseState::skipped) {
+        record.writes = phase_writes(run, phase, *written_before, write_mark(run));
+      }
       record.state = outcome.state;
       record.reason = outcome.reason;
       record.device_time_s = outcome.device_time_s;
@@ -124,13 +157,6 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
     run.doc.phases.push_back(std::move(record));
   }
   return stop;
-}
-
-const PhaseRecord* find_phase(const ResultDocument& doc, std::string_view name) {
-  for (const auto& record : doc.phases) {
-    if (record.name == name) return &record;
-  }
-  return nullptr;
 }
 
 }  // namespace ssdprobe

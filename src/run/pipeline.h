@@ -27,7 +27,4 @@ namespace ssdprobe {
 // matters more than what caused it). Never throws ssdprobe::Error.
 std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phases);
 
-// The record of the phase named `name`, or null when the run had none.
-const PhaseRecord* find_phase(const ResultDocument& doc, std::string_view name);
-
 }  // namespace ssdprobe

@@ -41,12 +41,6 @@ const GridReport* grid_named(const ResultDocument& doc, const char* name) {
   return nullptr;
 }
 
-const PhaseRecord* phase_named(const ResultDocument& doc, const char* name) {
-  for (const auto& p : doc.phases) {
-    if (p.name == name) return &p;
-  }
-  return nullptr;
-}
 
 // From the grid when the document has it, else the verdict's typical
 // small-IO latency alone.
@@ -240,7 +234,7 @@ std::string unwritten_reason(const ReadPageEvidence& ev, const ResultDocument& d
     return text;
   }
   if (!ev.reread) {
-    const PhaseRecord* p = phase_named(doc, "read_written");
+    const PhaseRecord* p = doc.phase_named("read_written");
     std::string why = "it did not run";
     if (p != nullptr && p->state == PhaseState::skipped) why = "it was skipped: " + p->reason;
     else if (p != nullptr && p->state != PhaseState::done) why = "it did not finish: " + p->reason;

@@ -4,7 +4,6 @@
 
 #include "report/run_context_text.h"
 #include "run/other_io.h"
-#include "run/pipeline.h"
 
 namespace ssdprobe {
 namespace {
@@ -59,7 +58,7 @@ std::string PhaseDisturbance::idle_place() const {
 }
 
 std::optional<PhaseDisturbance> phase_disturbance(const ResultDocument& doc, std::string_view phase) {
-  const PhaseRecord* p = find_phase(doc, phase);
+  const PhaseRecord* p = doc.phase_named(phase);
   if (p == nullptr) return std::nullopt;
   PhaseDisturbance d;
   const std::string name = phase_words(p->name);

@@ -31,12 +31,6 @@ struct Hint {
 
 Hint erase_block_search(const ResultDocument& doc, const RunFacts& facts);
 
-const PhaseRecord* phase_named(const ResultDocument& doc, const char* name) {
-  for (const auto& p : doc.phases) {
-    if (p.name == name) return &p;
-  }
-  return nullptr;
-}
 
 std::string budget_text(double seconds) { return fmt::format("{:g}", std::ceil(seconds)); }
 
@@ -67,7 +61,7 @@ Hint more_budget(const RunFacts& facts, bool write, const char* why = "") {
 // not past a budget already above the default). Empty when no caution held
 // there (run/run_cautions.h).
 Hint disturbed_hint(const ResultDocument& doc, const char* phase, const RunFacts& facts, bool write) {
-  const PhaseRecord* p = phase_named(doc, phase);
+  const PhaseRecord* p = doc.phase_named(phase);
   if (p == nullptr || (p->state != PhaseState::done && p->state != PhaseState::budget)) return {};
   const std::optional<PhaseDisturbance> disturbed = phase_disturbance(doc, phase);
   if (!disturbed) return {};
@@ -85,7 +79,7 @@ Hint disturbed_hint(const ResultDocument& doc, const char* phase, const RunFacts
 // Why the phase that decides a unit did not give it, when that phase is the
 // reason: it did not run, failed, was interrupted or cut by --budget.
 Hint phase_hint(const ResultDocument& doc, const char* phase, const RunFacts& facts, bool write) {
-  const PhaseRecord* p = phase_named(doc, phase);
+  const PhaseRecord* p = doc.phase_named(phase);
   if (p == nullptr) return {};
   switch (p->state) {
     case PhaseState::budget: return more_budget(facts, write);
@@ -157,7 +151,7 @@ std::string zoned_write_hint(const ResultDocument& doc) {
 // written lately; the rerun keeps the run's budget. Empty without heavy
 // stalls, or for a grid that did not run to its end or its budget.
 Hint stalled_grid_hint(const ResultDocument& doc) {
-  const PhaseRecord* p = phase_named(doc, "write_grid");
+  const PhaseRecord* p = doc.phase_named("write_grid");
   if (p == nullptr || (p->state != PhaseState::done && p->state != PhaseState::budget)) return {};
   const std::optional<std::string> stalls = write_grid_stalls(doc);
   if (!stalls) return {};

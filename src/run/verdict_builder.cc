@@ -14,8 +14,7 @@
 namespace ssdprobe {
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20;
-constexpr uint64_t kFilesystemBlock = 4096;
+constexpr uint64_t kOneMiB = 1 << 20;  // the partition alignment every tool defaults to
 
 // The largest significant measured cost of a line: "4 KiB reads cost 1.09x
 // (95 % 1.05-1.13)"; "no measurable cost" when every cost was measured and
@@ -132,8 +131,8 @@ bool defaults_right(const ResultDocument& doc, const Verdict& v) {
   const bool any_found = std::any_of(v.units.begin(), v.units.end(),
                                      [](const VerdictUnit& u) { return u.answer == UnitAnswer::found; });
   const BlockSizePolicy policy = block_size_policy(doc.read_page.bytes, doc.write_unit.bytes);
-  return any_found && v.findings.empty() && doc.recommendations.partition_alignment_bytes == kMiB &&
-         policy.unit.value_or(kFilesystemBlock) <= kFilesystemBlock;
+  return any_found && v.findings.empty() && doc.recommendations.partition_alignment_bytes == kOneMiB &&
+         policy.unit.value_or(kDefaultFilesystemBlock) <= kDefaultFilesystemBlock;
 }
 
 // With nothing to fix, the first thing to do is the one rerun that would

@@ -12,7 +12,6 @@
 namespace ssdprobe {
 namespace {
 
-constexpr uint64_t kFilesystemBlock = 4096;
 // What a summary line aims to fit, with the two spaces the text report
 // indents it by: 100 columns (a terminal, a ticket's first lines).
 constexpr size_t kLineWidth = 98;
@@ -88,7 +87,7 @@ std::string ok_headline(const Verdict& v, const ResultDocument& doc, const RunFa
 
 // "use 16 KiB blocks (ZFS ashift 14)" for the advice line.
 std::string block_size_words(const BlockSizePolicy& policy) {
-  if (!policy.unit || *policy.unit <= kFilesystemBlock || *policy.physical_block <= kFilesystemBlock) {
+  if (!policy.unit || *policy.unit <= kDefaultFilesystemBlock || *policy.physical_block <= kDefaultFilesystemBlock) {
     return "4 KiB filesystem blocks";
   }
   return fmt::format("{} blocks (ZFS ashift {}{})", format_size(*policy.physical_block), *policy.ashift,

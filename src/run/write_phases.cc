@@ -194,7 +194,7 @@ void note_uncounted_writes(RunContext& run) {
   if (!writes_in_window(phase)) return;
   run.doc.notes.push_back(fmt::format("write_probe.bytes_written counts only the write phases that finished: the {} "
                                       "phase wrote more inside the window before it was stopped (restored with the "
-                                      "rest)", phase));
+                                      "rest; phases[].writes counts it)", phase));
 }
 
 // Once the window may hold test data, every failure to put it back must say
@@ -230,6 +230,7 @@ PhaseOutcome open_write_session(RunContext& run) {
   started.offset = w.window.offset;
   started.length = w.window.length;
   started.preserved = w.session != nullptr && run.options.preserve;
+  started.announced_bytes = w.cap.planned.total();
   run.doc.write_probe = started;
   // Replaced when the open_units phase runs; its record says why it did not.
   run.doc.open_units.verdict.evidence = "not measured: the open_units phase did not run (phases says why)";

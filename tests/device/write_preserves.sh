@@ -68,6 +68,19 @@ preserved_run() {
     bad "$tag: .write_probe.restore_bytes_written = $restored (want 1..$WIN_LEN)"
   [ "$device" = $((reported + restored)) ] ||
     bad "$tag: the device received $device bytes of writes, but .write_probe.bytes_written ($reported) + the restore ($restored) = $((reported + restored))"
+  # Each write phase's own record (phases[].writes): together they are what
+  # the device received, the restore's is what it put back, and they stay
+  # within what the question announced.
+  local by_phase restore_phase announced
+  by_phase=$(jq '[.phases[].writes.bytes_issued // 0] | add' "$json")
+  restore_phase=$(jq '.phases[] | select(.name == "restore") | .writes.bytes_issued' "$json")
+  announced=$(jget "$json" .write_probe.announced_bytes)
+  [ "$by_phase" = "$device" ] ||
+    bad "$tag: the phases' writes add up to $by_phase bytes, the device received $device"
+  [ "$restore_phase" = "$restored" ] ||
+    bad "$tag: the restore phase's writes are $restore_phase bytes, .write_probe.restore_bytes_written $restored"
+  [ "$announced" -gt 0 ] && [ "$by_phase" -le "$announced" ] 2>/dev/null ||
+    bad "$tag: $by_phase bytes written by the phases, the question announced $announced"
   [ "$reported" -le "$(cap_for "$cache")" ] ||
     bad "$tag: wear cap: $reported bytes written by the probes, more than the documented $cache (--cache-bytes) + 1 GiB (write grid) + 2 x $WIN_LEN (stream) + 384 MiB (write parallelism) = $(cap_for "$cache")"
   local cache_written

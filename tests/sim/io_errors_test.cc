@@ -308,9 +308,9 @@ TEST_CASE("an IO error during write probes on a file restores every byte and del
   CHECK(std::string(stop->what()).find("write of") != std::string::npos);
   // The document: the write grid failed, the phases after it did not run,
   // the restore ran and says so, and the units were not measured.
-  const PhaseRecord* grid = find_phase(run.doc, fault.phase);
-  const PhaseRecord* stream = find_phase(run.doc, "erase_stream");
-  const PhaseRecord* restore = find_phase(run.doc, "restore");
+  const PhaseRecord* grid = run.doc.phase_named(fault.phase);
+  const PhaseRecord* stream = run.doc.phase_named("erase_stream");
+  const PhaseRecord* restore = run.doc.phase_named("restore");
   REQUIRE(grid != nullptr);
   REQUIRE(stream != nullptr);
   REQUIRE(restore != nullptr);
@@ -381,8 +381,8 @@ TEST_CASE("a restore that fails names the journal and the command that restores 
   INFO(message);
   CHECK(message.find("the window was NOT restored") == 0);
   CHECK(message.find("run ssdprobe restore " + journal) != std::string::npos);
-  REQUIRE(find_phase(run.doc, "restore") != nullptr);
-  CHECK(find_phase(run.doc, "restore")->state == PhaseState::failed);
+  REQUIRE(run.doc.phase_named("restore") != nullptr);
+  CHECK(run.doc.phase_named("restore")->state == PhaseState::failed);
   CHECK(fs::exists(journal));  // kept for the command it names
 }
 

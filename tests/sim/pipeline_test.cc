@@ -4,6 +4,7 @@
 #include <csignal>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,7 @@ Options sim_options(const std::string& sim, bool write, double budget_s = 60.0) 
 }
 
 const PhaseRecord& record(const ResultDocument& doc, const std::string& name) {
-  const PhaseRecord* found = find_phase(doc, name);
+  const PhaseRecord* found = doc.phase_named(name);
   if (found == nullptr) FAIL("no phase " << name << " in the document");
   return *found;
 }
@@ -102,6 +103,48 @@ TEST_CASE("a read-only run records every phase: the write phases skipped with th
   CHECK_FALSE(record(doc, "firmware").host.has_value());
 }
 
+// A run must never spend wear it did not announce: each write phase's
+// record says what it wrote, and together they are what the write probes
+// wrote, within the bound the question stated.
+TEST_CASE("each write phase records what it wrote; together, no more than the question announced", "[pipeline]") {
+  SilentObserver quiet;
+  const RunResult result = characterize(sim_options("sim:nvme-tlc-16k", true), quiet);
+  REQUIRE_FALSE(result.stopped_by);
+  const ResultDocument& doc = result.doc;
+  REQUIRE(doc.write_probe.has_value());
+  const std::vector<std::string> write_phases = {"write_session", "slc_cache", "write_grid", "erase_stream",
+                                                 "write_parallelism", "open_units", "write_grid_in_cache", "restore"};
+  uint64_t total = 0;
+  for (const auto& p : doc.phases) {
+    INFO(p.name);
+    const bool writes = std::find(write_phases.begin(), write_phases.end(), p.name) != write_phases.end();
+    const bool ran = p.state != PhaseState::skipped && p.state != PhaseState::not_run;
+    CHECK(p.writes.has_value() == (writes && ran));
+    if (!p.writes) continue;
+    total += p.writes->bytes_issued;
+    CHECK_FALSE(p.writes->host_bytes_written.has_value());  // a simulated drive counts nothing itself
+  }
+  for (const char* writing : {"write_grid", "erase_stream", "write_parallelism", "open_units"}) {
+    INFO(writing);
+    REQUIRE(record(doc, writing).writes.has_value());
+    CHECK(record(doc, writing).writes->bytes_issued > 0);
+  }
+  CHECK(record(doc, "write_session").writes->bytes_issued == 0);
+  CHECK(total == doc.write_probe->bytes_written);
+  CHECK(doc.write_probe->announced_bytes > 0);
+  CHECK(total <= doc.write_probe->announced_bytes);
+
+  const std::string text = render_text(doc);
+  CHECK(text.find("Written by phase: ") != std::string::npos);
+  CHECK(text.find("the question announced") != std::string::npos);
+  const auto json = to_json(doc);
+  CHECK(json["write_probe"]["announced_bytes"] == doc.write_probe->announced_bytes);
+  for (const auto& phase : json["phases"]) {
+    if (phase["name"] == "write_grid") CHECK(phase["writes"]["bytes_issued"].get<uint64_t>() > 0);
+    if (phase["name"] == "read_grid") CHECK(phase["writes"].is_null());
+  }
+}
+
 TEST_CASE("a run whose read grid --budget cuts says so for that phase", "[pipeline]") {
   SilentObserver quiet;
   const RunResult result = characterize(sim_options("sim:noisy-16k", false, 0.05), quiet);
@@ -145,6 +188,10 @@ TEST_CASE("a signal during the write grid keeps what finished and names what did
   bool uncounted_noted = false;
   for (const auto& note : doc.notes) uncounted_noted |= note.find("bytes_written counts only") != std::string::npos;
   CHECK(uncounted_noted);
+  // ... but the phase's own record counts them.
+  REQUIRE(record(doc, "write_grid").writes.has_value());
+  CHECK(record(doc, "write_grid").writes->bytes_issued > 0);
+  CHECK_FALSE(record(doc, "erase_stream").writes.has_value());  // not run
   // What a person and a script read.
   const std::string text = render_text(doc);
   // The first line is the verdict, which leads with where the run stopped;

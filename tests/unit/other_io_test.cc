@@ -15,7 +15,7 @@ namespace {
 constexpr uint64_t kMiB = 1ull << 20;
 
 PhaseRecord timed(const char* name, IoCounts own, IoCounts other) {
-  PhaseRecord p{name, PhaseState::done, "", 1.0, std::nullopt, std::nullopt};
+  PhaseRecord p{name, PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt};
   p.other_io = OtherIo{"nvme0n1", own, other};
   return p;
 }
@@ -51,7 +51,8 @@ TEST_CASE("other IO disturbs a phase from 5 % of its own bytes and 1 MiB") {
 
 TEST_CASE("the disturbance sentence names the disk, the phases and the amounts; nothing when quiet") {
   ResultDocument doc;
-  doc.phases.push_back(PhaseRecord{"write_session", PhaseState::done, "", 0.0, std::nullopt, std::nullopt});
+  doc.phases.push_back(
+      PhaseRecord{"write_session", PhaseState::done, "", 0.0, std::nullopt, std::nullopt, std::nullopt});
   doc.phases.push_back(timed("read_grid", {1000, 100 * kMiB, 0, 0}, {0, 0, 0, 0}));
   CHECK_FALSE(other_io_disturbance(doc));
   doc.phases.push_back(timed("read_parallelism", {1000, 100 * kMiB, 0, 0}, {12345, 48 * kMiB, 2, 2 * kMiB}));

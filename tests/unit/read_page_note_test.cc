@@ -303,7 +303,7 @@ TEST_CASE("a grid already run at a deep queue makes parallel sensing unlikely", 
 
 TEST_CASE("a --write run whose re-read did not run says why, and unwritten space stays open", "[read_page_note]") {
   ResultDocument doc = doc_with({grid("read", 15.0, 22.0)}, parallelism(16 * KiB, 32.0, true));
-  doc.phases.push_back({"read_written", PhaseState::skipped, "the window is too small for a read grid", 0.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"read_written", PhaseState::skipped, "the window is too small for a read grid", 0.0, std::nullopt, std::nullopt, std::nullopt});
   const std::string note = note_of(doc, {ruled_out(15.0), std::nullopt, true, 1, false, std::nullopt});
   CHECK(has(note, "(1) never-written or trimmed space, which many drives answer from the mapping table without "
                   "sensing NAND: not tested: --write re-reads the window it wrote, but it was skipped: the window is "

@@ -29,7 +29,7 @@ WaitCounts waits(uint64_t ready, uint64_t polled, uint64_t busy) {
 }
 
 PhaseRecord phase(const char* name, PhaseState state, std::optional<WaitCounts> counted) {
-  PhaseRecord p{name, state, "", 1.0, PhaseHostCost{}, std::nullopt};
+  PhaseRecord p{name, state, "", 1.0, PhaseHostCost{}, std::nullopt, std::nullopt};
   p.host->waits = counted;
   return p;
 }
@@ -65,7 +65,7 @@ TEST_CASE("the cautions: nothing on a quiet run, other IO first, then the busy C
           "[run_cautions]") {
   ResultDocument doc;
   doc.phases.push_back(phase("read_grid", PhaseState::done, waits(100, 180'000, 2'000)));
-  doc.phases.push_back(PhaseRecord{"firmware", PhaseState::done, "", 0.0, std::nullopt, std::nullopt});
+  doc.phases.push_back(PhaseRecord{"firmware", PhaseState::done, "", 0.0, std::nullopt, std::nullopt, std::nullopt});
   CHECK(run_cautions(doc).empty());
   CHECK_FALSE(phase_disturbance(doc, "read_grid"));
 

@@ -18,7 +18,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 ResultDocument timed_doc() {
   ResultDocument doc;
   doc.path = "/dev/sdz";
-  doc.phases.push_back({"read_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"read_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
   doc.read_page = {16384, UnitState::found, 0.998, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
   return doc;
 }
@@ -151,8 +151,8 @@ TEST_CASE("a unit not determined says what would tell; a ruled-out one how far i
 
 TEST_CASE("a stopped run says so first") {
   ResultDocument doc = timed_doc();
-  doc.phases.push_back({"write_grid", PhaseState::interrupted, "interrupted by signal 2", 0.5, std::nullopt, std::nullopt});
-  doc.phases.push_back({"erase_stream", PhaseState::not_run, "the run stopped", 0.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"write_grid", PhaseState::interrupted, "interrupted by signal 2", 0.5, std::nullopt, std::nullopt, std::nullopt});
+  doc.phases.push_back({"erase_stream", PhaseState::not_run, "the run stopped", 0.0, std::nullopt, std::nullopt, std::nullopt});
   doc.verdict = build_verdict(doc, RunFacts{true, true, 60.0, false, {}});
   CHECK(doc.verdict.summary == "INCONCLUSIVE: run stopped in the write_grid phase (interrupted by signal 2)");
   // Nothing said about the defaults: the audit and the later phases never ran.
@@ -196,8 +196,8 @@ TEST_CASE("a target that looks like an option or holds shell words stays one wor
 
 TEST_CASE("the SLC cache is never the first thing to do, and a fill with no drop is a lower bound, not a hedge") {
   ResultDocument doc = timed_doc();
-  doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
-  doc.phases.push_back({"slc_cache", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
+  doc.phases.push_back({"slc_cache", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
   doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
   doc.write_unit.regime = "unknown";
   doc.slc_cache.state = UnitState::absent;
@@ -241,7 +241,7 @@ TEST_CASE("the SLC cache is never the first thing to do, and a fill with no drop
 // rerun after idling or over other space, and the caution gives the counts.
 TEST_CASE("a write unit left open among heavy stalls asks for idle time, not more budget") {
   ResultDocument doc = timed_doc();
-  doc.phases.push_back({"write_grid", PhaseState::budget, "", 1.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"write_grid", PhaseState::budget, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
   doc.write_unit = {};
   doc.write_unit.state = UnitState::undetermined;
   doc.write_probe = WriteProbeSummary{};
@@ -276,8 +276,8 @@ TEST_CASE("a write unit left open among heavy stalls asks for idle time, not mor
 // past 100 characters when the caution was pointed to.
 TEST_CASE("two open answers no advice rests on, with a caution, still fit a short line") {
   ResultDocument doc = timed_doc();
-  doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
-  doc.phases.push_back({"slc_cache", PhaseState::budget, "", 1.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
+  doc.phases.push_back({"slc_cache", PhaseState::budget, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
   doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
   doc.erase_block.state = UnitState::undetermined;
   doc.slc_cache.state = UnitState::undetermined;
@@ -295,8 +295,8 @@ TEST_CASE("two open answers no advice rests on, with a caution, still fit a shor
 // lists, in streams, where the run probed it; a count, never bytes.
 TEST_CASE("open units are listed with the units, as streams, and in the JSON as a count") {
   ResultDocument doc = timed_doc();
-  doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
-  doc.phases.push_back({"open_units", PhaseState::done, "", 1.0, std::nullopt, std::nullopt});
+  doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
+  doc.phases.push_back({"open_units", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
   doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
   doc.erase_block.state = UnitState::found;
   doc.erase_block.bytes = 4u << 20;
