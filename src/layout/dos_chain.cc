@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "core/pread_exactly.h"
+#include "layout/layout.h"
 
 namespace ssdprobe {
 namespace {

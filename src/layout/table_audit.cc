@@ -159,43 +159,58 @@ class TableAuditor {
   TableFindings out_;
 };
 
-// The finding for a table libblkid named but that was not read: whatever
-// partitions the disk holds, none was audited, and a protective MBR
-// without a readable GPT is a damaged table (or one for another sector
-// size) that the kernel does not see either.
+// What was audited in place of an unreadable table's partitions: none, or
+// the kernel's (still there from before the table broke, or read by a
+// kernel partition reader ssdprobe does not have), as the kernel has them.
+std::string what_was_audited(const DiskLayout& layout) {
+  const size_t kernel = layout.kernel_partitions.size();
+  if (kernel == 0) return "the kernel sees no partitions and none were audited";
+  return fmt::format("only the kernel's {} partition{} were audited, as the kernel has them, not as the table on "
+                     "the disk says", kernel, kernel == 1 ? "" : "s");
+}
+
+// The finding for a table libblkid named but that was not read. A GPT
+// without a readable header (a protective MBR alone: damaged, or written for
+// another sector size) or a DOS table libblkid could not read is an error;
+// a scheme ssdprobe does not read is a warning.
 AuditLine unread_table_finding(const DiskLayout& layout) {
   const UnreadTable& unread = *layout.unread_table;
+  const bool gpt = unread.type == "PMBR" || unread.type == "gpt";
   AuditLine line;
-  line.field = "partition_table";
-  line.layer = unread.type == "PMBR" ? "GPT" : fmt::format("'{}' partition table", unread.type);
+  line.field = "partition_table.unread";
+  line.layer = gpt                   ? std::string("GPT")
+               : unread.type == "dos" ? std::string("DOS partition table")
+                                      : fmt::format("'{}' partition table", unread.type);
   line.ok = false;
-  if (unread.type != "PMBR") {
-    line.severity = Severity::warning;
-    line.message = fmt::format("a '{}' partition table is there; only gpt and dos tables are read, so the "
-                               "partitions on this disk were not audited", unread.type);
-    line.fix_withheld = "list the partitions with parted -l and check their starts against the units above by "
-                        "hand; no command is offered";
-    return line;
-  }
   line.severity = Severity::error;
   const uint32_t sector = layout.logical_block;
-  if (unread.gpt_sector_bytes) {
+  if (!gpt && unread.type != "dos") {
+    line.severity = Severity::warning;
+    line.message = fmt::format("a '{}' partition table is there; only gpt and dos tables are read: {}", unread.type,
+                               what_was_audited(layout));
+    line.fix_withheld = "list the partitions with parted -l and check their starts against the units above by "
+                        "hand; no command is offered";
+  } else if (!gpt) {
+    line.message = fmt::format("a DOS partition table is there but could not be read with {}-byte sectors: {}",
+                               sector, what_was_audited(layout));
+    line.fix_withheld = "look at the table with fdisk -l before anything is written; what the partitions were is "
+                        "for a person to decide, so no command is offered";
+  } else if (unread.gpt_sector_bytes) {
     line.message = fmt::format("a protective MBR is there and a GPT header sits where {}-byte sectors put it, but "
                                "this disk is read in {}-byte sectors: the table was written for another sector "
-                               "size, so the kernel sees no partitions and none were audited",
-                               *unread.gpt_sector_bytes, sector);
+                               "size; {}", *unread.gpt_sector_bytes, sector, what_was_audited(layout));
     line.fix_withheld = fmt::format("read the disk in the {}-byte sectors it was partitioned with (an image: "
                                     "losetup -b {}; a disk: the enclosure or controller that wrote the table) and "
                                     "audit it there; rewriting the table is not offered",
                                     *unread.gpt_sector_bytes, *unread.gpt_sector_bytes);
-    return line;
+  } else {
+    line.message = fmt::format("a protective MBR is there but no valid GPT header with {}-byte sectors (the primary "
+                               "and backup headers are both damaged or missing): {}", sector,
+                               what_was_audited(layout));
+    line.fix_withheld = "the table is unreadable: look at it with gdisk -l (it can rebuild a GPT from a surviving "
+                        "copy) before anything is written; what the partitions were is for a person to decide, so "
+                        "no command is offered";
   }
-  line.message = fmt::format("a protective MBR is there but no valid GPT header with {}-byte sectors (the primary "
-                             "and backup headers are both damaged or missing): the kernel sees no partitions and "
-                             "none were audited", sector);
-  line.fix_withheld = "the table is unreadable: look at it with gdisk -l (it can rebuild a GPT from a surviving "
-                      "copy) before anything is written; what the partitions were is for a person to decide, so "
-                      "no command is offered";
   return line;
 }
 

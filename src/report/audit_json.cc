@@ -7,6 +7,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+json unread_table_json(const std::optional<UnreadTable>& unread) {
+  if (!unread) return nullptr;
+  return {{"type", unread->type}, {"gpt_sector_bytes", json_or_null(unread->gpt_sector_bytes)}};
+}
+
 json partition_json(const PartitionEntry& p) {
   return {{"number", p.number}, {"start_bytes", p.start_bytes}, {"size_bytes", p.size_bytes},
           {"type", p.type},     {"name", p.name},               {"container", p.container}};
@@ -147,6 +152,7 @@ json audit_json(const std::optional<AuditSection>& section) {
           {"logical_block", l.logical_block},
           {"units", units_json(a.units)},
           {"partition_table", table},
+          {"unread_partition_table", unread_table_json(l.unread_table)},
           {"kernel_partitions", kernel},
           {"stacks", stacks},
           {"checks", checks},

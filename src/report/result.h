@@ -219,11 +219,12 @@ struct PhaseRecord {
   // IO others did on the disk during a timed phase (run/other_io.h); absent
   // where it cannot be told: phases that do no timing IO, sims, files.
   std::optional<OtherIo> other_io;
-  // What a write phase that ran wrote: bytes_issued, the probe's own writes
-  // (the restore: the bytes it put back), counted also when the phase was
+  // What a phase that writes inside the window wrote, when it ran:
+  // bytes_issued, the probe's own writes, counted also when the phase was
   // stopped part way; and where the drive counts writes, its host and media
-  // counters' deltas over the phase (`pattern` is ""). Absent for the
-  // phases that do not write and for those that did not run.
+  // counters' deltas over the phase (`pattern` is ""). The restore's is the
+  // bytes it put back, with no counters read around it. Absent for the
+  // other phases, those that did not run, and a restore that failed.
   std::optional<WritePhaseCounts> writes;
 };
 

@@ -9,6 +9,7 @@
 #include "device/counting_device.h"
 #include "device/psync_device.h"  // monotonic_raw_ns
 #include "run/io_sample.h"
+#include "run/write_phases.h"
 #include "run/write_setup.h"
 
 namespace ssdprobe {
@@ -89,9 +90,10 @@ void mark_unmeasured(RunContext& run, const Phase& phase, const std::string& why
   }
 }
 
-// How much had been written when a write phase started or ended: the
+// How much had been written when a probe phase started or ended: the
 // engine's own writes and, on a drive whose write counters answered at
-// set-up, those counters (a drive without them is not asked again).
+// set-up, those counters (a drive without them is not asked again; one
+// that stops answering gives no deltas, never a failed run).
 struct WriteMark {
   uint64_t own_bytes = 0;
   SmartWriteCounters counters;
@@ -100,20 +102,22 @@ struct WriteMark {
 WriteMark write_mark(const RunContext& run) {
   WriteMark mark;
   if (run.own_io != nullptr) mark.own_bytes = run.own_io->counts().write_bytes;
-  if (!run.write.at_setup.host_source.empty()) mark.counters = write_counters_of(run.target);
+  if (run.write.at_setup.host_source.empty()) return mark;
+  try {
+    mark.counters = write_counters_of(run.target);
+  } catch (const std::exception&) {
+    mark.counters = {};
+  }
   return mark;
 }
 
-// A write phase's writes between two marks. The restore writes through the
-// write session's descriptor, not the engine: its bytes are the ones it
-// reports putting back.
-WritePhaseCounts phase_writes(const RunContext& run, const Phase& phase, const WriteMark& before,
-                              const WriteMark& after) {
-  uint64_t bytes = counter_delta(before.own_bytes, after.own_bytes);
-  if (std::string_view(phase.name) == "restore" && run.doc.write_probe) {
-    bytes += run.doc.write_probe->restore_bytes_written.value_or(0);
-  }
-  return write_phase_counts(before.counters, after.counters, bytes, "");
+// The restore writes through the write session's descriptor, not the
+// engine, and must start at once after a stop: no counters are read around
+// it, and its bytes are those it reports putting back (none known when it
+// failed: no record then).
+std::optional<WritePhaseCounts> restore_writes(const RunContext& run) {
+  if (!run.doc.write_probe || !run.doc.write_probe->restore_bytes_written) return std::nullopt;
+  return write_phase_counts({}, {}, *run.doc.write_probe->restore_bytes_written, "");
 }
 
 }  // namespace
@@ -133,13 +137,18 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
       record.reason = *skip;
     } else {
       std::optional<Error> thrown;
-      const PhaseHostCost before = host_cost(run);
+      // The write counters are read outside the phase's own cost.
       const std::optional<WriteMark> written_before =
-          phase.needs == Needs::writes ? std::optional(write_mark(run)) : std::nullopt;
+          writes_in_window(phase.name) ? std::optional(write_mark(run)) : std::nullopt;
+      const PhaseHostCost before = host_cost(run);
       const PhaseOutcome outcome = run_sampled(phase, run, thrown, record.other_io);
       record.host = host_cost_between(before, host_cost(run));
-      if (written_before && outcome.state != PhaseState::skipped) {
-        record.writes = phase_writes(run, phase, *written_before, write_mark(run));
+      if (outcome.state != PhaseState::skipped && written_before) {
+        const WriteMark after = write_mark(run);
+        record.writes = write_phase_counts(written_before->counters, after.counters,
+                                           counter_delta(written_before->own_bytes, after.own_bytes), "");
+      } else if (outcome.state != PhaseState::skipped && std::string_view(phase.name) == "restore") {
+        record.writes = restore_writes(run);
       }
       record.state = outcome.state;
       record.reason = outcome.reason;

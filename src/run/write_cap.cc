@@ -56,7 +56,7 @@ WriteCapPlan plan_write_cap(const WriteBound& bound, uint64_t cap) {
                 fmt::format("{} is smaller than the restore of the write window ({}): the window could not be put "
                             "back; raise it or choose a smaller --region", cap_text(cap), format_size(bound.restore)));
   }
-  WriteCapPlan plan{cap, bound, {}};
+  WriteCapPlan plan{cap, bound, {}, 0};
   uint64_t left = cap - bound.restore;
   for (const CappedPhase& phase : kCappedPhases) {
     const uint64_t needs = bound.*phase.share;

@@ -31,6 +31,9 @@ struct WriteCapPlan {
   WriteBound planned;  // the bound with each skipped phase's share at 0
   // Phase name (run/runs.cc) -> why --max-write-bytes leaves it out.
   std::map<std::string, std::string> skipped;
+  // What the question stated the run would write at most: planned.total(),
+  // or on a zoned device the zones' capacity (set by confirm_writes).
+  uint64_t announced = 0;
 };
 
 // Throws Error(usage) when the restore alone does not fit in `cap`.

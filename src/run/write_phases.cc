@@ -172,13 +172,6 @@ PhaseOutcome leave_journal_for_later(RunContext& run, unsigned outstanding) {
                                           outstanding, journal), 0.0);
 }
 
-// The phases that write inside the window.
-bool writes_in_window(const std::string& phase) {
-  static const std::set<std::string> writing = {"slc_cache",           "write_grid", "erase_stream", "write_parallelism",
-                                                "open_units",          "write_grid_in_cache", "zoned_write"};
-  return writing.contains(phase);
-}
-
 // Whether a write phase started: one that ran, to its end or not. A
 // skipped one returned before its first write; one not run never began.
 bool write_phase_started(const ResultDocument& doc) {
@@ -223,6 +216,13 @@ std::string nothing_saved_reason(const RunContext& run) {
 
 }  // namespace
 
+bool writes_in_window(std::string_view phase) {
+  static const std::set<std::string, std::less<>> writing = {
+      "slc_cache", "write_grid", "erase_stream", "write_parallelism", "open_units", "write_grid_in_cache",
+      "zoned_write"};
+  return writing.contains(phase);
+}
+
 PhaseOutcome open_write_session(RunContext& run) {
   WriteState& w = run.write;
   w.budget_s = run.budget.write_phases_s(run.tally.device_time_s);
@@ -230,7 +230,7 @@ PhaseOutcome open_write_session(RunContext& run) {
   started.offset = w.window.offset;
   started.length = w.window.length;
   started.preserved = w.session != nullptr && run.options.preserve;
-  started.announced_bytes = w.cap.planned.total();
+  started.announced_bytes = w.cap.announced;
   run.doc.write_probe = started;
   // Replaced when the open_units phase runs; its record says why it did not.
   run.doc.open_units.verdict.evidence = "not measured: the open_units phase did not run (phases says why)";

@@ -6,6 +6,8 @@
 // The set-up before them is run/write_setup.h.
 #pragma once
 
+#include <string_view>
+
 #include "probes/grid_probe.h"
 #include "run/phase.h"
 #include "run/run_context.h"
@@ -17,6 +19,10 @@ PhaseOutcome run_write_grid(RunContext& run);
 PhaseOutcome run_erase_stream(RunContext& run);
 PhaseOutcome run_write_parallelism_phase(RunContext& run);
 PhaseOutcome restore_window(RunContext& run);
+
+// Whether the phase of that name writes inside the window through the engine
+// (the probes; not the session's set-up, the restore or the re-read).
+bool writes_in_window(std::string_view phase);
 
 // The write grid over the window, for the write_grid phase and the grid
 // inside the SLC cache (run/in_cache_grid_phase.h).

@@ -95,7 +95,7 @@ WriteCapPlan confirm_writes(const Target& target, const Region& window, const Wr
     // a zone reset (no bytes) gives it back.
     uint64_t zones = 0;
     for (const Zone& z : session->write_zones()) zones += z.capacity_bytes;
-    cap = WriteCapPlan{options.max_write_bytes, WriteBound{}, {}};
+    cap = WriteCapPlan{options.max_write_bytes, WriteBound{}, {}, 0};
     if (zones > options.max_write_bytes) {
       cap.skipped["zoned_write"] = fmt::format("zoned writes skipped: the zones hold up to {}, more than "
                                                "--max-write-bytes {}", format_size(zones),
@@ -107,6 +107,7 @@ WriteCapPlan confirm_writes(const Target& target, const Region& window, const Wr
     plan.left_out = cap.skipped.empty() ? "" : cap.skipped["zoned_write"];
   }
   confirm_write(plan, options.yes, interactive, stdin, stderr);
+  cap.announced = plan.max_bytes_written;
   return cap;
 }
 

@@ -174,7 +174,7 @@ void check_line(const AuditLine& line, uint64_t alignment) {
 // one step of words.
 void check_table_findings(const LayoutAudit& audit) {
   const DiskLayout& layout = audit.layout;
-  const AuditLine* unread = line_named(audit, "partition_table");
+  const AuditLine* unread = line_named(audit, "partition_table.unread");
   FUZZ_CHECK((unread != nullptr) == layout.unread_table.has_value());
   FUZZ_CHECK(!(layout.table && layout.unread_table));
   if (unread) FUZZ_CHECK(!unread->ok && !unread->fix_withheld.empty());

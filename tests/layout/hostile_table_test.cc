@@ -247,7 +247,7 @@ TEST_CASE("a protective MBR with no readable GPT is an error that offers no comm
   const LayoutAudit damaged = audited(image);
   CHECK_FALSE(damaged.layout.table);
   CHECK_FALSE(damaged.all_ok());
-  const AuditLine& line = line_for(damaged, "partition_table");
+  const AuditLine& line = line_for(damaged, "partition_table.unread");
   CHECK(line.severity == Severity::error);
   CHECK(line.message.find("both damaged or missing") != std::string::npos);
   check_withheld(line, "gdisk -l");
@@ -265,7 +265,7 @@ TEST_CASE("a protective MBR with no readable GPT is an error that offers no comm
   patch(moved, 512, std::string(512, '\0'));
   patch(moved, 4096, header);
   const LayoutAudit moved_audit = audited(moved);
-  const AuditLine& other_size = line_for(moved_audit, "partition_table");
+  const AuditLine& other_size = line_for(moved_audit, "partition_table.unread");
   CHECK(other_size.message.find("a GPT header sits where 4096-byte sectors put it") != std::string::npos);
   REQUIRE(other_size.fix.size() == 1);
   CHECK(other_size.fix[0].command.empty());

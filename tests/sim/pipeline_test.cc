@@ -112,8 +112,10 @@ TEST_CASE("each write phase records what it wrote; together, no more than the qu
   REQUIRE_FALSE(result.stopped_by);
   const ResultDocument& doc = result.doc;
   REQUIRE(doc.write_probe.has_value());
-  const std::vector<std::string> write_phases = {"write_session", "slc_cache", "write_grid", "erase_stream",
-                                                 "write_parallelism", "open_units", "write_grid_in_cache", "restore"};
+  // The phases that write (the restore only where there is something real to
+  // put back, never on a sim); the session's set-up and the re-read do not.
+  const std::vector<std::string> write_phases = {"slc_cache", "write_grid", "erase_stream", "write_parallelism",
+                                                 "open_units", "write_grid_in_cache", "restore"};
   uint64_t total = 0;
   for (const auto& p : doc.phases) {
     INFO(p.name);
@@ -129,7 +131,8 @@ TEST_CASE("each write phase records what it wrote; together, no more than the qu
     REQUIRE(record(doc, writing).writes.has_value());
     CHECK(record(doc, writing).writes->bytes_issued > 0);
   }
-  CHECK(record(doc, "write_session").writes->bytes_issued == 0);
+  CHECK_FALSE(record(doc, "write_session").writes.has_value());
+  CHECK_FALSE(record(doc, "read_written").writes.has_value());
   CHECK(total == doc.write_probe->bytes_written);
   CHECK(doc.write_probe->announced_bytes > 0);
   CHECK(total <= doc.write_probe->announced_bytes);
