@@ -51,11 +51,26 @@ drop_partitions() {
   return 0
 }
 
+# _loop_is_ours DEV: DEV is still attached to a file of this test (in
+# $SCRATCH, or one of its own loop devices). A test that detached DEV for a
+# moment may have lost the number to a test running beside it; detaching
+# that test's device would wreck it (stop 46's CI: dd filled a detached
+# loop, sfdisk opened nothing).
+_loop_is_ours() {
+  local backing
+  backing=$(cat "/sys/block/${1#/dev/}/loop/backing_file" 2>/dev/null) || return 1
+  backing="${backing% (deleted)}"
+  case "$backing" in "$(realpath "$SCRATCH")"/*|"$SCRATCH"/*) return 0 ;; esac
+  grep -qxF -- "$backing" "$SCRATCH/.loops"
+}
+
 _detach_loops() {
   local dev
   [ -f "$SCRATCH/.loops" ] || return 0
   while read -r dev; do
-    if [ -n "$dev" ]; then drop_partitions "$dev"; losetup -d "$dev" 2>/dev/null; fi
+    [ -n "$dev" ] && _loop_is_ours "$dev" || continue
+    drop_partitions "$dev"
+    losetup -d "$dev" 2>/dev/null
   done < "$SCRATCH/.loops"
   return 0
 }
@@ -167,10 +182,42 @@ make_loop() {
   dev=$(losetup --find --show --direct-io=on --sector-size "$sector" "$file") ||
     fail "losetup --direct-io=on --sector-size $sector $file failed"
   echo "$dev" >> "$SCRATCH/.loops"
-  local dio
-  dio=$(cat "/sys/block/${dev#/dev/}/loop/dio" 2>/dev/null)
-  [ "$dio" = 1 ] || fail "$dev over $file: direct IO not in effect (loop/dio=$dio)"
+  _require_dio "$dev" "$file"
   echo "$dev"
+}
+
+_require_dio() {
+  local dio
+  dio=$(cat "/sys/block/${1#/dev/}/loop/dio" 2>/dev/null)
+  [ "$dio" = 1 ] || fail "$1 over $2: direct IO not in effect (loop/dio=$dio)"
+}
+
+# Loop numbers from here up are for tests that detach a loop device and
+# attach another file under the same name. `losetup --find` hands out the
+# lowest free number, so a low number freed for a moment goes to whichever
+# test beside asks next; these are out of its reach.
+PRIVATE_LOOP_FIRST=200
+PRIVATE_LOOP_LAST=255
+
+# private_loop FILE SECTOR_SIZE: attaches FILE with direct IO to a loop
+# number of this test's own, claimed by a lock file held until the test
+# exits, and sets PRIVATE_LOOP to /dev/loopN. Call it directly, never in
+# $(...): the claim would end with the subshell.
+private_loop() {
+  local file="$1" sector="$2" n fd
+  for n in $(seq "$PRIVATE_LOOP_FIRST" "$PRIVATE_LOOP_LAST"); do
+    exec {fd}>>"/run/lock/ssdprobe-test-loop$n.lock" || continue
+    if flock -n "$fd" && [ ! -e "/sys/block/loop$n/loop/backing_file" ] &&
+      losetup --direct-io=on --sector-size "$sector" "/dev/loop$n" "$file" 2>/dev/null; then
+      PRIVATE_LOOP="/dev/loop$n"
+      echo "$PRIVATE_LOOP" >> "$SCRATCH/.loops"
+      drop_partitions "$PRIVATE_LOOP"
+      _require_dio "$PRIVATE_LOOP" "$file"
+      return 0
+    fi
+    exec {fd}>&-
+  done
+  fail "no free loop number in $PRIVATE_LOOP_FIRST..$PRIVATE_LOOP_LAST for $file"
 }
 
 # sparse_loop SIZE: a loop device over a new sparse file in $SCRATCH, without

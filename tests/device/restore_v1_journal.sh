@@ -37,7 +37,9 @@ A="$SCRATCH/a.img"
 B="$SCRATCH/b.img"
 random_file "$A" "$SIZE"
 random_file "$B" "$SIZE"
-DEV=$(make_loop "$A" 512) || exit 1
+# Its own loop number: DEV is detached and attached to B below.
+private_loop "$A" 512
+DEV=$PRIVATE_LOOP
 rdev=$(( $(stat -c '0x%t' "$DEV") << 8 | $(stat -c '0x%T' "$DEV") ))
 head -c "$WIN_LEN" < /dev/zero > "$SCRATCH/zero"
 # window FILE: the journal's window of FILE.

@@ -30,7 +30,9 @@ scratch_supports_odirect || skip "O_DIRECT not supported in $SCRATCH; set SSDPRO
 MIB=$((1 << 20))
 IMG="$SCRATCH/disk.img"
 random_file "$IMG" $((64 * MIB))
-DEV=$(make_loop "$IMG" 512)
+# Its own loop number: the renumber case detaches it and attaches another file.
+private_loop "$IMG" 512
+DEV=$PRIVATE_LOOP
 H0=$(dev_hash "$DEV")
 J="$SCRATCH/j"
 REGION="8M:16M"
