@@ -30,10 +30,11 @@ declare -A SCSI_DISKS=(
 )
 SCSI_ORDER=(usb-bot usb-uas sas)
 XBUDGET=0.5 # seconds of each extra device's read run (it still reads a grid)
-# The drives a --write run is made on, an SD card and the SAS disk: backed by
-# files of random bytes (the others read zeroes and drop writes), which must
-# be byte-identical after. The window, the same on both: WRITE_REGION.
-WRITE_LABELS=(sd-sdsc sas)
+# The drives a --write run is made on, an SD card, the SAS disk and NVMe
+# namespace 2 (vm_info.sh; its controller counts the host's writes): backed
+# by files of random bytes (the others read zeroes and drop writes), which
+# must be byte-identical after. The window, the same on all: WRITE_REGION.
+WRITE_LABELS=(sd-sdsc sas nvme-ns2)
 WRITE_REGION=16M:16M
 WRITE_REGION_BYTES="$((16 << 20)):$((16 << 20))"
 WRITE_BUDGET=1

@@ -255,6 +255,7 @@ probe_all() {
     dev=$(fabrics_namespace "$(param nqn)") && probe_info fabrics "$dev"
 
   [ -e /dev/nvme0n1 ] && probe_run nvme-ns1 /dev/nvme0n1 --budget "$budget"
+  [ -e /dev/nvme0n2 ] && writes_to nvme-ns2 && probe_write nvme-ns2 /dev/nvme0n2
   if [ -e /dev/ng0n1 ] && ssdprobe --help 2>&1 | grep -q passthru; then
     probe_run ng-ns1-passthru /dev/ng0n1 --engine passthru --budget "$budget"
   fi

@@ -40,7 +40,7 @@ T_START=$(date +%s.%N)
 # ---------------------------------------------------------------------------
 # What the emulated drives are configured to report: the ground truth.
 
-SIZE=$((1 << 30))                       # every drive: 1 GiB of null-co (reads zeroes, no host disk)
+SIZE=$((1 << 30))                       # every drive: 1 GiB of null-co (reads zeroes, no host disk), but those written to
 NVME_SERIAL="SSDPROBE-NVME-01"
 NVME_MDTS=5                             # 2^5 x 4 KiB (CAP.MPSMIN = 0) = 128 KiB
 NVME_MODEL="QEMU NVMe Ctrl"             # fixed by QEMU
@@ -112,10 +112,11 @@ qemu_command() {
     -kernel "$KERNEL_DIR/vmlinux" -initrd "$SCRATCH/initramfs.cpio"
     -append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=3 vmtest.out=$OUT_SERIAL vmtest.fabrics=$FAB_DISK vmtest.virtio=$virtio_list vmtest.nqn=$FAB_NQN vmtest.fmodel=${FAB_MODEL// /+} vmtest.fserial=$FAB_SERIAL vmtest.budget=$BUDGET vmtest.sata=$sata_match $(extra_cmdline)"
     # NVMe controller with two namespaces
-    -blockdev "$(null_drive nvm1)" -blockdev "$(null_drive nvm2)"
+    # (namespace 2 is written to: extra_devices.sh's WRITE_LABELS)
+    -blockdev "$(null_drive nvm1)" -blockdev "$(extra_drive nvme-ns2 "$SIZE")"
     -device "nvme,id=nvme0,serial=$NVME_SERIAL,mdts=$NVME_MDTS,ioeventfd=on"
     -device "nvme-ns,drive=nvm1,bus=nvme0,nsid=1,logical_block_size=$NS1_LBS,physical_block_size=$NS1_PBS,discard_granularity=$NS1_DISCARD"
-    -device "nvme-ns,drive=nvm2,bus=nvme0,nsid=2,logical_block_size=$NS2_LBS,physical_block_size=$NS2_PBS,discard_granularity=$NS2_DISCARD"
+    -device "nvme-ns,drive=nvme-ns2,bus=nvme0,nsid=2,logical_block_size=$NS2_LBS,physical_block_size=$NS2_PBS,discard_granularity=$NS2_DISCARD"
     # AHCI SATA SSD
     -blockdev "$(null_drive sata0)"
     -device ahci,id=ahci0
@@ -480,6 +481,28 @@ print_guest_tools() {
 }
 
 
+# check_counted_writes LABEL: QEMU's NVMe controller counts what the host
+# writes (SMART/Health Data Units Written: 512,000 B, rounded up), and the
+# guest writes nothing else to the namespace during the run, so each write
+# phase's record (phases[].writes) holds a counter delta within one unit of
+# the bytes the phase issued. The restore reads no counters: no delta.
+check_counted_writes() {
+  local label="$1" j="$R/write-$1.json" unit=512000 off
+  [ -s "$j" ] || return 0  # check_write has said why
+  check_eq "$label --write: the host counter read at set-up" \
+    "$(jq -r '.write_probe.write_amplification.host_source | test("data units written")' "$j")" true
+  off=$(jq -c --argjson u "$unit" '[.phases[] | select(.writes != null and .name != "restore")
+        | select(.writes.host_bytes_written == null or ((.writes.host_bytes_written - .writes.bytes_issued) | fabs) >= $u)
+        | {name, writes}]' "$j")
+  check_eq "$label --write: phases whose counter delta is not within $unit B of what they wrote" "$off" "[]"
+  check_eq "$label --write: write phases with a record" \
+    "$(jq -r '[.phases[] | select(.writes != null and .name != "restore")] | length > 0' "$j")" true
+  check_eq "$label --write: the restore's record has no counter delta" \
+    "$(jq -r '[.phases[] | select(.name == "restore") | .writes.host_bytes_written] | .[0]' "$j")" null
+  note "$label --write, by phase (issued / counted by the drive): $(jq -r '[.phases[] | select(.writes != null)
+        | "\(.name) \(.writes.bytes_issued) / \(.writes.host_bytes_written)"] | join(", ")' "$j")"
+}
+
 # ---------------------------------------------------------------------------
 
 main() {
@@ -498,6 +521,7 @@ main() {
 
   check_sysfs_block
   check_extra_devices
+  check_counted_writes nvme-ns2
   if [ "$ASSERT_FIRMWARE" = 1 ]; then
     check_firmware_block
   else
