@@ -64,6 +64,9 @@ struct Phase {
   // descriptor or libblkid's): the disk's counters less the engine's count
   // are other IO, recorded in its phases[].other_io (run/io_sample.h).
   bool timed = false;
+  // Runs once the phase has finished (done or cut by --budget) and its
+  // record, with the write counters read around it, is in the document.
+  void (*after)(RunContext& run) = nullptr;
 };
 
 }  // namespace ssdprobe

@@ -147,6 +147,7 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
         const WriteMark after = write_mark(run);
         record.writes = write_phase_counts(written_before->counters, after.counters,
                                            counter_delta(written_before->own_bytes, after.own_bytes), "");
+        if (!after.counters.host_source.empty()) run.write.last_reading = after.counters;
       } else if (outcome.state != PhaseState::skipped && std::string_view(phase.name) == "restore") {
         record.writes = restore_writes(run);
       }
@@ -163,7 +164,9 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
         mark_unmeasured(run, phase, stopped_where);
       }
     }
+    const bool finished = record.state == PhaseState::done || record.state == PhaseState::budget;
     run.doc.phases.push_back(std::move(record));
+    if (finished && phase.after != nullptr) phase.after(run);
   }
   return stop;
 }

@@ -34,14 +34,13 @@ struct WriteState {
   double budget_s = 0.0;                 // the write phases' share of --budget
   double device_time_before_s = 0.0;     // the tally before the write grid
   // The drive's write counters read at set-up (before the first write: the
-  // SLC cache probe's baseline), before the write grid and before the stream.
-  SmartWriteCounters at_setup, before_grid, before_stream;
+  // SLC cache probe's baseline), and the last reading since: the pipeline
+  // reads them around each phase that writes in the window (phases[].writes).
+  SmartWriteCounters at_setup, last_reading;
   // --max-write-bytes: the write phases it leaves out (run/write_cap.h).
   WriteCapPlan cap;
-  uint64_t grid_bytes = 0;
   double grid_elapsed_s = 0.0;
   double stream_elapsed_s = 0.0;
-  uint64_t stream_bytes = 0;
   // Set by the SLC cache probe: the budget of the grid inside the cache
   // (kept out of the later phases'); 0 when it cannot run.
   double in_cache_grid_s = 0.0;

@@ -97,7 +97,7 @@ const std::vector<Phase>& characterize_phases() {
       {.name = "write_grid", .run = run_write_grid, .needs = Needs::writes,
        .decides = Units{&ResultDocument::write_unit, &ResultDocument::write_stripe}, .timed = true},
       {.name = "erase_stream", .run = run_erase_stream, .needs = Needs::writes,
-       .decides = Units{&ResultDocument::erase_block}, .timed = true},
+       .decides = Units{&ResultDocument::erase_block}, .timed = true, .after = summarize_write_counters},
       {.name = "write_parallelism", .run = run_write_parallelism_phase, .needs = Needs::writes, .timed = true},
       {.name = "open_units", .run = run_open_units_phase, .needs = Needs::writes,
        .skip_if = skip_open_units_if_no_room, .timed = true},
@@ -189,6 +189,7 @@ RunResult characterize(const Options& options, RunObserver& observer) {
     // first write (run/write_setup.h).
     refuse_unplannable_writes(target, write.window, write.session.get());
     write.at_setup = write_counters_of(target);
+    write.last_reading = write.at_setup;
     write.cap = confirm_writes(target, write.window, write.session.get(), options, write.at_setup);
   }
   // From here a signal stops the run between IOs (never mid-write): the

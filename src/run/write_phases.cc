@@ -24,7 +24,6 @@
 #include "run/parallelism_section.h"
 #include "run/slc_cache_phase.h"
 #include "run/write_bound.h"
-#include "run/write_setup.h"
 
 namespace ssdprobe {
 namespace {
@@ -35,8 +34,6 @@ WriteProbeSummary& summary(RunContext& run) { return *run.doc.write_probe; }
 bool real_drive(const RunContext& run) {
   return run.target.kind == TargetKind::block || run.target.kind == TargetKind::partition;
 }
-
-SmartWriteCounters counters_now(const RunContext& run) { return write_counters_of(run.target); }
 
 }  // namespace
 
@@ -144,19 +141,14 @@ EraseStreamResult erase_stream(RunContext& run, double budget_s) {
   return run_erase_stream(*run.target.device, stream);
 }
 
-// The write grid's and the stream's counter deltas, from the counters read
-// before, between and after them.
-WriteAmplification write_amplification(const RunContext& run, const SmartWriteCounters& end) {
-  const WriteState& w = run.write;
-  auto grid = write_phase_counts(w.before_grid, w.before_stream, w.grid_bytes, "sub-unit and misaligned random writes");
-  auto stream = write_phase_counts(w.before_stream, end, w.stream_bytes, "aligned whole-unit sequential writes");
-  // Between set-up and the write grid only the SLC cache probe writes (the
-  // grid inside the cache comes after the stream).
-  const SlcCacheDetail* cache = run.doc.slc_cache_detail ? &*run.doc.slc_cache_detail : nullptr;
-  auto fill = cache ? write_phase_counts(w.at_setup, w.before_grid, cache->written_bytes,
-                                         "SLC cache probe's sequential fills of the window")
-                    : WritePhaseCounts{};
-  return combine_write_phases(end, std::move(grid), std::move(stream), std::move(fill));
+// What the phase named wrote (phases[].writes, the counters read around it
+// by the pipeline), described as `pattern`; nothing when it wrote nothing.
+WritePhaseCounts phase_writes(const ResultDocument& doc, const char* name, const char* pattern) {
+  const PhaseRecord* phase = doc.phase_named(name);
+  if (phase == nullptr || !phase->writes) return {};
+  WritePhaseCounts counts = *phase->writes;
+  counts.pattern = pattern;
+  return counts;
 }
 
 // Writes the engine could not reap (it gave up after 30 s) may still land:
@@ -251,12 +243,9 @@ PhaseOutcome open_write_session(RunContext& run) {
 
 PhaseOutcome run_write_grid(RunContext& run) {
   WriteState& w = run.write;
-  w.before_grid = counters_now(run);
   w.device_time_before_s = run.tally.device_time_s;
   GridProbeResult grid =
       run_write_grid_probe(run, write_grid_plan(run), "write", run.budget.write_grid_s(w.budget_s), kWriteGridByteCap);
-  w.before_stream = counters_now(run);
-  w.grid_bytes = grid.bytes_issued;
   w.grid_elapsed_s = grid.elapsed_s;
   run.tally.ios += grid.ios;
   const UnitVerdict& v = grid.verdict;
@@ -291,9 +280,7 @@ static void not_ruled_out_among_stalls(DetectedUnit& erase_block, const std::opt
 PhaseOutcome run_erase_stream(RunContext& run) {
   WriteState& w = run.write;
   EraseStreamResult stream = erase_stream(run, run.budget.erase_stream_s(w.budget_s, w.grid_elapsed_s));
-  w.stream_bytes = stream.bytes_written;
   w.stream_elapsed_s = stream.elapsed_s;
-  if (real_drive(run)) summary(run).write_amplification = write_amplification(run, counters_now(run));
   run.tally.ios += stream.stream.latency_us.size() * 2;
   // The grid and the stream are added as one sum, as they always were.
   run.tally.device_time_s = w.device_time_before_s + (w.grid_elapsed_s + stream.elapsed_s);
@@ -305,8 +292,6 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   if (!e.bytes) not_ruled_out_among_stalls(run.doc.erase_block, summary(run).grid_stalls);
   note_stream_regime(run.doc, stream);
   WriteProbeSummary& s = summary(run);
-  if (s.write_amplification && s.write_amplification->reclaim_unit_bytes)
-    run.doc.notes.push_back(reclaim_unit_note(*s.write_amplification->reclaim_unit_bytes, run.doc.erase_block.bytes));
   s.bytes_written += stream.bytes_written;
   s.stream_chunk_bytes = stream.stream.chunk_bytes;
   s.stream_offset = stream.window.offset;
@@ -319,9 +304,24 @@ PhaseOutcome run_erase_stream(RunContext& run) {
       stream.elapsed_s);
 }
 
-// After the counters were read (its writes belong to neither phase's
-// amplification) and before the restore: random writes and write pairs
-// inside the window only, the bytes the session saved.
+// The SLC cache fill's, the write grid's and the stream's counter deltas
+// (write_probe.write_amplification), from those phases' records; the
+// counters' sources, notes and FDP reclaim unit from the last reading.
+void summarize_write_counters(RunContext& run) {
+  if (!real_drive(run) || !run.doc.write_probe) return;
+  const ResultDocument& doc = run.doc;
+  WriteProbeSummary& s = summary(run);
+  s.write_amplification = combine_write_phases(
+      run.write.last_reading, phase_writes(doc, "write_grid", "sub-unit and misaligned random writes"),
+      phase_writes(doc, "erase_stream", "aligned whole-unit sequential writes"),
+      phase_writes(doc, "slc_cache", "SLC cache probe's sequential fills of the window"));
+  if (s.write_amplification->reclaim_unit_bytes)
+    run.doc.notes.push_back(reclaim_unit_note(*s.write_amplification->reclaim_unit_bytes, doc.erase_block.bytes));
+}
+
+// After the stream (its writes have a record of their own, phases[].writes,
+// not the grid's or the stream's) and before the restore: random writes and
+// write pairs inside the window only, the bytes the session saved.
 PhaseOutcome run_write_parallelism_phase(RunContext& run) {
   const WriteState& w = run.write;
   run.observer.message("parallelism probe: queue-depth sweep and stride pairs of random writes in the window");

@@ -17,6 +17,9 @@ namespace ssdprobe {
 PhaseOutcome open_write_session(RunContext& run);
 PhaseOutcome run_write_grid(RunContext& run);
 PhaseOutcome run_erase_stream(RunContext& run);
+// After the stream: write_probe.write_amplification from the records of the
+// phases before it (phases[].writes) and the counters' last reading.
+void summarize_write_counters(RunContext& run);
 PhaseOutcome run_write_parallelism_phase(RunContext& run);
 PhaseOutcome restore_window(RunContext& run);
 

@@ -14,6 +14,7 @@
 #include "report/text_report.h"
 #include "run/pipeline.h"
 #include "run/runs.h"
+#include "run/write_phases.h"
 
 using namespace ssdprobe;
 
@@ -233,6 +234,8 @@ PhaseOutcome sees_stop(RunContext& run) {
   return run.stopped_by != nullptr ? PhaseOutcome::done() : PhaseOutcome::skipped("no stop seen");
 }
 std::optional<std::string> never_applies(const RunContext&) { return std::string("does not apply here"); }
+// An `after` hook that leaves a note naming the last phase recorded.
+void notes_last_phase(RunContext& run) { run.doc.notes.push_back("after " + run.doc.phases.back().name); }
 
 struct FakeRun {
   Options options;
@@ -302,4 +305,60 @@ TEST_CASE("the pipeline: skipped phases say why; --write phases without --write 
   CHECK(fake.run.doc.phases[0].reason == "write probes were not enabled (--write)");
   CHECK(fake.run.doc.phases[1].state == PhaseState::skipped);
   CHECK(fake.run.doc.phases[1].reason == "does not apply here");
+}
+
+TEST_CASE("the pipeline: a phase's after hook runs once it finished and its record is in, never after a failure",
+          "[pipeline]") {
+  FakeRun fake;
+  const std::vector<Phase> phases = {
+      {.name = "first", .run = finishes, .after = notes_last_phase},
+      {.name = "not_for_this_run", .run = finishes, .skip_if = never_applies, .after = notes_last_phase},
+      {.name = "broken", .run = fails_with_io, .after = notes_last_phase},
+      {.name = "cleanup", .run = finishes, .runs_after_stop = true},
+  };
+  CHECK(run_phases(fake.run, phases).has_value());
+  CHECK(fake.run.doc.notes == std::vector<std::string>{"after first"});
+}
+
+TEST_CASE("write_probe.write_amplification is the cache fill's, the grid's and the stream's phase records",
+          "[pipeline][write]") {
+  FakeRun fake;  // a block device: the kind that has counters
+  ResultDocument& doc = fake.run.doc;
+  doc.write_probe = WriteProbeSummary{};
+  doc.erase_block.bytes = 64ull << 20;
+  // What the pipeline recorded around each phase: bytes issued, host and NAND deltas.
+  auto record = [&](const char* name, uint64_t issued, uint64_t host, uint64_t nand) {
+    WritePhaseCounts w;
+    w.bytes_issued = issued;
+    w.host_bytes_written = host;
+    w.nand_bytes_written = nand;
+    w.write_amplification = static_cast<double>(nand) / host;
+    doc.phases.push_back({name, PhaseState::done, "", 0.0, std::nullopt, std::nullopt, w});
+  };
+  record("slc_cache", 8u << 20, 8u << 20, 8u << 20);
+  record("write_grid", 1u << 20, 1u << 20, 3u << 20);
+  record("erase_stream", 4u << 20, 4u << 20, 4u << 20);
+  fake.run.write.last_reading.host_source = "FDP Statistics log 22h host bytes with metadata written (HBMW)";
+  fake.run.write.last_reading.nand_source = "FDP Statistics log 22h media bytes with metadata written (MBMW)";
+  fake.run.write.last_reading.reclaim_unit_bytes = 1ull << 30;
+
+  summarize_write_counters(fake.run);
+  REQUIRE(doc.write_probe->write_amplification);
+  const WriteAmplification& w = *doc.write_probe->write_amplification;
+  CHECK(w.host_source == fake.run.write.last_reading.host_source);
+  CHECK(w.write_grid.pattern == "sub-unit and misaligned random writes");
+  CHECK(w.write_grid.bytes_issued == 1u << 20);
+  CHECK(w.write_grid.write_amplification == 3.0);
+  CHECK(w.stream.nand_bytes_written == 4u << 20);
+  CHECK(w.slc_cache.bytes_issued == 8u << 20);
+  CHECK(w.reclaim_unit_bytes == 1ull << 30);
+  // The reclaim unit beside the erase block the stream measured: 16 of them.
+  CHECK(std::any_of(doc.notes.begin(), doc.notes.end(),
+                    [](const std::string& n) { return n.find("16 erase blocks") != std::string::npos; }));
+
+  FakeRun sim;  // a simulated drive has no counters: nothing to summarize
+  sim.target.kind = TargetKind::sim;
+  sim.run.doc.write_probe = WriteProbeSummary{};
+  summarize_write_counters(sim.run);
+  CHECK_FALSE(sim.run.doc.write_probe->write_amplification);
 }
