@@ -4,6 +4,7 @@
 // one ended.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,14 +22,20 @@ struct PhaseOutcome {
   PhaseState state = PhaseState::done;
   std::string reason;          // why cut short, skipped or failed
   double device_time_s = 0.0;  // what it spent of the device's time
+  // What it wrote past the engine, whose count the pipeline takes for the
+  // phases that write in the window: the restore, through the journal's
+  // descriptor. Its phases[].writes.
+  std::optional<uint64_t> bytes_written_directly = std::nullopt;
 
-  static PhaseOutcome done(double device_time_s = 0.0) { return {PhaseState::done, "", device_time_s}; }
+  static PhaseOutcome done(double device_time_s = 0.0) { return {PhaseState::done, "", device_time_s, std::nullopt}; }
+  // Done, having written `bytes` past the engine.
+  static PhaseOutcome done_writing_directly(uint64_t bytes) { return {PhaseState::done, "", 0.0, bytes}; }
   // Ran, but something outside it decided it does not apply after all
   // (the window too small for a read grid, nothing saved to restore).
-  static PhaseOutcome skipped(std::string why) { return {PhaseState::skipped, std::move(why), 0.0}; }
+  static PhaseOutcome skipped(std::string why) { return {PhaseState::skipped, std::move(why), 0.0, std::nullopt}; }
   // Ran and produced a result, but --budget ended it before it settled.
   static PhaseOutcome cut_by_budget(std::string why, double device_time_s) {
-    return {PhaseState::budget, std::move(why), device_time_s};
+    return {PhaseState::budget, std::move(why), device_time_s, std::nullopt};
   }
   // A grid probe's phase: cut by --budget when that is why it stopped.
   static PhaseOutcome of_grid(const GridProbeResult& grid) {
@@ -38,7 +45,7 @@ struct PhaseOutcome {
   }
   // An optional step that failed without stopping the run (its section says why).
   static PhaseOutcome failed(std::string why, double device_time_s) {
-    return {PhaseState::failed, std::move(why), device_time_s};
+    return {PhaseState::failed, std::move(why), device_time_s, std::nullopt};
   }
 };
 

@@ -38,7 +38,7 @@ PhaseOutcome run_one(const Phase& phase, RunContext& run, std::optional<Error>& 
     thrown = Error(ErrorCategory::internal, "an exception that is not a std::exception");
   }
   const bool signal = thrown->category() == ErrorCategory::interrupted;
-  return {signal ? PhaseState::interrupted : PhaseState::failed, thrown->what(), 0.0};
+  return {signal ? PhaseState::interrupted : PhaseState::failed, thrown->what(), 0.0, std::nullopt};
 }
 
 // Runs a timed phase between two samples of the disk's counters.
@@ -111,15 +111,6 @@ WriteMark write_mark(const RunContext& run) {
   return mark;
 }
 
-// The restore writes through the write session's descriptor, not the
-// engine, and must start at once after a stop: no counters are read around
-// it, and its bytes are those it reports putting back (none known when it
-// failed: no record then).
-std::optional<WritePhaseCounts> restore_writes(const RunContext& run) {
-  if (!run.doc.write_probe || !run.doc.write_probe->restore_bytes_written) return std::nullopt;
-  return write_phase_counts({}, {}, *run.doc.write_probe->restore_bytes_written, "");
-}
-
 }  // namespace
 
 std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phases) {
@@ -148,8 +139,10 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
         record.writes = write_phase_counts(written_before->counters, after.counters,
                                            counter_delta(written_before->own_bytes, after.own_bytes), "");
         if (!after.counters.host_source.empty()) run.write.last_reading = after.counters;
-      } else if (outcome.state != PhaseState::skipped && std::string_view(phase.name) == "restore") {
-        record.writes = restore_writes(run);
+      } else if (outcome.bytes_written_directly) {
+        // The restore: it must start at once after a stop, so no counters
+        // are read around it; its bytes are those it reports putting back.
+        record.writes = write_phase_counts({}, {}, *outcome.bytes_written_directly, "");
       }
       record.state = outcome.state;
       record.reason = outcome.reason;

@@ -372,7 +372,8 @@ PhaseOutcome restore_window(RunContext& run) {
                                       restored ? restored->message : "nothing to restore"));
   }
   w.no_sigpipe.reset();
-  return PhaseOutcome::done();
+  // A failed restore knows no count: no phases[].writes then.
+  return restored ? PhaseOutcome::done_writing_directly(restored->bytes_written) : PhaseOutcome::done();
 }
 
 }  // namespace ssdprobe
