@@ -13,6 +13,7 @@
 #include "cli/replay.h"
 #include "cli/report_run.h"
 #include "cli/terminal_width.h"
+#include "cli/version_text.h"
 #include "core/error.h"
 #include "core/output.h"
 #include "core/units.h"
@@ -22,8 +23,6 @@
 #include "report/utf8.h"
 #include "report/sims_json.h"
 #include "run/runs.h"
-#include "ssdprobe_revision.h"
-#include "ssdprobe_version.h"
 
 namespace ssdprobe {
 namespace {
@@ -53,13 +52,6 @@ int print_error(const Error& e) {
   print_quietly(stdout, "");  // what the report printed goes first
   print_quietly(stderr, fmt::format("ssdprobe: error: {}\n", printable(e.what(), true)));
   return exit_code_for(e.category());
-}
-
-// "ssdprobe 0.1.0 (git v0.1.0-12-g4551963abcde)", or without the revision
-// when it was not built from a git checkout.
-std::string version_text() {
-  const std::string revision = SSDPROBE_REVISION;
-  return fmt::format("ssdprobe {}{}", SSDPROBE_VERSION, revision.empty() ? "" : " (git " + revision + ")");
 }
 
 }  // namespace
