@@ -18,7 +18,9 @@
 #                          also the decoded reported.nvme / reported.ata)
 #   SSDPROBE_VM_CACHE      guest kernel cache (default /var/cache/ssdprobe-vm,
 #                          filled by scripts/install-vm-deps)
-#   SSDPROBE_VM_TIMEOUT    hard limit for the guest in seconds (default 420)
+#   SSDPROBE_VM_TIMEOUT    hard limit for the guest in seconds (default 540: its
+#                          probes take 130-150 s on an idle 2-core host, 260 s
+#                          and more beside the other tests)
 #   SSDPROBE_VM_SMP        guest CPUs (default 1; 2 saves ~1 s on 2 cores)
 #   SSDPROBE_VM_KEEP=1     keep the scratch directory (serial log, results)
 #   SSDPROBE_TEST_TMPDIR   where the scratch directory goes (default /var/tmp)
@@ -29,7 +31,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 SSDPROBE="${1:-}"
 ASSERT_FIRMWARE=${ASSERT_FIRMWARE:-1}
 VM_CACHE="${SSDPROBE_VM_CACHE:-/var/cache/ssdprobe-vm}"
-VM_TIMEOUT="${SSDPROBE_VM_TIMEOUT:-420}"
+VM_TIMEOUT="${SSDPROBE_VM_TIMEOUT:-540}"
 KERNEL_DIR="$VM_CACHE/current"
 QEMU=qemu-system-x86_64
 T_START=$(date +%s.%N)
