@@ -116,6 +116,10 @@ WriteMark write_mark(const RunContext& run) {
 std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phases) {
   std::optional<Error> stop;
   std::string stopped_where;  // "interrupted by signal 2 during the write_grid phase"
+  // The reading that closed the phase just run, when it wrote in the window:
+  // the next such phase opens with it (nothing has written since), so the
+  // counters are read once at each boundary.
+  std::optional<WriteMark> closing_mark;
   for (const Phase& phase : phases) {
     PhaseRecord record{phase.name, PhaseState::done, "", 0.0, std::nullopt, std::nullopt, std::nullopt};
     std::optional<std::string> skip = missing_need(phase, run);
@@ -129,8 +133,9 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
     } else {
       std::optional<Error> thrown;
       // The write counters are read outside the phase's own cost.
-      const std::optional<WriteMark> written_before =
-          writes_in_window(phase.name) ? std::optional(write_mark(run)) : std::nullopt;
+      std::optional<WriteMark> written_before;
+      if (writes_in_window(phase.name)) written_before = closing_mark ? *closing_mark : write_mark(run);
+      closing_mark.reset();
       const PhaseHostCost before = host_cost(run);
       const PhaseOutcome outcome = run_sampled(phase, run, thrown, record.other_io);
       record.host = host_cost_between(before, host_cost(run));
@@ -139,6 +144,7 @@ std::optional<Error> run_phases(RunContext& run, const std::vector<Phase>& phase
         record.writes = write_phase_counts(written_before->counters, after.counters,
                                            counter_delta(written_before->own_bytes, after.own_bytes), "");
         if (!after.counters.host_source.empty()) run.write.last_reading = after.counters;
+        closing_mark = after;
       } else if (outcome.bytes_written_directly) {
         // The restore: it must start at once after a stop, so no counters
         // are read around it; its bytes are those it reports putting back.
