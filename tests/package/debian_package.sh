@@ -10,7 +10,7 @@
 #  - lintian reports no error.
 # The package build is made cheap (a whole compile of the program would be
 # the slowest test there is): it compiles with the flags of the tree's own
-# build (scripts/build: -O2 -g -g1, FLAGS to change them) instead of
+# build (scripts/build: -O2, no debug information; FLAGS to change them) instead of
 # dpkg-buildflags' hardening set, in a copy of the tree inside it, so that
 # with ccache (scripts/test sets CCACHE_BASEDIR to the tree) every object
 # the suite's build already compiled is a cache hit. What is packaged is the
@@ -44,7 +44,7 @@ if command -v ccache > /dev/null; then
   ccache --zero-stats > /dev/null 2>&1
 fi
 (cd "$work/ssdprobe" &&
-  DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" DEB_CXXFLAGS_SET="${FLAGS:--O2 -g -g1}" DEB_CPPFLAGS_SET="" \
+  DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" DEB_CXXFLAGS_SET="${FLAGS:--O2}" DEB_CPPFLAGS_SET="" \
   dpkg-buildpackage -us -uc -b > "$work/build.log" 2>&1) ||
   fail "dpkg-buildpackage failed: $(tail -n 40 "$work/build.log")"
 echo "# dpkg-buildpackage: $(( $(date +%s) - start )) s"
