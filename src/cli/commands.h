@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "cli/main_entry.h"
 #include "cli/options.h"
 
 namespace ssdprobe {
@@ -23,8 +24,5 @@ int run_list_sims(const std::string& json_path, bool force);
 int run_audit(const Options& options);
 // Restores a write run's journal onto its device and verifies it.
 int run_restore(const Options& options);
-
-// Parses argv, dispatches, and maps any Error to its exit code.
-int ssdprobe_main(int argc, char** argv);
 
 }  // namespace ssdprobe
