@@ -53,12 +53,16 @@ start_run() {
 # The fill: a "SLC cache probe: fill" line, and only large writes so far.
 fill_shown() { in_slc_phase "$LOG"; }
 died_in_fill() { in_slc_phase "$LOG" && only_large_writes; }
-# The idle before the fill: the journal holds the whole window, the
-# last line is the journal's, and nothing was written yet.
+# The idle before the fill: the journal holds the whole window and its
+# commit record (the last 24 bytes begin "CMT1"; a journal killed before
+# its commit is a different case, write_kill's), the last line is the
+# journal's, and nothing was written yet. Size alone is not enough: on a
+# slow host the fsync before the commit outlasts the kill's delay.
 journal_complete() {
   local f
   f=$(journals | head -n 1)
-  [ -n "$f" ] && [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -ge $((64 * MIB)) ]
+  [ -n "$f" ] && [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -ge $((64 * MIB)) ] &&
+    [ "$(tail -c 24 "$f" 2>/dev/null | head -c 4)" = CMT1 ]
 }
 died_in_idle() { journal_complete && last_progress "$LOG" | grep -q '^saving ' && no_writes; }
 
