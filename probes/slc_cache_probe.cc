@@ -42,17 +42,35 @@ bool confirmed(const std::optional<ThroughputDrop>& previous, const std::optiona
   return (a > b ? a - b : b - a) <= kWritesPerLook;
 }
 
-// Idles, then writes until a confirmed sustained drop, the cap, or the
-// budget (options.budget_s of the probe's clock, from `probe_start_ns`).
-CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& options, int number, double idle_s,
-               uint64_t cap_bytes, uint64_t probe_start_ns) {
+// What one fill is: its number (1, or 2 after idling), the idle before it,
+// its cap, and where a flat fill may end (0: only at the cap).
+struct FillPlan {
+  int number = 1;
+  double idle_s = 0.0;
+  uint64_t cap_bytes = 0;
+  uint64_t flat_stop_bytes = 0;
+};
+
+// Flat: not even a step the looser rule accepts, so nothing the rest of the
+// cap could confirm has begun. (A cache larger than what was written shows no
+// step either; the caller's flat_stop_bytes is how large one is worth finding.)
+bool flat_past(const FillPlan& plan, const CacheFill& fill) {
+  return plan.flat_stop_bytes > 0 && fill.written_bytes() >= plan.flat_stop_bytes &&
+         !find_sustained_drop(fill.latency_us, suggestive_drop_rule());
+}
+
+// Idles, then writes until a confirmed sustained drop, the cap, a flat speed
+// past plan.flat_stop_bytes, or the budget (options.budget_s of the probe's
+// clock, from `probe_start_ns`).
+CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& options, const FillPlan& plan,
+               uint64_t probe_start_ns) {
   CacheFill result;
-  result.idle_s = idle_s;
+  result.idle_s = plan.idle_s;
   result.io_bytes = options.io_bytes;
-  result.cap_bytes = cap_bytes;
-  device.idle(static_cast<uint64_t>(idle_s * 1e9));
+  result.cap_bytes = plan.cap_bytes;
+  device.idle(static_cast<uint64_t>(plan.idle_s * 1e9));
   uint64_t at = options.window.offset;
-  const size_t most_writes = cap_bytes / result.io_bytes;  // never past the cap, not even by one write
+  const size_t most_writes = plan.cap_bytes / result.io_bytes;  // never past the cap, not even by one write
   size_t look_at = kWritesPerLook;
   std::optional<ThroughputDrop> previous;
   while (result.latency_us.size() < most_writes) {
@@ -64,7 +82,7 @@ CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& optio
     const auto ios = next_writes(options.window, result.io_bytes, at, count);
     const auto latency = runner.run(ios);
     result.latency_us.insert(result.latency_us.end(), latency.begin(), latency.end());
-    if (options.progress) options.progress(number, result.written_bytes(), cap_bytes);
+    if (options.progress) options.progress(plan.number, result.written_bytes(), plan.cap_bytes);
     if (result.latency_us.size() < look_at) continue;
     look_at = next_look(result.latency_us.size());
     const auto now = find_sustained_drop(result.latency_us);
@@ -73,9 +91,14 @@ CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& optio
       break;
     }
     previous = now;
+    if (!now && flat_past(plan, result)) {
+      result.ended_flat = true;
+      break;
+    }
   }
-  // The cap or the budget ended it: the whole fill is the best evidence there
-  // will be, so a drop it shows counts without a second look.
+  // The cap or the budget ended it (a flat end has no step to show): the
+  // whole fill is the best evidence there will be, so a drop it shows counts
+  // without a second look.
   if (!result.drop) result.drop = find_sustained_drop(result.latency_us);
   return result;
 }
@@ -95,7 +118,7 @@ SlcCacheResult run_slc_cache_probe(Device& device, const SlcCacheOptions& option
   runner.fill_buffers(o.seed);
   SlcCacheResult result;
   const uint64_t start = runner.now_ns();
-  result.first = fill(device, runner, o, 1, o.idle_s, o.cap_bytes, start);
+  result.first = fill(device, runner, o, {1, o.idle_s, o.cap_bytes, o.flat_stop_bytes}, start);
   result.bytes_written = result.first.written_bytes();
   const bool time_left = seconds_since(runner, start) + o.recovery_idle_s < o.budget_s;
   if (result.first.drop && o.recovery_idle_s > 0.0 && time_left && o.cap_bytes > result.first.written_bytes()) {
@@ -103,7 +126,7 @@ SlcCacheResult run_slc_cache_probe(Device& device, const SlcCacheOptions& option
     // first fill found, and a drop needs its slower writes after it.
     const uint64_t left = o.cap_bytes - result.first.written_bytes();
     const uint64_t cap = std::min(left, 2 * result.first.bytes_before_drop() + 64 * o.io_bytes);
-    result.recovery = fill(device, runner, o, 2, o.recovery_idle_s, cap, start);
+    result.recovery = fill(device, runner, o, {2, o.recovery_idle_s, cap, 0}, start);
     result.bytes_written += result.recovery->written_bytes();
   }
   result.elapsed_s = seconds_since(runner, start);

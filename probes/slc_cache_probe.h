@@ -26,6 +26,11 @@ constexpr uint64_t kDefaultCacheCapBytes = 16ull << 30;
 struct SlcCacheOptions {
   Region window;                    // exact byte range to write (inside the journaled range)
   uint64_t cap_bytes = kDefaultCacheCapBytes;  // most the probe writes, both fills
+  // When > 0: the first fill also ends once it has written this much at a
+  // flat speed (not even a step the looser rule of analysis/throughput_drop.h
+  // accepts). A step seen keeps it going to cap_bytes, where a drop can be
+  // confirmed. run/write_bound.h: slc_flat_stop.
+  uint64_t flat_stop_bytes = 0;
   uint64_t io_bytes = 1 << 20;      // write size (cut to the device's largest transfer)
   double idle_s = 1.0;              // before the first fill
   double recovery_idle_s = 5.0;     // before the second fill (0: no second fill)
@@ -43,6 +48,7 @@ struct CacheFill {
   std::vector<double> latency_us;   // every write, in order
   std::optional<ThroughputDrop> drop;
   bool cut_by_budget = false;       // the budget ended it before a drop or the cap
+  bool ended_flat = false;          // flat_stop_bytes ended it: no step at all by then
   uint64_t written_bytes() const { return latency_us.size() * io_bytes; }
   uint64_t bytes_before_drop() const { return drop ? drop->index * io_bytes : 0; }
 };

@@ -144,6 +144,8 @@ json slc_cache_json(const DetectedUnit& unit, const std::optional<SlcCacheDetail
   out["native_bytes_per_s"] = optional_rounded(detail->native_bytes_per_s);
   out["written_bytes"] = detail->written_bytes;
   out["cap_bytes"] = detail->cap_bytes;
+  out["flat_stop_bytes"] = json_or_null(detail->flat_stop_bytes);
+  out["ended_by"] = detail->ended_by;
   out["io_bytes"] = detail->io_bytes;
   out["idle_s"] = rounded(detail->idle_s);
   json curve = json::array();

@@ -257,7 +257,9 @@ struct SlcCacheDetail {
   std::optional<double> in_cache_bytes_per_s;  // median speed before the drop (or of the whole fill)
   std::optional<double> native_bytes_per_s;    // median speed after it
   uint64_t written_bytes = 0;                  // both fills
-  uint64_t cap_bytes = 0;                      // --cache-bytes
+  uint64_t cap_bytes = 0;                      // --cache-bytes, or what the drive could hold
+  std::optional<uint64_t> flat_stop_bytes;     // where a fill at a flat speed ends; none: only at the cap
+  std::string ended_by;                        // the first fill's end: drop, flat_speed, cap or budget
   uint64_t io_bytes = 0;                       // each write's size
   double idle_s = 0.0;                         // idle before the first fill
   std::vector<CacheCurvePoint> curve;          // the first fill

@@ -78,10 +78,16 @@ std::optional<std::string> unconfirmed_step(const CacheFill& fill) {
                      100.0 * step->separation);
 }
 
-// What ended a fill that saw no drop: --budget, --cache-bytes, or the
-// drive's own size (run/write_bound.h: slc_fill_cap), below --cache-bytes.
+// What ended a fill that saw no drop: --budget, a flat speed past a share of
+// the drive (run/write_bound.h: slc_flat_stop), --cache-bytes, or the
+// drive's own size (slc_fill_cap), below --cache-bytes.
 std::string fill_end_words(const CacheFill& fill, uint64_t cache_bytes) {
   if (fill.cut_by_budget) return "--budget ended the fill";
+  if (fill.ended_flat) {
+    return fmt::format("it ended at a flat speed past 1/{} of the drive's capacity: a TLC drive with all its flash "
+                       "in SLC mode holds about that much, a QLC drive a quarter",
+                       kFlatStopCapacityDivisor);
+  }
   if (fill.cap_bytes >= cache_bytes) return "the --cache-bytes cap ended it";
   return "it ended past what the drive could hold in an SLC cache: one bit in a cell that otherwise keeps two or "
          "more, over raw flash of at most twice the drive's capacity";
@@ -178,6 +184,8 @@ SlcCacheDetail detail_of(const SlcCacheResult& result, const SlcCacheOptions& op
   }
   d.written_bytes = result.bytes_written;
   d.cap_bytes = options.cap_bytes;
+  if (options.flat_stop_bytes > 0) d.flat_stop_bytes = options.flat_stop_bytes;
+  d.ended_by = first.drop ? "drop" : first.ended_flat ? "flat_speed" : first.cut_by_budget ? "budget" : "cap";
   d.io_bytes = first.io_bytes;
   d.idle_s = first.idle_s;
   d.curve = curve_of(first);
@@ -205,7 +213,9 @@ PhaseOutcome run_slc_cache_phase(RunContext& run) {
   WriteState& w = run.write;
   SlcCacheOptions options;
   options.window = w.window;
-  options.cap_bytes = slc_fill_cap(run.options.cache_bytes, whole_drive_bytes(run.target));
+  const std::optional<uint64_t> drive_bytes = whole_drive_bytes(run.target);
+  options.cap_bytes = slc_fill_cap(run.options.cache_bytes, drive_bytes);
+  if (slc_flat_stop(drive_bytes) < options.cap_bytes) options.flat_stop_bytes = slc_flat_stop(drive_bytes);
   options.budget_s = run.budget.slc_cache_s(w.budget_s);
   if (options.budget_s < kLeastCacheProbeS) {
     run.doc.slc_cache.state = UnitState::undetermined;

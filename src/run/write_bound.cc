@@ -28,11 +28,24 @@ std::optional<uint64_t> whole_drive_bytes(const Target& target) {
   return target.topology.size_bytes;
 }
 
+namespace {
+
+// What a fill writes to confirm a cache of `cache` bytes: a drop needs a
+// fifth more after it, and at least DropRule's 32 writes of 1 MiB.
+uint64_t confirms(uint64_t cache) {
+  constexpr uint64_t kLeastAfterDrop = 32ull << 20;
+  return cache + std::max(cache / 5, kLeastAfterDrop);
+}
+
+}  // namespace
+
 uint64_t slc_fill_cap(uint64_t cache_bytes, std::optional<uint64_t> drive_bytes) {
   if (!drive_bytes) return cache_bytes;
-  constexpr uint64_t kLeastAfterDrop = 32ull << 20;  // DropRule's 32 writes after the drop, of 1 MiB
-  const uint64_t confirms_drive = *drive_bytes + std::max(*drive_bytes / 5, kLeastAfterDrop);
-  return std::min(cache_bytes, confirms_drive);
+  return std::min(cache_bytes, confirms(*drive_bytes));
+}
+
+uint64_t slc_flat_stop(std::optional<uint64_t> drive_bytes) {
+  return drive_bytes ? confirms(*drive_bytes / kFlatStopCapacityDivisor) : 0;
 }
 
 // A share at 0 is a phase that does not run (--cache-bytes 0, or left out

@@ -49,4 +49,16 @@ std::optional<uint64_t> whole_drive_bytes(const Target& target);
 // garbage collection the write grid then ran into.
 uint64_t slc_fill_cap(uint64_t cache_bytes, std::optional<uint64_t> drive_bytes);
 
+// Where a fill at a flat speed ends on a whole drive (0: no such end, the
+// drive's size unknown): once it could have confirmed a cache of a third of
+// the capacity. A TLC drive with all its flash in SLC mode holds about that
+// (a QLC drive a quarter), so a flat fill there has found no cache worth its
+// wear; only a two-bit (MLC) drive's could be larger. A step seen keeps the
+// fill going to slc_fill_cap. On a full 768 MiB drive the fill to 1.2 times
+// its capacity took 91 s of garbage collection before the write grid.
+uint64_t slc_flat_stop(std::optional<uint64_t> drive_bytes);
+
+// The share of the capacity slc_flat_stop confirms a cache up to.
+constexpr uint64_t kFlatStopCapacityDivisor = 3;
+
 }  // namespace ssdprobe

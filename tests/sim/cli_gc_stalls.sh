@@ -4,8 +4,8 @@
 # JSON (write_probe.grid.stalls, verdict.cautions), and a write unit left
 # open asks for a rerun after idling or over other space, never for a
 # doubled --budget, which only meets more stalls; the erase block the
-# stalls hide is never called ruled out; the SLC cache probe stops at what
-# the 1 GiB drive could hold (issue 38). A drive without stalls
+# stalls hide is never called ruled out; the SLC cache probe's flat fill
+# stops at a third of the 1 GiB drive (issue 38). A drive without stalls
 # gets no such line. Seeds 1 to 3, so one lucky draw cannot pass.
 #
 # Usage: cli_gc_stalls.sh SSDPROBE
@@ -49,12 +49,17 @@ for seed in 1 2 3; do
   [[ $erase == '{"state":"undetermined","bytes":null}' || $erase == '{"state":"found","bytes":25165824}' ]] ||
     fail "seed $seed: the erase block the stalls hide: $erase"
   grep -q "no erase block up to" "$txt" && fail "seed $seed: an erase block ruled out among the stalls"
-  # A 1 GiB drive: the SLC cache probe stops at 1.2 GiB (no cache holds more
-  # than the drive), answers "absent", and no rerun asks for more of it.
-  jq -e '.detected.slc_cache.written_bytes <= 1288490189 + 16 * 1048576 and .detected.slc_cache.cap_bytes == 1288490188
-         and .detected.slc_cache.state == "absent"' "$doc" > /dev/null ||
-    fail "seed $seed: the SLC fill of a 1 GiB drive: $(jq -c '[.detected.slc_cache.written_bytes, .detected.slc_cache.cap_bytes, .detected.slc_cache.state]' "$doc")"
-  jq -e '.detected.slc_cache.evidence | test("past what the drive could hold")' "$doc" > /dev/null ||
+  # A 1 GiB drive: the SLC cache probe's cap is 1.2 GiB (no cache holds more
+  # than the drive), but a fill at a flat speed ends once a cache of a third
+  # of the drive would have shown (1/3 + 1/15 of 1 GiB, 429,496,729 bytes,
+  # at most one look of 3 % late); it answers "absent" up to a third, and no
+  # rerun asks for more of it.
+  jq -e '.detected.slc_cache | .cap_bytes == 1288490188 and .flat_stop_bytes == 429496729
+         and .ended_by == "flat_speed" and .written_bytes >= .flat_stop_bytes
+         and .written_bytes <= .flat_stop_bytes * 1.04 and .state == "absent"
+         and .searched_up_to_bytes >= 357913941 - 1048576' "$doc" > /dev/null ||
+    fail "seed $seed: the SLC fill of a 1 GiB drive: $(jq -c '.detected.slc_cache | del(.curve)' "$doc")"
+  jq -e '.detected.slc_cache.evidence | test("at a flat speed past 1/3 of the drive")' "$doc" > /dev/null ||
     fail "seed $seed: the SLC evidence does not say why the fill ended: $(jq -r .detected.slc_cache.evidence "$doc")"
   grep -qE "SLC cache.*--budget [0-9]" "$txt" && fail "seed $seed: an SLC cache rerun with more budget"
 done

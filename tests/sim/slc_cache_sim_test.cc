@@ -13,6 +13,7 @@
 #include "probes/slc_cache_probe.h"
 #include "recording_device.h"
 #include "run/runs.h"
+#include "run/write_bound.h"
 #include "safety/write_session.h"
 
 using namespace ssdprobe;
@@ -120,6 +121,52 @@ TEST_CASE("drives without a cache are never said to have one") {
       SimDevice device(profile, seed, true);
       const SlcCacheResult result = probe(device, 1ull << 30);
       CHECK_FALSE(result.first.drop);
+    }
+  }
+}
+
+// A drive of `capacity` bytes with `cache` bytes of SLC cache (0: none),
+// probed with the flat end a run gives a whole drive of that size.
+SlcCacheResult probe_small_drive(uint64_t capacity, uint64_t cache, uint64_t seed) {
+  SimProfile profile = noisy_cached(cache);
+  profile.capacity_bytes = capacity;
+  if (cache == 0) profile.slc_cache = {};
+  SimDevice device(profile, seed, true);
+  SlcCacheOptions options;
+  options.window = default_write_window(device.limits().size_bytes);
+  options.cap_bytes = slc_fill_cap(kDefaultCacheCapBytes, capacity);
+  options.flat_stop_bytes = slc_flat_stop(capacity);
+  options.recovery_idle_s = 0.0;
+  return run_slc_cache_probe(device, options);
+}
+
+TEST_CASE("no cache on a small drive: the fill ends at a flat speed past a third of it, not at 1.2 times it") {
+  constexpr uint64_t capacity = 1ull << 30;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    INFO(fmt::format("seed {}", seed));
+    const SlcCacheResult result = probe_small_drive(capacity, 0, seed);
+    CHECK_FALSE(result.first.drop);
+    CHECK(result.first.ended_flat);
+    // Looks come every 3 % of the writes: the end is at most one look late.
+    CHECK(result.first.written_bytes() >= slc_flat_stop(capacity));
+    CHECK(result.first.written_bytes() <= slc_flat_stop(capacity) * 104 / 100);
+    CHECK(result.first.written_bytes() < slc_fill_cap(kDefaultCacheCapBytes, capacity) / 2);
+  }
+}
+
+TEST_CASE("a cache near a third of a small drive is still found: the step it shows keeps the fill going") {
+  // 30 % of the drive: confirmed inside the flat end. 36 %: its drop is not
+  // confirmable when the flat end comes (too few slower writes after it),
+  // but it is a step, so the fill goes on to the cap's reach and confirms it.
+  constexpr uint64_t capacity = 300ull << 20;
+  for (uint64_t cache : {90ull << 20, 108ull << 20}) {
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      INFO(fmt::format("cache {} seed {}", format_size(cache), seed));
+      const SlcCacheResult result = probe_small_drive(capacity, cache, seed);
+      REQUIRE(result.first.drop);
+      CHECK_FALSE(result.first.ended_flat);
+      const double found = static_cast<double>(result.first.bytes_before_drop());
+      CHECK(std::abs(found / static_cast<double>(cache) - 1.0) <= 0.10);
     }
   }
 }

@@ -86,6 +86,10 @@ TEST_CASE("the SLC cache probe writes no more than confirms a cache as large as 
   CHECK(slc_fill_cap(16 * kGiB, 64 * kGiB) == 16 * kGiB);
   CHECK(slc_fill_cap(16 * kGiB, std::nullopt) == 16 * kGiB);
   CHECK(slc_fill_cap(0, kGiB) == 0);
+  // A flat fill ends where a cache of a third of the drive would have shown.
+  CHECK(slc_flat_stop(3 * kGiB) == kGiB + kGiB / 5);
+  CHECK(slc_flat_stop(300 * kMiB) == 100 * kMiB + 32 * kMiB);
+  CHECK(slc_flat_stop(std::nullopt) == 0);
   const WriteBound bound = write_bound(kWindow, true, slc_fill_cap(16 * kGiB, 12 * kGiB));
   CHECK(bound.slc_cache == 12 * kGiB + 12 * kGiB / 5);
 }
