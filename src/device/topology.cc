@@ -194,6 +194,7 @@ Topology read_block_topology(unsigned major, unsigned minor, const std::string& 
     t.partition_start_bytes = read_sysfs_u64(node / "start").value_or(0) * kKernelSectorBytes;
   }
   t.size_bytes = read_sysfs_u64(node / "size").value_or(0) * kKernelSectorBytes;
+  t.disk_size_bytes = read_sysfs_u64(disk / "size").value_or(0) * kKernelSectorBytes;
   t.alignment_offset = read_sysfs_i64(node / "alignment_offset");
   read_queue_limits(disk / "queue", t);
   t.zoned = read_zoned_limits(disk / "queue");

@@ -33,11 +33,13 @@ struct WriteBound {
 // `slc_fill_bytes`: slc_fill_cap() of the run.
 WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes);
 
-// The size of the drive a target is the whole of (a block device on NVMe,
-// SATA, SAS/SCSI, USB or SD/MMC, or a simulated drive); nullopt for a
-// partition, a file, or a loop, virtio, md or device-mapper device, whose
-// drive may be larger than they are. (An NVMe namespace is taken for its
-// drive: a drive split into several namespaces is rare where SLC caches are.)
+// The size of the drive a target is, or is a partition of, or holds a file
+// of (a disk on NVMe, SATA, SAS/SCSI, USB or SD/MMC, or a simulated drive):
+// the disk's size, since a partition's or a file's writes fill the whole
+// drive's cache. nullopt on a loop, virtio, md or device-mapper device,
+// whose size says nothing of the drive under it. (An NVMe namespace is taken
+// for its drive: a drive split into several namespaces is rare where SLC
+// caches are.)
 std::optional<uint64_t> whole_drive_bytes(const Target& target);
 
 // The most the SLC cache probe writes: --cache-bytes, and never more than it
@@ -49,7 +51,7 @@ std::optional<uint64_t> whole_drive_bytes(const Target& target);
 // garbage collection the write grid then ran into.
 uint64_t slc_fill_cap(uint64_t cache_bytes, std::optional<uint64_t> drive_bytes);
 
-// Where a fill at a flat speed ends on a whole drive (0: no such end, the
+// Where a fill at a flat speed ends on a drive of known size (0: no such end, the
 // drive's size unknown): once it could have confirmed a cache of a third of
 // the capacity. A TLC drive with all its flash in SLC mode holds about that
 // (a QLC drive a quarter), so a flat fill there has found no cache worth its

@@ -96,6 +96,7 @@ TEST_CASE("read_block_topology reads a whole disk", "[topology]") {
   CHECK(t.partition_name.empty());
   CHECK(t.partition_start_bytes == 0u);
   CHECK(t.size_bytes == 1000215216ull * 512);
+  CHECK(t.disk_size_bytes == t.size_bytes);
   CHECK(t.alignment_offset == 0);
 }
 
@@ -108,6 +109,7 @@ TEST_CASE("read_block_topology reads a partition with its disk's queue limits", 
   CHECK(t.partition_name == "nvme0n1p1");
   CHECK(t.partition_start_bytes == 2048u * 512);
   CHECK(t.size_bytes == 204800u * 512);
+  CHECK(t.disk_size_bytes == 1000215216ull * 512);  // the drive's, for what the drive can hold
   CHECK(t.alignment_offset == 3584);
 }
 

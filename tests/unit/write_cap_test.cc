@@ -94,10 +94,10 @@ TEST_CASE("the SLC cache probe writes no more than confirms a cache as large as 
   CHECK(bound.slc_cache == 12 * kGiB + 12 * kGiB / 5);
 }
 
-// The cap is the drive's only where the target is the whole drive: a loop
-// device over a file on an SSD, a virtio disk, an LV or a partition says
-// nothing of the cache of the SSD under it.
-TEST_CASE("only a whole NVMe, SATA, SAS, USB or SD drive, or a sim, caps the SLC fill by its size") {
+// The cap is the drive's only where the drive is known: a loop device over a
+// file on an SSD, a virtio disk or an LV says nothing of the cache of the
+// SSD under it; a partition or a file of a drive is on that drive.
+TEST_CASE("an NVMe, SATA, SAS, USB or SD drive, or a sim, caps the SLC fill by its size, also under a partition") {
   const auto bytes_of = [](TargetKind kind, const char* transport) {
     Target t;
     t.kind = kind;
@@ -110,6 +110,24 @@ TEST_CASE("only a whole NVMe, SATA, SAS, USB or SD drive, or a sim, caps the SLC
   }
   CHECK(bytes_of(TargetKind::sim, "sim") == 10 * kGiB);
   for (const char* transport : {"loop", "virtio", "unknown"}) CHECK_FALSE(bytes_of(TargetKind::block, transport));
-  CHECK_FALSE(bytes_of(TargetKind::partition, "nvme"));
   CHECK_FALSE(bytes_of(TargetKind::file, "file"));
+  // A partition of a drive, or a file on one, fills the whole drive's cache:
+  // its disk's size caps the fill, never its own (a 10 GiB partition of a
+  // 32 GiB SD card). Not known (0), or on a loop or virtio disk: no cap.
+  const auto part_of = [](TargetKind kind, const char* transport, uint64_t disk) {
+    Target t;
+    t.kind = kind;
+    t.topology.transport = transport;
+    t.topology.size_bytes = 10 * kGiB;
+    t.topology.disk_size_bytes = disk;
+    return whole_drive_bytes(t);
+  };
+  for (const TargetKind kind : {TargetKind::partition, TargetKind::file}) {
+    CHECK(part_of(kind, "mmc", 32 * kGiB) == 32 * kGiB);
+    CHECK(part_of(kind, "nvme", 32 * kGiB) == 32 * kGiB);
+    CHECK_FALSE(part_of(kind, "mmc", 0));
+    CHECK_FALSE(part_of(kind, "loop", 32 * kGiB));
+    CHECK_FALSE(part_of(kind, "virtio", 32 * kGiB));
+  }
+  CHECK(part_of(TargetKind::block, "mmc", 32 * kGiB) == 10 * kGiB);  // a disk is its own size
 }
