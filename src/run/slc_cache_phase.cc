@@ -215,7 +215,7 @@ PhaseOutcome run_slc_cache_phase(RunContext& run) {
   options.window = w.window;
   const std::optional<uint64_t> drive_bytes = whole_drive_bytes(run.target);
   options.cap_bytes = slc_fill_cap(run.options.cache_bytes, drive_bytes);
-  if (slc_flat_stop(drive_bytes) < options.cap_bytes) options.flat_stop_bytes = slc_flat_stop(drive_bytes);
+  options.flat_stop_bytes = slc_flat_stop(options.cap_bytes, drive_bytes);
   options.budget_s = run.budget.slc_cache_s(w.budget_s);
   if (options.budget_s < kLeastCacheProbeS) {
     run.doc.slc_cache.state = UnitState::undetermined;

@@ -12,9 +12,9 @@
 
 namespace ssdprobe {
 
-WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes) {
-  return {slc_fill_bytes, kWriteGridByteCap, 2 * window.length, kWriteParallelismByteCap, kOpenUnitsByteCap,
-          restored ? window.length : 0};
+WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes, uint64_t slc_flat_bytes) {
+  return {slc_fill_bytes, slc_flat_bytes, kWriteGridByteCap, 2 * window.length, kWriteParallelismByteCap,
+          kOpenUnitsByteCap, restored ? window.length : 0};
 }
 
 std::optional<uint64_t> whole_drive_bytes(const Target& target) {
@@ -46,15 +46,21 @@ uint64_t slc_fill_cap(uint64_t cache_bytes, std::optional<uint64_t> drive_bytes)
   return std::min(cache_bytes, confirms(*drive_bytes));
 }
 
-uint64_t slc_flat_stop(std::optional<uint64_t> drive_bytes) {
-  return drive_bytes ? confirms(*drive_bytes / kFlatStopCapacityDivisor) : 0;
+uint64_t slc_flat_stop(uint64_t cap_bytes, std::optional<uint64_t> drive_bytes) {
+  if (!drive_bytes) return 0;
+  const uint64_t flat = confirms(*drive_bytes / kFlatStopCapacityDivisor);
+  return flat < cap_bytes ? flat : 0;
 }
 
 // A share at 0 is a phase that does not run (--cache-bytes 0, or left out
 // by --max-write-bytes): it is not listed.
 std::string WriteBound::breakdown() const {
   std::vector<std::string> parts;
-  if (slc_cache > 0) {
+  if (slc_cache > 0 && slc_flat_stop > 0) {
+    parts.push_back(fmt::format("SLC cache probe and the write grid inside the cache <= {} (the window rewritten; "
+                                "a fill at a flat speed stops at about {})",
+                                format_size(slc_cache), format_size(slc_flat_stop)));
+  } else if (slc_cache > 0) {
     parts.push_back(fmt::format("SLC cache probe and the write grid inside the cache <= {} (the window rewritten)",
                                 format_size(slc_cache)));
   }

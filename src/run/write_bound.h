@@ -19,6 +19,7 @@ constexpr uint64_t kWriteGridByteCap = 1ull << 30;
 
 struct WriteBound {
   uint64_t slc_cache = 0;          // --cache-bytes: both fills of the SLC cache probe
+  uint64_t slc_flat_stop = 0;      // where its fill ends at a flat speed (0: only at its cap); not in total()
   uint64_t write_grid = 0;         // kWriteGridByteCap
   uint64_t erase_stream = 0;       // two sequential passes over the window
   uint64_t write_parallelism = 0;  // kWriteParallelismByteCap
@@ -30,8 +31,8 @@ struct WriteBound {
   std::string breakdown() const;
 };
 
-// `slc_fill_bytes`: slc_fill_cap() of the run.
-WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes);
+// `slc_fill_bytes`: slc_fill_cap() of the run; `slc_flat_bytes`: its slc_flat_stop().
+WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes, uint64_t slc_flat_bytes = 0);
 
 // The size of the drive a target is, or is a partition of, or holds a file
 // of (a disk on NVMe, SATA, SAS/SCSI, USB or SD/MMC, or a simulated drive):
@@ -51,14 +52,15 @@ std::optional<uint64_t> whole_drive_bytes(const Target& target);
 // garbage collection the write grid then ran into.
 uint64_t slc_fill_cap(uint64_t cache_bytes, std::optional<uint64_t> drive_bytes);
 
-// Where a fill at a flat speed ends on a drive of known size (0: no such end, the
-// drive's size unknown): once it could have confirmed a cache of a third of
+// Where a fill at a flat speed ends on a drive of known size (0: no such end:
+// the drive's size unknown, or the end not below `cap_bytes`, the fill's
+// cap, slc_fill_cap): once it could have confirmed a cache of a third of
 // the capacity. A TLC drive with all its flash in SLC mode holds about that
 // (a QLC drive a quarter), so a flat fill there has found no cache worth its
 // wear; only a two-bit (MLC) drive's could be larger. A step seen keeps the
 // fill going to slc_fill_cap. On a full 768 MiB drive the fill to 1.2 times
 // its capacity took 91 s of garbage collection before the write grid.
-uint64_t slc_flat_stop(std::optional<uint64_t> drive_bytes);
+uint64_t slc_flat_stop(uint64_t cap_bytes, std::optional<uint64_t> drive_bytes);
 
 // The share of the capacity slc_flat_stop confirms a cache up to.
 constexpr uint64_t kFlatStopCapacityDivisor = 3;

@@ -87,8 +87,10 @@ WriteCapPlan confirm_writes(const Target& target, const Region& window, const Wr
   const bool interactive = ::isatty(STDIN_FILENO) != 0;
   const WritePlanSummary summary = session == nullptr ? simulated_plan(target, window) : session->summary();
   const bool restored = !summary.simulated && summary.preserve && !(session != nullptr && session->zoned());
-  WriteCapPlan cap = plan_write_cap(
-      write_bound(window, restored, slc_fill_cap(options.cache_bytes, whole_drive_bytes(target))), options.max_write_bytes);
+  const std::optional<uint64_t> drive_bytes = whole_drive_bytes(target);
+  const uint64_t slc_cap = slc_fill_cap(options.cache_bytes, drive_bytes);
+  WriteCapPlan cap =
+      plan_write_cap(write_bound(window, restored, slc_cap, slc_flat_stop(slc_cap, drive_bytes)), options.max_write_bytes);
   WritePlanSummary plan = with_bound(summary, options, cap, counters);
   if (session != nullptr && session->zoned()) {
     // The window is the zones' span; only their capacity can be written, and

@@ -135,7 +135,7 @@ SlcCacheResult probe_small_drive(uint64_t capacity, uint64_t cache, uint64_t see
   SlcCacheOptions options;
   options.window = default_write_window(device.limits().size_bytes);
   options.cap_bytes = slc_fill_cap(kDefaultCacheCapBytes, capacity);
-  options.flat_stop_bytes = slc_flat_stop(capacity);
+  options.flat_stop_bytes = slc_flat_stop(options.cap_bytes, capacity);
   options.recovery_idle_s = 0.0;
   return run_slc_cache_probe(device, options);
 }
@@ -148,8 +148,9 @@ TEST_CASE("no cache on a small drive: the fill ends at a flat speed past a third
     CHECK_FALSE(result.first.drop);
     CHECK(result.first.ended_flat);
     // Looks come every 3 % of the writes: the end is at most one look late.
-    CHECK(result.first.written_bytes() >= slc_flat_stop(capacity));
-    CHECK(result.first.written_bytes() <= slc_flat_stop(capacity) * 104 / 100);
+    const uint64_t flat = slc_flat_stop(slc_fill_cap(kDefaultCacheCapBytes, capacity), capacity);
+    CHECK(result.first.written_bytes() >= flat);
+    CHECK(result.first.written_bytes() <= flat * 104 / 100);
     CHECK(result.first.written_bytes() < slc_fill_cap(kDefaultCacheCapBytes, capacity) / 2);
   }
 }

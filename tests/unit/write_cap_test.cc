@@ -87,9 +87,17 @@ TEST_CASE("the SLC cache probe writes no more than confirms a cache as large as 
   CHECK(slc_fill_cap(16 * kGiB, std::nullopt) == 16 * kGiB);
   CHECK(slc_fill_cap(0, kGiB) == 0);
   // A flat fill ends where a cache of a third of the drive would have shown.
-  CHECK(slc_flat_stop(3 * kGiB) == kGiB + kGiB / 5);
-  CHECK(slc_flat_stop(300 * kMiB) == 100 * kMiB + 32 * kMiB);
-  CHECK(slc_flat_stop(std::nullopt) == 0);
+  CHECK(slc_flat_stop(16 * kGiB, 3 * kGiB) == kGiB + kGiB / 5);
+  CHECK(slc_flat_stop(16 * kGiB, 300 * kMiB) == 100 * kMiB + 32 * kMiB);
+  CHECK(slc_flat_stop(16 * kGiB, std::nullopt) == 0);
+  CHECK(slc_flat_stop(16 * kGiB, 41 * kGiB) == 0);           // 16.4 GiB: not below the cap, no flat end
+  CHECK(slc_flat_stop(16 * kGiB, 39 * kGiB) == 13 * kGiB + 13 * kGiB / 5);
+  CHECK(slc_flat_stop(kGiB, 3 * kGiB) == 0);                 // --cache-bytes 1G ends it sooner
+  // The --write question names the flat end beside the cap.
+  const WriteBound small = write_bound(kWindow, true, slc_fill_cap(16 * kGiB, kGiB), slc_flat_stop(16 * kGiB, kGiB));
+  CHECK(small.breakdown().find("<= 1.2 GiB (the window rewritten; a fill at a flat speed stops at about 409.6 MiB)") !=
+        std::string::npos);
+  CHECK(small.total() == write_bound(kWindow, true, slc_fill_cap(16 * kGiB, kGiB)).total());
   const WriteBound bound = write_bound(kWindow, true, slc_fill_cap(16 * kGiB, 12 * kGiB));
   CHECK(bound.slc_cache == 12 * kGiB + 12 * kGiB / 5);
 }
