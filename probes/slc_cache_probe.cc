@@ -88,6 +88,7 @@ CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& optio
     const auto now = find_sustained_drop(result.latency_us);
     if (confirmed(previous, now)) {
       result.drop = now;
+      result.drop_ended_it = true;
       break;
     }
     previous = now;

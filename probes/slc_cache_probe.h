@@ -49,6 +49,7 @@ struct CacheFill {
   std::optional<ThroughputDrop> drop;
   bool cut_by_budget = false;       // the budget ended it before a drop or the cap
   bool ended_flat = false;          // flat_stop_bytes ended it: no step at all by then
+  bool drop_ended_it = false;       // two looks confirmed the drop (one found after the cap or budget: false)
   uint64_t written_bytes() const { return latency_us.size() * io_bytes; }
   uint64_t bytes_before_drop() const { return drop ? drop->index * io_bytes : 0; }
 };

@@ -163,7 +163,7 @@ const std::vector<OptionSpec>& option_table() {
        "With --write: the most the SLC cache probe and the write grid inside the cache write together "
        "(rewriting the saved window, e.g. 64G; 0 skips both). It writes until the write speed drops and stays "
        "down; a cache larger than SIZE is reported as larger than what was written. On an NVMe, SATA, SAS, USB or SD "
-       "drive (or a partition or file on one) it writes at most 1.2 times the drive's capacity (no SLC cache holds more), and a fill at a flat "
+       "drive (or a partition of one) it writes at most 1.2 times the drive's capacity (no SLC cache holds more), and a fill at a flat "
        "speed ends once a cache of a third of the drive would have shown",
        SizeField{&Options::cache_bytes}},
       {"--max-write-bytes", "SIZE", "20G", "max_write_bytes", kCharacterize,

@@ -46,7 +46,7 @@ struct Topology {
   // Placement
   uint64_t partition_start_bytes = 0;  // absolute start of the target on its disk
   uint64_t size_bytes = 0;             // of the target itself
-  uint64_t disk_size_bytes = 0;        // of the whole disk it is on (a partition's or a file's disk); 0: unknown
+  uint64_t disk_size_bytes = 0;        // of the whole disk it is on (a partition's disk); 0: unknown
   std::optional<uint64_t> filesystem_block_size;  // file targets only
 };
 

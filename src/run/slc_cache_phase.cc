@@ -185,7 +185,7 @@ SlcCacheDetail detail_of(const SlcCacheResult& result, const SlcCacheOptions& op
   d.written_bytes = result.bytes_written;
   d.cap_bytes = options.cap_bytes;
   if (options.flat_stop_bytes > 0) d.flat_stop_bytes = options.flat_stop_bytes;
-  d.ended_by = first.drop ? "drop" : first.ended_flat ? "flat_speed" : first.cut_by_budget ? "budget" : "cap";
+  d.ended_by = first.drop_ended_it ? "drop" : first.ended_flat ? "flat_speed" : first.cut_by_budget ? "budget" : "cap";
   d.io_bytes = first.io_bytes;
   d.idle_s = first.idle_s;
   d.curve = curve_of(first);

@@ -9,9 +9,9 @@
 # time after the first such line, and counts only if that line was still the
 # last one shown when the run died and the loop device had seen only large
 # writes (the write grid after the phase writes 4-256 KiB). A kill in the
-# idle the phase begins with comes a random time after the journal holds
-# the whole window, and counts only if the device saw no write yet. A kill
-# that missed is restored and the aim retried.
+# idle the phase begins with comes a random time after the journal is
+# committed and says writes may begin, and counts only if the device saw no
+# write yet. A kill that missed is restored and the aim retried.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -53,16 +53,16 @@ start_run() {
 # The fill: a "SLC cache probe: fill" line, and only large writes so far.
 fill_shown() { in_slc_phase "$LOG"; }
 died_in_fill() { in_slc_phase "$LOG" && only_large_writes; }
-# The idle before the fill: the journal holds the whole window and its
-# commit record (the last 24 bytes begin "CMT1"; a journal killed before
-# its commit is a different case, write_kill's), the last line is the
-# journal's, and nothing was written yet. Size alone is not enough: on a
-# slow host the fsync before the commit outlasts the kill's delay.
+# The idle before the fill: the journal holds the whole window and says
+# writes may begin (its state word "WRIT", set once the commit and its
+# fsyncs are done; a journal killed before its commit is write_kill's case),
+# the last line is the journal's, and nothing was written yet. Its size
+# alone is not enough: on a slow host the fsyncs before the commit outlasted
+# the kill's delay, and the restore rightly found no commit.
 journal_complete() {
   local f
   f=$(journals | head -n 1)
-  [ -n "$f" ] && [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -ge $((64 * MIB)) ] &&
-    [ "$(tail -c 24 "$f" 2>/dev/null | head -c 4)" = CMT1 ]
+  [ -n "$f" ] && [ "$(journal_state "$f")" = 54495257 ]
 }
 died_in_idle() { journal_complete && last_progress "$LOG" | grep -q '^saving ' && no_writes; }
 

@@ -51,9 +51,9 @@ for seed in 1 2 3; do
   grep -q "no erase block up to" "$txt" && fail "seed $seed: an erase block ruled out among the stalls"
   # A 1 GiB drive: the SLC cache probe's cap is 1.2 GiB (no cache holds more
   # than the drive), but a fill at a flat speed ends once a cache of a third
-  # of the drive would have shown (1/3 + 1/15 of 1 GiB, 429,496,729 bytes,
-  # at most one look of 3 % late); it answers "absent" up to a third, and no
-  # rerun asks for more of it.
+  # of the drive would have shown (1/3 + 1/15 of 1 GiB, 429,496,729 bytes;
+  # it looks every 16 writes or 3 %, whichever is more: 3 % here, of 1 MiB
+  # writes); it answers "absent" up to a third, and no rerun asks for more.
   jq -e '.detected.slc_cache | .cap_bytes == 1288490188 and .flat_stop_bytes == 429496729
          and .ended_by == "flat_speed" and .written_bytes >= .flat_stop_bytes
          and .written_bytes <= .flat_stop_bytes * 1.04 and .state == "absent"

@@ -68,6 +68,7 @@ TEST_CASE("a cache smaller than the window, and one between the window and the c
       SimDevice device(profile, seed, true);
       const SlcCacheResult result = probe(device, kDefaultCacheCapBytes);
       REQUIRE(result.first.drop);
+      CHECK(result.first.drop_ended_it);
       const double found = static_cast<double>(result.first.bytes_before_drop());
       CHECK(std::abs(found / static_cast<double>(profile.slc_cache.bytes) - 1.0) <= 0.10);
       CHECK(result.first.drop->after_median_us > 2.0 * result.first.drop->before_median_us);
@@ -110,6 +111,19 @@ TEST_CASE("a cache larger than the cap is a lower bound: no drop, every byte wri
     CHECK_FALSE(result.first.drop);
     CHECK_FALSE(result.first.cut_by_budget);
     CHECK(result.first.written_bytes() == (2ull << 30));
+  }
+}
+
+TEST_CASE("a drop the cap cut short of a second look is still found, but the cap ended the fill") {
+  // 128 MiB of cache: its drop shows once 32 slower writes follow it (160
+  // MiB), and the next look would come 16 writes later, past a 170 MiB cap.
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    INFO(fmt::format("seed {}", seed));
+    SimDevice device(*find_sim_profile("tlc-slc-128m"), seed, true);
+    const SlcCacheResult result = probe(device, 170ull << 20);
+    REQUIRE(result.first.drop);
+    CHECK_FALSE(result.first.drop_ended_it);
+    CHECK(result.first.written_bytes() == (170ull << 20));
   }
 }
 
