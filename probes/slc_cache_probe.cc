@@ -75,7 +75,7 @@ CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& optio
   std::optional<ThroughputDrop> previous;
   while (result.latency_us.size() < most_writes) {
     if (seconds_since(runner, probe_start_ns) >= options.budget_s) {
-      result.cut_by_budget = true;
+      result.end = FillEnd::budget;
       break;
     }
     const size_t count = std::min(kWritesPerLook, most_writes - result.latency_us.size());
@@ -88,12 +88,12 @@ CacheFill fill(Device& device, ProbeRunner& runner, const SlcCacheOptions& optio
     const auto now = find_sustained_drop(result.latency_us);
     if (confirmed(previous, now)) {
       result.drop = now;
-      result.drop_ended_it = true;
+      result.end = FillEnd::drop;
       break;
     }
     previous = now;
     if (!now && flat_past(plan, result)) {
-      result.ended_flat = true;
+      result.end = FillEnd::flat_speed;
       break;
     }
   }

@@ -40,6 +40,12 @@ struct SlcCacheOptions {
   std::function<void(int fill, uint64_t written, uint64_t cap)> progress;
 };
 
+// What ended a fill: its cap, --budget, a drop two looks in a row confirmed,
+// or a flat speed past SlcCacheOptions::flat_stop_bytes. A drop the whole
+// fill shows only once the cap or the budget ended it is still `drop`'s
+// finding, but not what ended it.
+enum class FillEnd { cap, budget, drop, flat_speed };
+
 // One fill from an idle drive.
 struct CacheFill {
   double idle_s = 0.0;              // how long the drive idled before it
@@ -47,9 +53,8 @@ struct CacheFill {
   uint64_t cap_bytes = 0;
   std::vector<double> latency_us;   // every write, in order
   std::optional<ThroughputDrop> drop;
-  bool cut_by_budget = false;       // the budget ended it before a drop or the cap
-  bool ended_flat = false;          // flat_stop_bytes ended it: no step at all by then
-  bool drop_ended_it = false;       // two looks confirmed the drop (one found after the cap or budget: false)
+  FillEnd end = FillEnd::cap;
+  bool cut_by_budget() const { return end == FillEnd::budget; }
   uint64_t written_bytes() const { return latency_us.size() * io_bytes; }
   uint64_t bytes_before_drop() const { return drop ? drop->index * io_bytes : 0; }
 };

@@ -37,6 +37,17 @@ std::vector<CacheCurvePoint> curve_of(const CacheFill& fill) {
   return curve;
 }
 
+// detected.slc_cache.ended_by (docs/result-json.md).
+const char* fill_end_name(FillEnd end) {
+  switch (end) {
+    case FillEnd::cap: return "cap";
+    case FillEnd::budget: return "budget";
+    case FillEnd::drop: return "drop";
+    case FillEnd::flat_speed: return "flat_speed";
+  }
+  return "cap";
+}
+
 DetectedUnit cache_found(const CacheFill& fill) {
   const ThroughputDrop& drop = *fill.drop;
   DetectedUnit unit;
@@ -82,8 +93,8 @@ std::optional<std::string> unconfirmed_step(const CacheFill& fill) {
 // the drive (run/write_bound.h: slc_flat_stop), --cache-bytes, or the
 // drive's own size (slc_fill_cap), below --cache-bytes.
 std::string fill_end_words(const CacheFill& fill, uint64_t cache_bytes) {
-  if (fill.cut_by_budget) return "--budget ended the fill";
-  if (fill.ended_flat) {
+  if (fill.cut_by_budget()) return "--budget ended the fill";
+  if (fill.end == FillEnd::flat_speed) {
     return fmt::format("it ended at a flat speed past 1/{} of the drive's capacity: a TLC drive with all its flash "
                        "in SLC mode holds about that much, a QLC drive a quarter",
                        kFlatStopCapacityDivisor);
@@ -97,7 +108,7 @@ DetectedUnit cache_not_found(const CacheFill& fill, uint64_t cache_bytes) {
   DetectedUnit unit;
   if (fill.latency_us.empty()) {
     unit.state = UnitState::undetermined;
-    unit.evidence = fill.cut_by_budget
+    unit.evidence = fill.cut_by_budget()
                         ? fmt::format("--budget left no time to write after the {:g} s idle", fill.idle_s)
                         : fmt::format("--cache-bytes {} is less than one {} write: nothing was written",
                                       format_size(fill.cap_bytes), format_size(fill.io_bytes));
@@ -113,7 +124,7 @@ DetectedUnit cache_not_found(const CacheFill& fill, uint64_t cache_bytes) {
     unit.evidence = fmt::format("{}: {} ({})", fill_text, *step, ended_by);
     return unit;
   }
-  unit.state = fill.cut_by_budget ? UnitState::undetermined : UnitState::absent;
+  unit.state = fill.cut_by_budget() ? UnitState::undetermined : UnitState::absent;
   unit.searched_up_to_bytes = confirmable_bytes(fill);
   unit.evidence = fmt::format(
       "{} showed no lasting drop in speed ({}; a cache of up to {} would have shown): the drive has no SLC cache, "
@@ -164,7 +175,7 @@ CacheRecovery recovery_of(const CacheFill& second, const CacheFill& first) {
     r.evidence = fmt::format("after {:.3g} s idle, the second fill's {} ran at the cache's speed ({:.0f} % of the "
                              "writes nearer it than the native speed, no drop; {} ended it): at least that much came "
                              "back", second.idle_s, format_size(second.written_bytes()), 100.0 * (1.0 - native_share),
-                             second.cut_by_budget ? "--budget" : "its share of --cache-bytes");
+                             second.cut_by_budget() ? "--budget" : "its share of --cache-bytes");
   } else {
     r.evidence = fmt::format("after {:.3g} s idle, {:.0f} % of the writes ran nearer the native speed and the rest "
                              "nearer the cache's, with no clear drop between: how much came back is not known",
@@ -185,7 +196,7 @@ SlcCacheDetail detail_of(const SlcCacheResult& result, const SlcCacheOptions& op
   d.written_bytes = result.bytes_written;
   d.cap_bytes = options.cap_bytes;
   if (options.flat_stop_bytes > 0) d.flat_stop_bytes = options.flat_stop_bytes;
-  d.ended_by = first.drop_ended_it ? "drop" : first.ended_flat ? "flat_speed" : first.cut_by_budget ? "budget" : "cap";
+  d.ended_by = fill_end_name(first.end);
   d.io_bytes = first.io_bytes;
   d.idle_s = first.idle_s;
   d.curve = curve_of(first);
@@ -243,7 +254,7 @@ PhaseOutcome run_slc_cache_phase(RunContext& run) {
   const double write_phases_s = w.budget_s;
   w.budget_s = std::max(w.budget_s - result.elapsed_s, w.budget_s * (1.0 - kSlcCacheBudgetShare));
   reserve_in_cache_grid(run, run.budget.in_cache_grid_s(write_phases_s));
-  if (!result.first.cut_by_budget) return PhaseOutcome::done(result.elapsed_s);
+  if (!result.first.cut_by_budget()) return PhaseOutcome::done(result.elapsed_s);
   return PhaseOutcome::cut_by_budget(
       fmt::format("--budget ended the fill after {} with no lasting drop", format_size(result.first.written_bytes())),
       result.elapsed_s);

@@ -25,9 +25,9 @@ std::optional<uint64_t> whole_drive_bytes(const Target& target) {
   // transport: its drive is not looked up.)
   static const std::set<std::string> drive_transports = {"nvme", "sata", "sas", "scsi", "usb", "mmc"};
   if (target.kind == TargetKind::file) return std::nullopt;
-  const bool whole = target.kind == TargetKind::sim || target.kind == TargetKind::block;
   if (target.kind != TargetKind::sim && !drive_transports.contains(target.topology.transport)) return std::nullopt;
-  const uint64_t bytes = whole ? target.topology.size_bytes : target.topology.disk_size_bytes;
+  const uint64_t bytes =
+      target.kind == TargetKind::partition ? target.topology.disk_size_bytes : target.topology.size_bytes;
   if (bytes == 0) return std::nullopt;
   return bytes;
 }
@@ -58,13 +58,11 @@ uint64_t slc_flat_stop(uint64_t cap_bytes, std::optional<uint64_t> drive_bytes) 
 // by --max-write-bytes): it is not listed.
 std::string WriteBound::breakdown() const {
   std::vector<std::string> parts;
-  if (slc_cache > 0 && slc_flat_stop > 0) {
-    parts.push_back(fmt::format("SLC cache probe and the write grid inside the cache <= {} (the window rewritten; "
-                                "a fill at a flat speed stops at about {})",
-                                format_size(slc_cache), format_size(slc_flat_stop)));
-  } else if (slc_cache > 0) {
-    parts.push_back(fmt::format("SLC cache probe and the write grid inside the cache <= {} (the window rewritten)",
-                                format_size(slc_cache)));
+  if (slc_cache > 0) {
+    const std::string flat =
+        slc_flat_stop > 0 ? fmt::format("; a fill at a flat speed stops at about {}", format_size(slc_flat_stop)) : "";
+    parts.push_back(fmt::format("SLC cache probe and the write grid inside the cache <= {} (the window rewritten{})",
+                                format_size(slc_cache), flat));
   }
   if (write_grid > 0) parts.push_back(fmt::format("write grid <= {}", format_size(write_grid)));
   if (erase_stream > 0)

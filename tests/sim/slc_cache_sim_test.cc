@@ -68,7 +68,7 @@ TEST_CASE("a cache smaller than the window, and one between the window and the c
       SimDevice device(profile, seed, true);
       const SlcCacheResult result = probe(device, kDefaultCacheCapBytes);
       REQUIRE(result.first.drop);
-      CHECK(result.first.drop_ended_it);
+      CHECK(result.first.end == FillEnd::drop);
       const double found = static_cast<double>(result.first.bytes_before_drop());
       CHECK(std::abs(found / static_cast<double>(profile.slc_cache.bytes) - 1.0) <= 0.10);
       CHECK(result.first.drop->after_median_us > 2.0 * result.first.drop->before_median_us);
@@ -109,7 +109,7 @@ TEST_CASE("a cache larger than the cap is a lower bound: no drop, every byte wri
     SimDevice device(profile, seed, true);
     const SlcCacheResult result = probe(device, 2ull << 30);
     CHECK_FALSE(result.first.drop);
-    CHECK_FALSE(result.first.cut_by_budget);
+    CHECK_FALSE(result.first.cut_by_budget());
     CHECK(result.first.written_bytes() == (2ull << 30));
   }
 }
@@ -122,7 +122,7 @@ TEST_CASE("a drop the cap cut short of a second look is still found, but the cap
     SimDevice device(*find_sim_profile("tlc-slc-128m"), seed, true);
     const SlcCacheResult result = probe(device, 170ull << 20);
     REQUIRE(result.first.drop);
-    CHECK_FALSE(result.first.drop_ended_it);
+    CHECK(result.first.end != FillEnd::drop);
     CHECK(result.first.written_bytes() == (170ull << 20));
   }
 }
@@ -160,7 +160,7 @@ TEST_CASE("no cache on a small drive: the fill ends at a flat speed past a third
     INFO(fmt::format("seed {}", seed));
     const SlcCacheResult result = probe_small_drive(capacity, 0, seed);
     CHECK_FALSE(result.first.drop);
-    CHECK(result.first.ended_flat);
+    CHECK(result.first.end == FillEnd::flat_speed);
     // Looks come every 3 % of the writes: the end is at most one look late.
     const uint64_t flat = slc_flat_stop(slc_fill_cap(kDefaultCacheCapBytes, capacity), capacity);
     CHECK(result.first.written_bytes() >= flat);
@@ -179,7 +179,7 @@ TEST_CASE("a cache near a third of a small drive is still found: the step it sho
       INFO(fmt::format("cache {} seed {}", format_size(cache), seed));
       const SlcCacheResult result = probe_small_drive(capacity, cache, seed);
       REQUIRE(result.first.drop);
-      CHECK_FALSE(result.first.ended_flat);
+      CHECK(result.first.end != FillEnd::flat_speed);
       const double found = static_cast<double>(result.first.bytes_before_drop());
       CHECK(std::abs(found / static_cast<double>(cache) - 1.0) <= 0.10);
     }
