@@ -85,6 +85,7 @@ GridPlan plan_read_grid(const GridPlanInput& input) {
   cap_sizes(plan, input, input.largest_size);
   for (uint64_t offset = 0; offset < input.window; offset += input.logical_block) plan.offsets.push_back(offset);
   plan.candidates = default_unit_candidates(input.logical_block, input.window);
+  if (plan.sizes.size() > 1) plan.first_look_size = plan.sizes[1];
   place_slots(plan, input);
   return plan;
 }

@@ -39,6 +39,10 @@ struct GridPlan {
   uint64_t first_slot = 0;           // target offset of slot 0
   uint64_t slot_count = 0;
   std::vector<std::string> notes;    // adaptations worth telling the user
+  // The row a first look samples alone before the whole grid (0: none;
+  // probes/grid_probe.h): read grids' two-logical-block reads, which cross
+  // each candidate unit's boundaries at offsets of their own.
+  uint64_t first_look_size = 0;
 
   uint64_t location(uint64_t slot, size_t offset_index) const {
     return first_slot + slot * slot_bytes + offsets[offset_index];
@@ -46,7 +50,8 @@ struct GridPlan {
 };
 
 // Read grid: sizes from one logical block to 32 KiB, offsets every logical
-// block across the 128 KiB window (a crossing is visible at any phase).
+// block across the 128 KiB window (a crossing is visible at any phase);
+// its first look is the row of two logical blocks.
 // Throws Error(target) when the region is too small (naming the size needed)
 // and Error(usage) when the region lies outside the target.
 GridPlan plan_read_grid(const GridPlanInput& input);

@@ -3,17 +3,22 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <optional>
 #include <fmt/format.h>
 #include <unordered_set>
 
 #include "analysis/round_drift.h"
+#include "analysis/stats.h"
 #include "analysis/write_stalls.h"
 #include "core/random.h"
 #include "runner/runner.h"
 
 namespace ssdprobe {
 namespace {
+
+// How long a first look may go on, in IOs of the full grid's first round.
+constexpr uint64_t kLookRoundsOfGrid = 1;
 
 // Picks slots at random, never one of the recently used ones, so a read never
 // lands where the drive's buffers may still hold data from a recent read.
@@ -96,17 +101,45 @@ std::vector<PlannedIo> ios_for(IoOp op, const GridPlan& plan, const LatencyGrid&
   return ios;
 }
 
+// `cells`, `per_cell` times each, shuffled.
+std::vector<size_t> repeated_cells(const std::vector<size_t>& cells, uint64_t per_cell, Random& random) {
+  std::vector<size_t> round;
+  round.reserve(cells.size() * per_cell);
+  for (uint64_t k = 0; k < per_cell; ++k) round.insert(round.end(), cells.begin(), cells.end());
+  for (size_t i = round.size(); i > 1; --i) std::swap(round[i - 1], round[random.below(i)]);
+  return round;
+}
+
 // Every cell of the named rows, `per_cell` times each, shuffled.
 std::vector<size_t> row_cells(const LatencyGrid& grid, const std::vector<uint64_t>& sizes, uint64_t per_cell,
                               Random& random) {
   std::vector<size_t> cells;
   for (size_t row = 0; row < grid.sizes.size(); ++row) {
     if (std::find(sizes.begin(), sizes.end(), grid.sizes[row]) == sizes.end()) continue;
-    for (uint64_t k = 0; k < per_cell; ++k) {
-      for (size_t column = 0; column < grid.offsets.size(); ++column) cells.push_back(grid.cell_index(row, column));
-    }
+    for (size_t column = 0; column < grid.offsets.size(); ++column) cells.push_back(grid.cell_index(row, column));
   }
-  for (size_t i = cells.size(); i > 1; --i) std::swap(cells[i - 1], cells[random.below(i)]);
+  return repeated_cells(cells, per_cell, random);
+}
+
+// The cells of a first look, in the row of `size`. Columns whose reads
+// touch the same number of blocks of every candidate unit are the same to
+// the step model, so the look keeps two of each such class (the first and
+// the last in the window, on different pages): every contrast of the row
+// with a fraction of its cells. The full grid samples the rest.
+std::vector<size_t> look_cells(const LatencyGrid& grid, uint64_t size, const std::vector<Feature>& candidates) {
+  const auto row = static_cast<size_t>(std::find(grid.sizes.begin(), grid.sizes.end(), size) - grid.sizes.begin());
+  std::map<std::vector<double>, std::vector<size_t>> classes;  // feature values -> columns
+  for (size_t column = 0; column < grid.offsets.size(); ++column) {
+    std::vector<double> values;
+    for (const Feature& feature : candidates) values.push_back(feature_value(feature, grid.offsets[column], size));
+    classes[values].push_back(column);
+  }
+  std::vector<size_t> cells;
+  for (const auto& [values, columns] : classes) {
+    cells.push_back(grid.cell_index(row, columns.front()));
+    if (columns.size() > 1) cells.push_back(grid.cell_index(row, columns.back()));
+  }
+  std::sort(cells.begin(), cells.end());
   return cells;
 }
 
@@ -177,20 +210,26 @@ class GridRounds {
       : plan_(plan), options_(options), runner_(runner), random_(random), slots_(slots), result_(result),
         start_ns_(start_ns), analysis_(options.analysis), contenders_(analysis_.candidates),
         next_round_ios_(static_cast<uint64_t>(options.initial_samples_per_cell) * result.grid.cell_count()),
-        analysed_(plan.sizes, plan.offsets) {}
+        analysed_(plan.sizes, plan.offsets), looking_(first_look_row(plan, options)) {
+    if (looking_) {
+      result_.first_look.request_bytes = plan.first_look_size;
+      look_cells_ = look_cells(result_.grid, plan.first_look_size, analysis_.candidates);
+    }
+  }
 
   // Samples and analyses one round. False when the probe stops here
   // (result.stop_reason says why).
   bool run(int round) {
-    const bool first = round == 1;
-    const std::vector<size_t> cells = plan_round(first);
+    const std::vector<size_t> cells = plan_round();
     if (cells.empty()) {
       result_.stop_reason = GridStopReason::byte_cap;
       return false;
     }
     time_round(cells, round);
     analyse_round(round);
-    return settle_or_continue(round);
+    if (!looking_) return settle_or_continue(round);
+    look_again_or_go_on(round);
+    return true;
   }
 
   // The verdict on every round's samples, with more resamples than between rounds.
@@ -208,15 +247,25 @@ class GridRounds {
   double elapsed_s() const { return static_cast<double>(runner_.now_ns() - start_ns_) / 1e9; }
 
  private:
+  // A first look needs its row in the plan, and one mix of cells per round
+  // at a deeper queue (round_shape says why).
+  static bool first_look_row(const GridPlan& plan, const GridProbeOptions& options) {
+    return options.first_look && plan.first_look_size > 0 && options.queue_depth <= 1 &&
+           std::find(plan.sizes.begin(), plan.sizes.end(), plan.first_look_size) != plan.sizes.end();
+  }
+
   // The round's cells, shuffled, trimmed to what the byte cap leaves.
-  std::vector<size_t> plan_round(bool first) {
+  std::vector<size_t> plan_round() {
     const LatencyGrid& grid = result_.grid;
     std::vector<size_t> cells;
-    if (!question_rows_.empty()) {
+    if (looking_) {
+      cells = repeated_cells(look_cells_, look_per_cell_, random_);
+    } else if (!question_rows_.empty()) {
       cells = row_cells(grid, question_rows_, question_per_cell_, random_);
     } else {
-      const RoundShape shape = round_shape(first, next_round_ios_, grid.cell_count(), options_);
+      const RoundShape shape = round_shape(!full_round_done_, next_round_ios_, grid.cell_count(), options_);
       cells = round_cells(grid, shape.uniform_per_cell, shape.targeted, contenders_, random_);
+      full_round_done_ = true;
     }
     if (options_.max_bytes > 0) {
       trim_to_byte_cap(cells, grid, options_.max_bytes - std::min(options_.max_bytes, runner_.bytes_issued()));
@@ -234,8 +283,18 @@ class GridRounds {
     add_round_samples(result_.grid, analysed_, cells, latencies, shift);
     std::vector<double>().swap(latencies);  // copied into the grids: free it before the analysis runs
     if (first) baseline_ = baseline_medians(analysed_);
+    extend_baseline();
     result_.round_shifts_us.push_back(shift);
     result_.rounds = round;
+  }
+
+  // Cells sampled for the first time after round 1 (the full grid after a
+  // first look) take their drift-corrected median as their baseline, so
+  // later rounds measure drift over them too.
+  void extend_baseline() {
+    for (size_t cell = 0; cell < baseline_.size(); ++cell) {
+      if (baseline_[cell] <= 0.0 && !analysed_.samples[cell].empty()) baseline_[cell] = median(analysed_.samples[cell]);
+    }
   }
 
   // What the verdict is drawn from: the drift-corrected grid, less its
@@ -260,6 +319,35 @@ class GridRounds {
     result_.elapsed_s = elapsed_s();
     if (options_.progress) {
       options_.progress({options_.name, round, result_.ios, result_.elapsed_s, options_.budget_s, &result_.verdict});
+    }
+  }
+
+  // After a look round: look again (doubling the row's samples), or hand
+  // over to the full grid once a second look round confirmed a found unit,
+  // the look sees no level, or it has spent what the full grid's first round
+  // costs.
+  void look_again_or_go_on(int round) {
+    const UnitVerdict& verdict = result_.verdict;
+    const bool confirmed = round >= std::max(2, options_.min_rounds) && verdict.leading == previous_leading_;
+    previous_leading_ = verdict.leading;
+    FirstLook& look = result_.first_look;
+    look.ios = result_.ios;
+    look.rounds = round;
+    const bool found = verdict.state == UnitState::found && verdict.settled && confirmed;
+    if (found) {
+      look.unit = verdict.leading;
+      look.support = verdict.leading_support;
+    }
+    const uint64_t full_round_ios = static_cast<uint64_t>(options_.initial_samples_per_cell) * result_.grid.cell_count();
+    // A look that sees no level at all hands over at once: ruling every unit
+    // out takes every row, and the row alone would only delay the grid.
+    if (found || !verdict.leading || result_.ios >= kLookRoundsOfGrid * full_round_ios) looking_ = false;
+    // Out of budget after a look, the grid still gets its first full round,
+    // as a grid without a look always did: the heat map and the audit's
+    // costs need every cell. It passes the budget by at most the look.
+    if (!size_next_round()) looking_ = false;
+    if (looking_) {
+      look_per_cell_ = std::max<uint64_t>(1, std::min(result_.ios, next_round_ios_) / look_cells_.size());
     }
   }
 
@@ -370,6 +458,10 @@ class GridRounds {
   // The rows the next round samples for open_rows (empty: a normal round).
   std::vector<uint64_t> question_rows_;
   uint64_t question_per_cell_ = 1;
+  bool looking_;                   // the first look is sampling its row alone
+  std::vector<size_t> look_cells_; // the cells it samples (look_cells)
+  uint64_t look_per_cell_ = options_.initial_samples_per_cell;
+  bool full_round_done_ = false;   // the full grid's first round (initial_samples_per_cell a cell) is done
 };
 
 }  // namespace

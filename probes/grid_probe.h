@@ -3,12 +3,16 @@
 // spent. Each round shuffles its IOs so slow drift cannot favour one cell,
 // sends every IO to a fresh slot so no cache answers it, and (at queue depth
 // 1) spends most of its IOs on the cells that tell apart the units still in
-// contention. Drift between rounds is measured and removed before analysis
-// (analysis/round_drift.h); the reported grid keeps the raw latencies.
+// contention. At queue depth 1 a read grid first samples one row alone (a
+// first look, FirstLook below), which can name the page with a fraction of
+// the grid's IOs. Drift between rounds is measured and removed before
+// analysis (analysis/round_drift.h); the reported grid keeps the raw
+// latencies.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "analysis/latency_grid.h"
@@ -54,6 +58,26 @@ struct GridProbeOptions {
   // Empty, or no function: the question is answered.
   std::function<std::vector<uint64_t>(const LatencyGrid&, const UnitVerdict&)> open_rows;
   int max_question_rounds = 4;
+  bool first_look = true;             // sample the plan's first_look_size row alone first (at queue depth 1)
+};
+
+// What a first look did. When the plan names a first-look row
+// (GridPlan::first_look_size) and the queue depth is 1, the first rounds
+// sample that row alone: its reads cross each candidate unit's boundaries at
+// offsets of their own, so the row can name the unit with a fraction of the
+// grid's IOs. The look ends when a second look round confirms a found unit,
+// when it sees no level at all (ruling every unit out takes every row), or
+// once it has spent what the full grid's first round costs. The full grid
+// follows either way (the heat map and the audit's costs need every size),
+// its first round samples every cell as a look-less first round would, and
+// it must confirm the look's answer before the probe may stop. The look's
+// samples stay in the grid.
+struct FirstLook {
+  uint64_t request_bytes = 0;    // the row it sampled; 0: no first look ran
+  uint64_t ios = 0;              // timed IOs, all in that row
+  int rounds = 0;
+  std::optional<uint64_t> unit;  // the unit it settled on, confirmed by a second look round; nothing if none
+  double support = 0.0;          // bootstrap support for `unit` (0 when none)
 };
 
 // Why a grid stopped sampling (the report layer names them).
@@ -77,6 +101,7 @@ struct GridProbeResult {
   GridStopReason stop_reason = GridStopReason::round_limit;
   std::vector<double> round_shifts_us;  // drift removed from each round before analysis (round 1: 0)
   LatencyGrid corrected;                // grid less each round's drift: what the verdict was drawn from
+  FirstLook first_look;
 };
 
 // Writes (op == write) need a writable device and fill every request with

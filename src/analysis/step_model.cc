@@ -71,6 +71,16 @@ StepModel::StepModel(const LatencyGrid& grid, const std::vector<Feature>& candid
     row_of_cell_[cell] = cell / columns;
     if (weights_[cell] > 0) ++used_cells_;
   }
+  // A row without data (a first look samples one row alone) fits no
+  // intercept and so costs no degree of freedom.
+  for (size_t row = 0; row < rows_; ++row) {
+    for (size_t j = 0; j < columns; ++j) {
+      if (weights_[grid.cell_index(row, j)] > 0) {
+        ++rows_with_data_;
+        break;
+      }
+    }
+  }
   for (const Feature& feature : candidates) {
     std::vector<double> column(grid.cell_count(), 0.0);
     double variation = 0.0;
@@ -130,7 +140,7 @@ StepModel::Moments StepModel::moments(std::span<const double> medians) const {
 std::optional<std::vector<LevelEstimate>> StepModel::fit_moments(const Moments& m, const std::vector<size_t>& chosen,
                                                                  double* rss) const {
   const size_t k = chosen.size();
-  const double dof = static_cast<double>(used_cells_) - static_cast<double>(rows_) - static_cast<double>(k);
+  const double dof = static_cast<double>(used_cells_) - static_cast<double>(rows_with_data_) - static_cast<double>(k);
   if (dof < 1) return std::nullopt;
   std::vector<std::vector<double>> g(k, std::vector<double>(k));
   for (size_t a = 0; a < k; ++a) {
@@ -213,7 +223,7 @@ std::vector<LevelEstimate> StepModel::select(std::span<const double> medians, co
   std::sort(current.begin(), current.end(),
             [](const LevelEstimate& a, const LevelEstimate& b) { return a.unit_bytes < b.unit_bytes; });
   if (dispersion) {
-    const double dof = static_cast<double>(used_cells_) - static_cast<double>(rows_) - static_cast<double>(chosen.size());
+    const double dof = static_cast<double>(used_cells_) - static_cast<double>(rows_with_data_) - static_cast<double>(chosen.size());
     *dispersion = dof >= 1 ? current_rss / dof : 0.0;
   }
   return current;

@@ -98,6 +98,7 @@ class StepModel {
   std::vector<size_t> row_of_cell_;
   size_t rows_ = 0;
   size_t used_cells_ = 0;
+  size_t rows_with_data_ = 0;  // rows with at least one weighted cell: one intercept each
 };
 
 }  // namespace ssdprobe

@@ -65,12 +65,17 @@ std::vector<double> cell_weights(const LatencyGrid& grid, const std::vector<doub
   return weights;
 }
 
+// The median latency of the smallest IOs sampled: the first row, or on a
+// first look (one row sampled alone) that row.
 double typical_latency(const LatencyGrid& grid, const std::vector<double>& medians) {
-  std::vector<double> first_row;
-  for (size_t j = 0; j < grid.offsets.size(); ++j) {
-    if (!grid.cell(0, j).empty()) first_row.push_back(medians[j]);
+  for (size_t row = 0; row < grid.sizes.size(); ++row) {
+    std::vector<double> row_medians;
+    for (size_t j = 0; j < grid.offsets.size(); ++j) {
+      if (!grid.cell(row, j).empty()) row_medians.push_back(medians[grid.cell_index(row, j)]);
+    }
+    if (!row_medians.empty()) return median(row_medians);
   }
-  return first_row.empty() ? 0.0 : median(first_row);
+  return 0.0;
 }
 
 std::optional<uint64_t> pick_unit(const std::vector<LevelEstimate>& levels, PickRule rule) {

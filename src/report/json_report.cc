@@ -177,6 +177,15 @@ json rounded_list(const std::vector<double>& values) {
   return list;
 }
 
+json first_look_json(const FirstLook& look) {
+  if (look.request_bytes == 0) return nullptr;
+  return {{"request_bytes", look.request_bytes},
+          {"ios", look.ios},
+          {"rounds", look.rounds},
+          {"unit_bytes", look.unit ? json(*look.unit) : json(nullptr)},
+          {"support", rounded(look.support)}};
+}
+
 json grid_json(const GridReport& report) {
   const LatencyGrid& g = report.grid;
   json median = json::array(), p10 = json::array(), p90 = json::array(), p99 = json::array(), count = json::array();
@@ -199,7 +208,8 @@ json grid_json(const GridReport& report) {
   return {{"name", report.name}, {"op", report.op},       {"queue_depth", report.queue_depth},
           {"sizes", g.sizes},    {"offsets", g.offsets},  {"median_us", median},
           {"p10_us", p10},       {"p90_us", p90},         {"p99_us", p99},
-          {"samples", count},    {"round_shift_us", rounded_list(report.round_shift_us)}};
+          {"samples", count},    {"round_shift_us", rounded_list(report.round_shift_us)},
+          {"first_look", first_look_json(report.first_look)}};
 }
 
 json write_stalls_json(const WriteStalls& s) {

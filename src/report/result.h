@@ -47,6 +47,7 @@ struct GridReport {
   // would otherwise split every cell into a slow and a fast part). Not
   // written to the document; empty when not kept.
   LatencyGrid corrected;
+  FirstLook first_look;                // the row sampled alone before the grid (read grids at queue depth 1)
 };
 
 struct WriteProbeSummary {

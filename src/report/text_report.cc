@@ -520,6 +520,17 @@ std::string per_phase_writes_text(const std::vector<PhaseRecord>& phases, uint64
                      format_size(announced));
 }
 
+// "; a first look named 16 KiB after 126 reads of 1 KiB", when the read
+// grid's first look settled on a page (probes/grid_probe.h); else nothing.
+std::string first_look_text(const ResultDocument& d) {
+  for (const GridReport& grid : d.grids) {
+    if (grid.name != "read" || !grid.first_look.unit) continue;
+    return fmt::format("; a first look named {} after {} reads of {}", format_size(*grid.first_look.unit),
+                       grid.first_look.ios, format_size(grid.first_look.request_bytes));
+  }
+  return "";
+}
+
 void run_summary(std::string& out, const ResultDocument& d, size_t width) {
   if (!d.notes.empty()) out += "\n";
   for (const auto& note : d.notes) out += wrapped("note: ", note, width, 6);
@@ -527,10 +538,10 @@ void run_summary(std::string& out, const ResultDocument& d, size_t width) {
     out += "\nNo timing IO was done (info).\n";
     return;
   }
-  out += "\n" + wrapped("Run: ", fmt::format("{}, {:.2f} s of device time, {:.2f} s wall; read grid: {} ({}); engine {}",
+  out += "\n" + wrapped("Run: ", fmt::format("{}, {:.2f} s of device time, {:.2f} s wall; read grid: {} ({}{}); engine {}",
                                              counted(d.run->ios, "timed IO"), d.run->device_time_s, d.duration_s,
                                              counted(d.run->rounds, "round"), stop_reason_name(d.run->stop_reason),
-                                             d.run->engine) + waits_text(d.phases),
+                                             first_look_text(d), d.run->engine) + waits_text(d.phases),
                           width, 5);
   if (d.write_probe) {
     const WriteProbeSummary& w = *d.write_probe;

@@ -99,7 +99,7 @@ void record_read(ResultDocument& doc, GridProbeResult read, const char* grid_nam
 
 void record_read_grid(ResultDocument& doc, GridProbeResult read, const char* grid_name, uint32_t queue_depth) {
   doc.grids.push_back(GridReport{grid_name, "read", queue_depth, std::move(read.grid), std::move(read.round_shifts_us),
-                                 std::move(read.corrected)});
+                                 std::move(read.corrected), read.first_look});
 }
 
 void use_saved_units(ResultDocument& doc, const MeasuredUnits& saved, const std::string& file) {

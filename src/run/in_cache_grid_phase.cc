@@ -116,7 +116,7 @@ PhaseOutcome run_in_cache_grid_phase(RunContext& run) {
   outcome.device_time_s += idle_s;
   run.doc.grids.push_back(
       GridReport{"write-in-cache", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us),
-                 std::move(grid.corrected)});
+                 std::move(grid.corrected), {}});
   return outcome;
 }
 

@@ -256,7 +256,7 @@ PhaseOutcome run_write_grid(RunContext& run) {
   record_stripe(run.doc, v.stripe);
   summary(run).grid_stalls = classify_write_stalls(grid.grid);
   run.doc.grids.push_back(GridReport{"write", "write", 1, std::move(grid.grid), std::move(grid.round_shifts_us),
-                                     std::move(grid.corrected)});
+                                     std::move(grid.corrected), {}});
   add_notes(run.doc, grid.plan.notes);
   summary(run).bytes_written += grid.bytes_issued;
   summary(run).grid_stop_reason = grid.stop_reason;

@@ -5,7 +5,8 @@
 # values beside the unit they should describe; confidence as in the JSON,
 # named; steps numbered in the order they run; folded to COLUMNS; info says
 # its recommendations are defaults; a missed erase block says how to widen the
-# window; a read page found on freshly written space says so; "1 round".
+# window; a read page found on freshly written space says so; "1 round";
+# the first look.
 #
 # Usage: cli_text_report.sh SSDPROBE
 set -u
@@ -82,7 +83,19 @@ grep -q "suit this drive" "$T/i.txt" && fail "info, which measured nothing, call
 COLUMNS=80 "$SSDPROBE" -q info sim:clean-4k | awk 'NR > 1 && length > 80 && !/^     [a-z_]+ +[a-z]/ { bad = 1; print } END { exit bad }' ||
   fail "info folds no line past 80 columns except commands and the verdict line"
 
-# A budget too small for a second round stops after the first: "1 round".
-"$SSDPROBE" -q --budget 0.001 sim:clean-4k > "$T/r.txt" || fail "one-round run exited $?"
+# A budget too small for a second round stops after the first: "1 round"
+# (at --qd 2, where there is no first look).
+"$SSDPROBE" -q --qd 2 --budget 0.001 sim:clean-4k > "$T/r.txt" || fail "one-round run exited $?"
 grep -q "read grid: 1 round (budget)" "$T/r.txt" || fail "one round: $(grep -A1 '^Run' "$T/r.txt")"
+# At queue depth 1 the first look's round comes first, and the grid still
+# gets its first round over every cell (past the budget, or settling on the
+# look's answer): the heat map has no empty cell.
+"$SSDPROBE" -q --budget 0.001 --json "$T/r.json" sim:clean-4k > "$T/r.txt" || fail "look-and-round run exited $?"
+grep -q "read grid: 2 rounds (" "$T/r.txt" || fail "look and round: $(grep -A1 '^Run' "$T/r.txt")"
+[ "$(jq '[.grids[0].samples[][] | select(. < 3)] | length' "$T/r.json")" = 0 ] ||
+  fail "a cell of the budget-starved grid has fewer than 3 samples"
+# A page named by the first look says after how many reads.
+"$SSDPROBE" -q sim:nvme-4kn-32k > "$T/r.txt" || fail "nvme-4kn-32k exited $?"
+grep -A1 "^Run" "$T/r.txt" | tr '\n' ' ' | tr -s ' ' | grep -q "a first look named 32 KiB after 90 reads of 8 KiB" ||
+  fail "no first look in the run line: $(grep -A1 '^Run' "$T/r.txt")"
 echo "PASS"

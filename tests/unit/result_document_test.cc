@@ -122,6 +122,13 @@ TEST_CASE("characterize writes every spec field") {
     for (const auto& n : row) total += n.get<uint64_t>();
   }
   CHECK(total == d["run"]["ios"].get<uint64_t>());
+  // The first look named the page after a share of those IOs, which are in the grid's counts.
+  const json& look = grid["first_look"];
+  CHECK(look["request_bytes"] == 1024);
+  CHECK(look["unit_bytes"] == d["detected"]["read_page"]["bytes"]);
+  CHECK(look["rounds"] == 2);
+  CHECK(look["ios"].get<uint64_t>() < total);
+  CHECK(look["support"].get<double>() >= 0.97);
 }
 
 TEST_CASE("--write adds the write half of the parallelism probe, inside the write window") {
