@@ -17,9 +17,6 @@
 namespace ssdprobe {
 namespace {
 
-// How long a first look may go on, in IOs of the full grid's first round.
-constexpr uint64_t kLookRoundsOfGrid = 1;
-
 // Picks slots at random, never one of the recently used ones, so a read never
 // lands where the drive's buffers may still hold data from a recent read.
 class FreshSlots {
@@ -330,6 +327,7 @@ class GridRounds {
     const UnitVerdict& verdict = result_.verdict;
     const bool confirmed = round >= std::max(2, options_.min_rounds) && verdict.leading == previous_leading_;
     previous_leading_ = verdict.leading;
+    previous_counts_ = true;
     FirstLook& look = result_.first_look;
     look.ios = result_.ios;
     look.rounds = round;
@@ -338,16 +336,24 @@ class GridRounds {
       look.unit = verdict.leading;
       look.support = verdict.leading_support;
     }
-    const uint64_t full_round_ios = static_cast<uint64_t>(options_.initial_samples_per_cell) * result_.grid.cell_count();
     // A look that sees no level at all hands over at once: ruling every unit
     // out takes every row, and the row alone would only delay the grid.
-    if (found || !verdict.leading || result_.ios >= kLookRoundsOfGrid * full_round_ios) looking_ = false;
+    if (found || !verdict.leading) looking_ = false;
     // Out of budget after a look, the grid still gets its first full round,
     // as a grid without a look always did: the heat map and the audit's
     // costs need every cell. It passes the budget by at most the look.
     if (!size_next_round()) looking_ = false;
+    // The look spends at most what the grid's first round costs.
+    const uint64_t full_round_ios = static_cast<uint64_t>(options_.initial_samples_per_cell) * result_.grid.cell_count();
+    const uint64_t look_left = full_round_ios > result_.ios ? full_round_ios - result_.ios : 0;
+    const uint64_t next_look_ios = std::min({result_.ios, next_round_ios_, look_left});
+    if (next_look_ios < look_cells_.size()) looking_ = false;
     if (looking_) {
-      look_per_cell_ = std::max<uint64_t>(1, std::min(result_.ios, next_round_ios_) / look_cells_.size());
+      look_per_cell_ = next_look_ios / look_cells_.size();
+    } else if (!found) {
+      // Only a unit two look rounds agreed on may count as the round before
+      // the grid's first: an answer the look did not confirm confirms nothing.
+      previous_counts_ = false;
     }
   }
 
@@ -358,8 +364,10 @@ class GridRounds {
     // of load, or a drive switching speed between rounds, can line up with
     // one feature, and the bootstrap, which resamples those same samples,
     // cannot see that; the next round can.
-    const bool confirmed = round >= options_.min_rounds && result_.verdict.leading == previous_leading_;
+    const bool confirmed =
+        round >= options_.min_rounds && previous_counts_ && result_.verdict.leading == previous_leading_;
     previous_leading_ = result_.verdict.leading;
+    previous_counts_ = true;
     question_rows_.clear();
     if (result_.verdict.settled && confirmed) {
       result_.stop_reason = GridStopReason::settled;
@@ -455,6 +463,7 @@ class GridRounds {
   uint64_t stalls_left_out_ = 0;   // of the last analysis: none unless heavy
   std::vector<double> baseline_;
   std::optional<uint64_t> previous_leading_;
+  bool previous_counts_ = true;    // previous_leading_ may confirm this round's answer (false after an unconfirmed look)
   // The rows the next round samples for open_rows (empty: a normal round).
   std::vector<uint64_t> question_rows_;
   uint64_t question_per_cell_ = 1;
@@ -484,7 +493,8 @@ GridProbeResult run_grid_probe(Device& device, const GridPlan& plan, const GridP
 
   GridRounds rounds(plan, options, runner, random, slots, result, start_ns);
   result.stop_reason = GridStopReason::round_limit;
-  for (int round = 1; round <= options.max_rounds; ++round) {
+  // Look rounds do not count against max_rounds: they are a fraction of one.
+  for (int round = 1; round <= options.max_rounds + result.first_look.rounds; ++round) {
     if (!rounds.run(round)) break;
   }
   rounds.final_verdict();

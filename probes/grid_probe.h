@@ -66,12 +66,14 @@ struct GridProbeOptions {
 // sample that row alone: its reads cross each candidate unit's boundaries at
 // offsets of their own, so the row can name the unit with a fraction of the
 // grid's IOs. The look ends when a second look round confirms a found unit,
-// when it sees no level at all (ruling every unit out takes every row), or
-// once it has spent what the full grid's first round costs. The full grid
-// follows either way (the heat map and the audit's costs need every size),
-// its first round samples every cell as a look-less first round would, and
-// it must confirm the look's answer before the probe may stop. The look's
-// samples stay in the grid.
+// when it sees no level at all (ruling every unit out takes every row),
+// when it has spent what the full grid's first round costs, or when the
+// budget runs out. The full grid follows either way (the heat map and the
+// audit's costs need every size; past the budget if need be), its first
+// round samples every cell as a look-less first round would, and it must
+// settle on the look's unit before the probe may stop; after a look that
+// confirmed nothing, two full rounds must agree, as without a look. The
+// look's samples stay in the grid.
 struct FirstLook {
   uint64_t request_bytes = 0;    // the row it sampled; 0: no first look ran
   uint64_t ios = 0;              // timed IOs, all in that row

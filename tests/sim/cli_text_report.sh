@@ -88,10 +88,10 @@ COLUMNS=80 "$SSDPROBE" -q info sim:clean-4k | awk 'NR > 1 && length > 80 && !/^ 
 "$SSDPROBE" -q --qd 2 --budget 0.001 sim:clean-4k > "$T/r.txt" || fail "one-round run exited $?"
 grep -q "read grid: 1 round (budget)" "$T/r.txt" || fail "one round: $(grep -A1 '^Run' "$T/r.txt")"
 # At queue depth 1 the first look's round comes first, and the grid still
-# gets its first round over every cell (past the budget, or settling on the
-# look's answer): the heat map has no empty cell.
+# gets its first round over every cell, past the budget: the heat map has
+# no empty cell, and a look that confirmed nothing settles nothing.
 "$SSDPROBE" -q --budget 0.001 --json "$T/r.json" sim:clean-4k > "$T/r.txt" || fail "look-and-round run exited $?"
-grep -q "read grid: 2 rounds (" "$T/r.txt" || fail "look and round: $(grep -A1 '^Run' "$T/r.txt")"
+grep -q "read grid: 2 rounds (budget)" "$T/r.txt" || fail "look and round: $(grep -A1 '^Run' "$T/r.txt")"
 [ "$(jq '[.grids[0].samples[][] | select(. < 3)] | length' "$T/r.json")" = 0 ] ||
   fail "a cell of the budget-starved grid has fewer than 3 samples"
 # A page named by the first look says after how many reads.

@@ -151,9 +151,7 @@ TEST_CASE("each write phase records what it wrote; together, no more than the qu
 
 TEST_CASE("a run whose read grid --budget cuts says so for that phase", "[pipeline]") {
   SilentObserver quiet;
-  // A subtle page: its first look shows no level, so the grid's first round
-  // is all the budget buys. (A clear page's look lets that round settle it.)
-  const RunResult result = characterize(sim_options("sim:subtle-8k", false, 0.05), quiet);
+  const RunResult result = characterize(sim_options("sim:noisy-16k", false, 0.05), quiet);
   REQUIRE_FALSE(result.stopped_by);
   const PhaseRecord& read = record(result.doc, "read_grid");
   REQUIRE(result.doc.run.has_value());
