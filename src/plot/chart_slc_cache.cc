@@ -1,6 +1,7 @@
 // slc-cache: the SLC cache probe's first fill (detected.slc_cache.curve):
 // write speed over the bytes written since the idle, the cache's size
 // marked where the speed dropped, and the medians before and after.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "core/units.h"
@@ -70,6 +71,16 @@ std::optional<std::string> slc_cache_missing(const SavedResult& document) {
   return std::nullopt;
 }
 
+// The caption explains the marks the panels carry: the drop only where a
+// panel found one (a fill that ended flat has none to explain).
+std::string fill_caption(const std::vector<SavedResult>& documents) {
+  const bool any_drop = std::any_of(documents.begin(), documents.end(), [](const SavedResult& d) {
+    return d.charts.slc_cache.unit.state == "found";
+  });
+  if (any_drop) return "the fill starts after an idle; the drop is where the write speed fell and stayed down";
+  return "the fill starts after an idle; its write speed never fell and stayed down: no drop is marked";
+}
+
 Chart slc_cache_chart(const std::vector<SavedResult>& documents) {
   Chart chart;
   chart.kind = ChartKind::slc_cache;
@@ -77,7 +88,7 @@ Chart slc_cache_chart(const std::vector<SavedResult>& documents) {
   chart.title = documents.size() == 1
                     ? "SLC cache probe's first fill: " + cache_verdict(documents[0].charts.slc_cache)
                     : "SLC cache probe's first fill: write speed over bytes written";
-  chart.caption = "the fill starts after an idle; the drop is where the write speed fell and stayed down";
+  chart.caption = fill_caption(documents);
   return chart;
 }
 

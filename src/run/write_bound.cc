@@ -20,10 +20,12 @@ WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_by
 std::optional<uint64_t> whole_drive_bytes(const Target& target) {
   // A disk is the drive itself only on a drive's own transport: a loop,
   // virtio, md or device-mapper device's size says nothing of the cache of
-  // the SSD under it. A partition of such a disk shares the drive's cache:
-  // the disk's size is the drive's. (A file's topology names no drive
-  // transport: its drive is not looked up.)
-  static const std::set<std::string> drive_transports = {"nvme", "sata", "sas", "scsi", "usb", "mmc"};
+  // the SSD under it, nor does a plain SCSI disk's (SSDs attach by NVMe,
+  // SATA, SAS, USB or MMC; what is left is virtio-scsi, VMware, Hyper-V
+  // and iSCSI disks and array LUNs). A partition of a drive shares the
+  // drive's cache: the disk's size is the drive's. (A file's topology names
+  // no drive transport: its drive is not looked up.)
+  static const std::set<std::string> drive_transports = {"nvme", "sata", "sas", "usb", "mmc"};
   if (target.kind == TargetKind::file) return std::nullopt;
   if (target.kind != TargetKind::sim && !drive_transports.contains(target.topology.transport)) return std::nullopt;
   const uint64_t bytes =

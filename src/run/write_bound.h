@@ -35,10 +35,10 @@ struct WriteBound {
 WriteBound write_bound(const Region& window, bool restored, uint64_t slc_fill_bytes, uint64_t slc_flat_bytes = 0);
 
 // The size of the drive a target is, or is a partition of (a disk on NVMe,
-// SATA, SAS/SCSI, USB or SD/MMC, or a simulated drive): the disk's size,
+// SATA, SAS, USB or SD/MMC, or a simulated drive): the disk's size,
 // since a partition's writes fill the whole drive's cache. nullopt for a
-// file, and on a loop, virtio, md or device-mapper device, whose size says
-// nothing of the drive under it. (An NVMe namespace is taken
+// file, and on a loop, virtio, plain SCSI, md or device-mapper device,
+// whose size says nothing of the drive under it. (An NVMe namespace is taken
 // for its drive: a drive split into several namespaces is rare where SLC
 // caches are.)
 std::optional<uint64_t> whole_drive_bytes(const Target& target);

@@ -146,6 +146,9 @@ TEST_CASE("slc-cache: a cache ruled out marks the reach the verdict states, shor
   CHECK(reach->at == 213);
   CHECK(reach->in_key);
   CHECK(p.x_range->second == 256);
+  // No drop was found, so the caption explains none.
+  CHECK_THAT(chart.caption, !Catch::Contains("the drop is"));
+  CHECK_THAT(chart.caption, Catch::Contains("no drop is marked"));
 }
 
 TEST_CASE("slc-cache: the curve in MiB and MiB/s, the cache size marked") {
@@ -159,6 +162,7 @@ TEST_CASE("slc-cache: the curve in MiB and MiB/s, the cache size marked") {
   CHECK(p.series[0].y == std::vector<double>{1000, 200});
   CHECK(line_named(p, "cache 128 MiB")->at == 128);
   CHECK_THAT(chart.title, Catch::Contains("SLC cache 128 MiB"));
+  CHECK_THAT(chart.caption, Catch::Contains("the drop is where the write speed fell"));
 }
 
 TEST_CASE("a document without the data is refused naming it and what is missing") {

@@ -113,11 +113,15 @@ TEST_CASE("an NVMe, SATA, SAS, USB or SD drive, or a sim, caps the SLC fill by i
     t.topology.size_bytes = 10 * kGiB;
     return whole_drive_bytes(t);
   };
-  for (const char* transport : {"nvme", "sata", "sas", "scsi", "usb", "mmc"}) {
+  for (const char* transport : {"nvme", "sata", "sas", "usb", "mmc"}) {
     CHECK(bytes_of(TargetKind::block, transport) == 10 * kGiB);
   }
   CHECK(bytes_of(TargetKind::sim, "sim") == 10 * kGiB);
-  for (const char* transport : {"loop", "virtio", "unknown"}) CHECK_FALSE(bytes_of(TargetKind::block, transport));
+  // A plain SCSI disk is a virtual disk (virtio-scsi, VMware, Hyper-V,
+  // iSCSI) or an array's LUN, not a drive.
+  for (const char* transport : {"loop", "virtio", "scsi", "unknown"}) {
+    CHECK_FALSE(bytes_of(TargetKind::block, transport));
+  }
   CHECK_FALSE(bytes_of(TargetKind::file, "file"));
   // A partition of a drive fills the whole drive's cache: its disk's size
   // caps the fill, never its own (a 10 GiB partition of a 32 GiB SD card).
