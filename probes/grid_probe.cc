@@ -206,7 +206,7 @@ class GridRounds {
              FreshSlots& slots, GridProbeResult& result, uint64_t start_ns)
       : plan_(plan), options_(options), runner_(runner), random_(random), slots_(slots), result_(result),
         start_ns_(start_ns), analysis_(options.analysis), contenders_(analysis_.candidates),
-        next_round_ios_(static_cast<uint64_t>(options.initial_samples_per_cell) * result.grid.cell_count()),
+        next_round_ios_(first_round_ios()),
         analysed_(plan.sizes, plan.offsets), looking_(first_look_row(plan, options)) {
     if (looking_) {
       result_.first_look.request_bytes = plan.first_look_size;
@@ -244,10 +244,15 @@ class GridRounds {
   double elapsed_s() const { return static_cast<double>(runner_.now_ns() - start_ns_) / 1e9; }
 
  private:
+  // The IOs of the grid's first full round: initial_samples_per_cell in every cell.
+  uint64_t first_round_ios() const {
+    return static_cast<uint64_t>(options_.initial_samples_per_cell) * result_.grid.cell_count();
+  }
+
   // A first look needs its row in the plan, and one mix of cells per round
   // at a deeper queue (round_shape says why).
   static bool first_look_row(const GridPlan& plan, const GridProbeOptions& options) {
-    return options.first_look && plan.first_look_size > 0 && options.queue_depth <= 1 &&
+    return plan.first_look_size > 0 && options.queue_depth <= 1 &&
            std::find(plan.sizes.begin(), plan.sizes.end(), plan.first_look_size) != plan.sizes.end();
   }
 
@@ -279,16 +284,17 @@ class GridRounds {
     std::vector<PlannedIo>().swap(ios);  // the plan is spent: free it before the grids grow
     add_round_samples(result_.grid, analysed_, cells, latencies, shift);
     std::vector<double>().swap(latencies);  // copied into the grids: free it before the analysis runs
-    if (first) baseline_ = baseline_medians(analysed_);
     extend_baseline();
     result_.round_shifts_us.push_back(shift);
     result_.rounds = round;
   }
 
-  // Cells sampled for the first time after round 1 (the full grid after a
-  // first look) take their drift-corrected median as their baseline, so
-  // later rounds measure drift over them too.
+  // Each cell's drift baseline (analysis/round_drift.h) is its median in the
+  // round that first sampled it: round 1's medians, and for cells first
+  // sampled later (the full grid after a first look) their drift-corrected
+  // median, so later rounds measure drift over them too.
   void extend_baseline() {
+    baseline_.resize(analysed_.cell_count(), 0.0);
     for (size_t cell = 0; cell < baseline_.size(); ++cell) {
       if (baseline_[cell] <= 0.0 && !analysed_.samples[cell].empty()) baseline_[cell] = median(analysed_.samples[cell]);
     }
@@ -344,8 +350,7 @@ class GridRounds {
     // costs need every cell. It passes the budget by at most the look.
     if (!size_next_round()) looking_ = false;
     // The look spends at most what the grid's first round costs.
-    const uint64_t full_round_ios = static_cast<uint64_t>(options_.initial_samples_per_cell) * result_.grid.cell_count();
-    const uint64_t look_left = full_round_ios > result_.ios ? full_round_ios - result_.ios : 0;
+    const uint64_t look_left = first_round_ios() > result_.ios ? first_round_ios() - result_.ios : 0;
     const uint64_t next_look_ios = std::min({result_.ios, next_round_ios_, look_left});
     if (next_look_ios < look_cells_.size()) looking_ = false;
     if (looking_) {

@@ -58,7 +58,6 @@ struct GridProbeOptions {
   // Empty, or no function: the question is answered.
   std::function<std::vector<uint64_t>(const LatencyGrid&, const UnitVerdict&)> open_rows;
   int max_question_rounds = 4;
-  bool first_look = true;             // sample the plan's first_look_size row alone first (at queue depth 1)
 };
 
 // What a first look did. When the plan names a first-look row

@@ -21,16 +21,6 @@ GridProbeResult probe(const std::string& profile, uint64_t seed, uint32_t queue_
   return test::read_probe(device, seed, 60.0, queue_depth);
 }
 
-size_t row_of(const GridProbeResult& r, uint64_t size) {
-  return static_cast<size_t>(std::find(r.grid.sizes.begin(), r.grid.sizes.end(), size) - r.grid.sizes.begin());
-}
-
-uint64_t row_samples(const GridProbeResult& r, size_t row) {
-  uint64_t total = 0;
-  for (size_t j = 0; j < r.grid.offsets.size(); ++j) total += r.grid.cell(row, j).size();
-  return total;
-}
-
 }  // namespace
 
 TEST_CASE("a clear page is named by the first look, two rounds of one row, and the grid confirms it") {
@@ -57,7 +47,7 @@ TEST_CASE("a clear page is named by the first look, two rounds of one row, and t
       for (size_t row = 0; row < r.grid.sizes.size(); ++row) {
         for (size_t j = 0; j < r.grid.offsets.size(); ++j) CHECK(r.grid.cell(row, j).size() >= 3u);
       }
-      CHECK(row_samples(r, row_of(r, r.first_look.request_bytes)) >= 3 * r.grid.offsets.size() + r.first_look.ios);
+      CHECK(test::row_samples(r.grid, r.first_look.request_bytes) >= 3 * r.grid.offsets.size() + r.first_look.ios);
       CHECK(r.stop_reason == GridStopReason::settled);
     }
   }

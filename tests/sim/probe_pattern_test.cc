@@ -9,9 +9,11 @@
 #include "device/sim_device.h"
 #include "probes/grid_plan.h"
 #include "probes/grid_probe.h"
+#include "read_probe.h"
 #include "recording_device.h"
 
 using namespace ssdprobe;
+using test::row_samples;
 
 namespace {
 
@@ -41,15 +43,6 @@ Recorded record(const char* profile_name, Region region, double budget_s, uint32
   options.open_rows = std::move(open_rows);
   auto result = run_grid_probe(device, plan, options);
   return {plan, result, device.requests, device.max_in_flight};
-}
-
-uint64_t row_samples(const LatencyGrid& grid, uint64_t size) {
-  uint64_t total = 0;
-  for (size_t row = 0; row < grid.sizes.size(); ++row) {
-    if (grid.sizes[row] != size) continue;
-    for (size_t column = 0; column < grid.offsets.size(); ++column) total += grid.cell(row, column).size();
-  }
-  return total;
 }
 
 uint64_t requests_of(const Recorded& r, uint64_t size) {
