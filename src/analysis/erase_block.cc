@@ -112,19 +112,87 @@ struct StallPeriod {
   double off_rate = 0.0, p_value = 1.0, tests = 0.0;
 };
 
+// Stalls that recur every `period` writes on one phase, but on too few of
+// its writes to name an erase block.
+struct Recurrence {
+  size_t period = 0;
+  int on = 0, slow = 0;
+};
+
+// The slow rate off a phase that has `slow_on` slow writes of `on`, with
+// one pseudo-count each way (a stream with no other slow write is not a
+// rate of zero).
+double off_phase_rate(const SlowWrites& s, int on, int slow_on) {
+  return static_cast<double>(s.total - slow_on + 1) / static_cast<double>(static_cast<int>(s.slow.size()) - on + 2);
+}
+
+// The writes on the phase of `score` modulo `d`, and how many are slow.
+Recurrence on_phase_of(const SlowWrites& s, size_t d, const PhaseScore& score) {
+  Recurrence r{d, 0, 0};
+  for (size_t k = score.phase % d; k < s.slow.size(); k += d) {
+    ++r.on;
+    r.slow += s.slow[k] ? 1 : 0;
+  }
+  return r;
+}
+
+double rate_of(const Recurrence& r) { return static_cast<double>(r.slow) / static_cast<double>(r.on); }
+
+// Whether the stalls on `score` (phase of `period`) are a chance subset of
+// a shorter period's: for a divisor d of the period, the other writes on the
+// same phase of d stall well above the rest of the stream (the stalls recur
+// every d writes), while the period's phase is no more slow than the best of
+// its period / d phases of d would be at d's own rate. A garbage-collection
+// storm does this: every write waits 1-3 ms, an erase stall lifts only some
+// block starts above the threshold, and some multiple of the block finds a
+// phase where 5 of its 6 happen to be slow. Of the divisors that qualify,
+// the recurrence is the shortest whose slow rate is at least 3/4 of the
+// highest: a divisor of the recurring period mixes its stalling phase with
+// as many or more that never stall, so it has at most half the rate.
+std::optional<Recurrence> chance_subset_of(const SlowWrites& s, size_t period, const PhaseScore& score) {
+  std::vector<size_t> divisors;
+  for (size_t d = 2; d <= period / 2; ++d) {
+    if (period % d == 0) divisors.push_back(d);
+  }
+  std::vector<Recurrence> recurring;
+  for (size_t d : divisors) {
+    const Recurrence r = on_phase_of(s, d, score);
+    const int others_on = r.on - score.on, others_slow = r.slow - score.slow_on;
+    if (others_on <= 0) continue;
+    const double p_recurs = static_cast<double>(divisors.size()) *
+                            binomial_tail(others_on, others_slow, off_phase_rate(s, r.on, r.slow));
+    if (p_recurs > 0.01) continue;
+    const double p_one = binomial_tail(score.on, score.slow_on, rate_of(r));
+    const double p_best_of = 1.0 - std::pow(1.0 - p_one, static_cast<double>(period / d));
+    if (p_best_of > 0.01) recurring.push_back(r);
+  }
+  double highest = 0.0;
+  for (const Recurrence& r : recurring) highest = std::max(highest, rate_of(r));
+  for (const Recurrence& r : recurring) {
+    if (rate_of(r) >= 0.75 * highest) return r;
+  }
+  return std::nullopt;
+}
+
 // The smallest period from 2 to max_period whose best phase has at least
 // min_periods writes, at least 75% of them slow, at p <= 0.01 after the
-// correction for every (period, phase) pair tried so far.
-std::optional<StallPeriod> find_stall_period(const SlowWrites& s, size_t max_period, int min_periods) {
-  const size_t n = s.slow.size();
+// correction for every (period, phase) pair tried so far, and is not a
+// chance subset of a shorter period's stalls (the first such shorter
+// period goes to `unreliable`).
+std::optional<StallPeriod> find_stall_period(const SlowWrites& s, size_t max_period, int min_periods,
+                                             std::optional<Recurrence>& unreliable) {
   double tests = 0.0;
   for (size_t period = 2; period <= max_period; ++period) {
     tests += static_cast<double>(period);
     const PhaseScore score = best_phase(s.slow, period);
     if (score.on < min_periods || score.slow_on < 0.75 * score.on) continue;
-    const double off_rate = static_cast<double>(s.total - score.slow_on + 1) / static_cast<double>(n - score.on + 2);
+    const double off_rate = off_phase_rate(s, score.on, score.slow_on);
     const double p_value = std::min(1.0, tests * binomial_tail(score.on, score.slow_on, off_rate));
     if (p_value > 0.01) continue;
+    if (auto shorter = chance_subset_of(s, period, score)) {
+      if (!unreliable) unreliable = shorter;
+      continue;
+    }
     return StallPeriod{period, score, off_rate, p_value, tests};
   }
   return std::nullopt;
@@ -166,7 +234,15 @@ void describe_erase_block(EraseBlockVerdict& verdict, const WriteStream& stream,
       format_size(verdict.searched_up_to_bytes));
 }
 
-std::string no_period_reason(int slow_total) {
+std::string no_period_reason(int slow_total, const std::optional<Recurrence>& unreliable, uint64_t chunk_bytes) {
+  if (unreliable) {
+    const Recurrence& r = *unreliable;
+    return fmt::format("stalls recur every {} ({} writes of {}), but only {} of the {} writes on that period are "
+                       "slow ({:.0f} %), where an erase block stalls on each: something else the drive or host does "
+                       "(garbage collection, other load) hides the rest, and longer periods with more of them "
+                       "slow are chance subsets of these", format_size(r.period * chunk_bytes), r.period,
+                       format_size(chunk_bytes), r.slow, r.on, 100.0 * r.slow / r.on);
+  }
   if (slow_total == 0) return "no write stands out from the stream";
   return counted(static_cast<uint64_t>(slow_total), "slow write") +
          (slow_total == 1 ? " follows no period" : " follow no period");
@@ -198,11 +274,17 @@ EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods) 
   }
   const double center = median(y);
   const SlowWrites slow = find_slow_writes(y);
-  if (const std::optional<StallPeriod> found = find_stall_period(slow, max_period, min_periods)) {
+  std::optional<Recurrence> unreliable;
+  if (const std::optional<StallPeriod> found = find_stall_period(slow, max_period, min_periods, unreliable)) {
     describe_erase_block(verdict, stream, slow, *found, center);
     return verdict;
   }
-  verdict.evidence = absent(stream, verdict.searched_up_to_bytes, no_period_reason(slow.total));
+  verdict.evidence =
+      absent(stream, verdict.searched_up_to_bytes, no_period_reason(slow.total, unreliable, stream.chunk_bytes));
+  if (unreliable) {
+    verdict.recurs_every_bytes = unreliable->period * stream.chunk_bytes;
+    verdict.recurring_share = rate_of(*unreliable);
+  }
   return verdict;
 }
 

@@ -10,6 +10,9 @@
 // writes (a divisor of the true period has only 50% or fewer) and whose slow
 // count is improbable by chance: binomial tail against the slow rate off that
 // phase, multiplied by the number of (period, phase) pairs tried so far.
+// A period that is a chance subset of a shorter one's stalls (a multiple of
+// an erase block whose stalls noise hides in part) is passed over; the
+// evidence then says where the stalls recur (chance_subset_of in the .cc).
 // Confidence is one minus that corrected p-value. When the block is not a
 // whole number of writes, the stalls fall on h evenly spaced phases of the
 // shortest exact period p, and the block is p / h writes (see
@@ -35,6 +38,10 @@ struct EraseBlockVerdict {
   uint64_t searched_up_to_bytes = 0;  // largest period that could be seen
   uint64_t stall_phase_bytes = 0;     // where in the window the stalls sit
   double stall_us = 0.0;              // median extra latency of a stall
+  // No block named, but stalls recur at this period on too few of its
+  // writes (recurring_share of them) to name one: noise hides the rest.
+  std::optional<uint64_t> recurs_every_bytes;
+  double recurring_share = 0.0;
 };
 
 EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods = 6);

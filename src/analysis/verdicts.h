@@ -45,6 +45,8 @@ struct DetectedUnit {
   // data picked, which too few bootstrap resamples agreed on, and their share
   // (UnitVerdict::leading, leading_support). What a picture that needs a unit
   // (a heatmap folded at it) can use, named as a candidate, never as found.
+  // Erase block: the period the stream's stalls recur at, and the share of
+  // its writes that stalled (EraseBlockVerdict::recurs_every_bytes).
   std::optional<uint64_t> best_candidate_bytes;
   double best_candidate_support = 0.0;
 };

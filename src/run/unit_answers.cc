@@ -172,6 +172,11 @@ Hint write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char*
   if (std::string_view(phase) == "write_grid" || std::string_view(phase) == "erase_stream") {
     if (Hint stalled = stalled_grid_hint(doc); !stalled.text.empty()) return stalled;
   }
+  if (std::string_view(phase) == "erase_stream" && unit.best_candidate_bytes) {
+    return {fmt::format("rerun after the drive has idled (its garbage collection catches up): stalls recur every {} "
+                        "but stood out on only {:.0f} % of the block starts, which a larger --budget does not change",
+                        format_size(*unit.best_candidate_bytes), 100.0 * unit.best_candidate_support), {kWrite}};
+  }
   Hint hint = phase_hint(doc, phase, facts, true);
   if (!hint.text.empty()) return hint;
   return more_budget(facts, true, " on an idle drive");

@@ -277,6 +277,16 @@ static void not_ruled_out_among_stalls(DetectedUnit& erase_block, const std::opt
                                       stalls->stalled, stalls->writes);
 }
 
+// Stalls that recur at a period, on too few of its writes to name it, rule
+// no erase block out either: the period is the candidate a quieter drive
+// would confirm.
+static void not_ruled_out_where_stalls_recur(DetectedUnit& erase_block, const EraseBlockVerdict& e) {
+  erase_block.state = UnitState::undetermined;
+  erase_block.searched_up_to_bytes.reset();
+  erase_block.best_candidate_bytes = e.recurs_every_bytes;
+  erase_block.best_candidate_support = e.recurring_share;
+}
+
 PhaseOutcome run_erase_stream(RunContext& run) {
   WriteState& w = run.write;
   EraseStreamResult stream = erase_stream(run, run.budget.erase_stream_s(w.budget_s, w.grid_elapsed_s));
@@ -290,6 +300,7 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   run.doc.erase_block = {e.bytes, e.bytes ? UnitState::found : UnitState::absent, e.confidence, e.evidence, {},
                          stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc), {}, 0.0};
   if (!e.bytes) not_ruled_out_among_stalls(run.doc.erase_block, summary(run).grid_stalls);
+  if (e.recurs_every_bytes) not_ruled_out_where_stalls_recur(run.doc.erase_block, e);
   note_stream_regime(run.doc, stream);
   WriteProbeSummary& s = summary(run);
   s.bytes_written += stream.bytes_written;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tests that --write finds the write unit and erase block of an emulated drive (emudrive behind a loop device with direct IO; 512 and 4096-byte sectors, a non-power-of-two unit and block) and reports a null erase block, searched "up to" a size, when the drive has no erase stalls.
+# Tests that --write finds the write unit and erase block of an emulated drive (emudrive behind a loop device with direct IO; 512 and 4096-byte sectors, a non-power-of-two unit and block), reports a null erase block, searched "up to" a size, when the drive has no erase stalls, and names no multiple of the block on a full drive collecting garbage.
 #
 # Usage: emu_write.sh SSDPROBE EMUDRIVE
 set -u
@@ -25,7 +25,8 @@ bad() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 # case_run TAG SECTOR WRITE_UNIT ERASE_BLOCK EMUDRIVE_ARGS...: expects
 # detected.write_unit.bytes = WRITE_UNIT and detected.erase_block.bytes =
-# ERASE_BLOCK ("null": none, and the evidence says up to which size).
+# ERASE_BLOCK ("null": none, and the evidence says up to which size; "A|B":
+# either).
 case_run() {
   local tag="$1" sector="$2" want_unit="$3" want_erase="$4"; shift 4
   local mp="$SCRATCH/mnt-$tag" json="$SCRATCH/$tag.json" log="$SCRATCH/$tag.log" trace="$SCRATCH/$tag.trace"
@@ -41,7 +42,7 @@ case_run() {
   : > "$trace"
   s0=$(sectors_written "$dev")
   t0=$(date +%s.%N)
-  "$SSDPROBE" --write --yes --journal "$SCRATCH/j" --budget 20 --json "$json" "$dev" < /dev/null > "$log" 2>&1
+  "$SSDPROBE" --write --yes --journal "$SCRATCH/j" --budget "${CASE_BUDGET:-20}" --json "$json" "$dev" < /dev/null > "$log" 2>&1
   rc=$?
   local wall
   wall=$(echo "$(date +%s.%N) - $t0" | bc)
@@ -54,10 +55,15 @@ case_run() {
   if [ "$unit" != "$want_unit" ]; then
     bad "$tag: detected.write_unit.bytes = $unit, want $want_unit; evidence: $(jget "$json" .detected.write_unit.evidence); levels: $(jq -c .detected.write_unit.levels "$json")"
   fi
-  if [ "$erase" != "$want_erase" ]; then
+  if ! [[ "|$want_erase|" == *"|$erase|"* ]]; then
     bad "$tag: detected.erase_block.bytes = $erase, want $want_erase; evidence: $(jget "$json" .detected.erase_block.evidence)"
   fi
-  if [ "$want_erase" = null ]; then
+  # Not determined (stalls that hide a block's), where a case allows it:
+  # the rerun that would tell.
+  if [ "$want_erase" != null ] && [ "$(jget "$json" .detected.erase_block.state)" = undetermined ]; then
+    [ -n "$(jget "$json" .detected.erase_block.to_determine)" ] ||
+      bad "$tag: an undetermined erase block without to_determine: $(jget "$json" .detected.erase_block.evidence)"
+  elif [ "$erase" = null ]; then
     jget "$json" .detected.erase_block.evidence | grep -q "up to" ||
       bad "$tag: the erase-block evidence does not say up to which size it searched: $(jget "$json" .detected.erase_block.evidence)"
     [ "$(jget "$json" .detected.erase_block.searched_up_to_bytes)" != null ] ||
@@ -94,5 +100,16 @@ case_run s4096-u48k-e12m-noise 4096 49152 $((12 * MIB)) \
 case_run s512-u16k-nostall-noise 512 16384 null \
   --write-unit 16k --write-us 80 --rmw-us 150 --noise-pct 5 --seed 7
 
-[ "$failures" = 0 ] || fail "$failures of 4 cases wrong"
+# A full drive collecting garbage (issue 38): every write waits 1-3 ms
+# until the drive has idled, which hides most of the 2 ms erase stalls. The
+# block is 8 MiB or not determined, never a multiple of it (before the fix
+# this seed named 40 MiB: 5 of 6 writes on a 40 MiB period happened to be
+# slow), and the write unit is still found. The default budget: the
+# stream must be long enough to reach such multiples (--budget 20 cuts it
+# to about 13 MiB).
+CASE_BUDGET=60 case_run s4096-u32k-e8m-gc 4096 32768 "$((8 * MIB))|null" \
+  --write-unit 32k --write-us 80 --rmw-us 150 --erase-block 8M --erase-stall-us 2000 --noise-pct 5 --seed 1 \
+  --gc-pool 128M --gc-pool-start 0 --gc-stall-us 2000 --gc-reclaim-bytes-per-s 128M
+
+[ "$failures" = 0 ] || fail "$failures of 5 cases wrong"
 echo "PASS"

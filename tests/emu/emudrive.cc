@@ -51,6 +51,16 @@
 // (" slc_in=BYTES" for a write, then " slc_free=BYTES slc_idle_us=US
 // slc_refilled=BYTES"), and at exit a summary goes to standard error.
 //
+// GARBAGE COLLECTION (--gc-pool BYTES; off by default): the drive's free,
+// pre-erased space. Native writes take it byte for byte (the same
+// bookkeeping as the SLC cache's, slc_cache.h); a write that finds less free
+// than it needs waits for the firmware to collect garbage first:
+// --gc-stall-us times a uniform 0.5..1.5, on top of its cost, and the pool
+// stays empty. Idle time gives the pool back at --gc-reclaim-bytes-per-s
+// after the first 20 ms of each idle spell. --gc-pool-start 0 is a drive
+// written to its end before: every write waits until it has idled. This is
+// the garbage-collection storm a long fill leaves behind on a full drive.
+//
 // FINDINGS (kernel 6.18, libfuse 3.14, util-linux losetup; checked with
 // --trace, dd/fio O_DIRECT on /dev/loopN, sector sizes 512 and 4096):
 //  - Nothing special is needed for `losetup --direct-io=on`: a FUSE file
@@ -176,6 +186,8 @@ struct Options {
   uint64_t slc_write_unit = 0;  // in-cache program unit, 0 = no per-unit cost
   double slc_write_us = 0;
   double slc_rmw_us = 0;
+  emudrive::SlcOptions gc;      // capacity 0 = no garbage-collection pool
+  double gc_stall_us = 2000;    // a write that finds the pool short waits this (x 0.5..1.5)
   std::string trace_path;
   bool foreground = false;
   std::vector<std::string> fuse_opts;  // extra -o options
@@ -234,6 +246,13 @@ void print_help(const char* argv0) {
       "                        (no request in service), 0 = never [0]\n"
       "  --slc-idle-delay-us US  idle time of each idle spell that frees\n"
       "                        nothing yet [20000]\n"
+      "Garbage collection (default: none): native writes take free space from\n"
+      "a pool; a write that finds it short waits gc_stall_us x 0.5..1.5 more\n"
+      "  --gc-pool BYTES       free (pre-erased) space, 0 = no pool [0]\n"
+      "  --gc-pool-start BYTES free space at start [the whole pool]\n"
+      "  --gc-stall-us US      a short write's wait for garbage collection [2000]\n"
+      "  --gc-reclaim-bytes-per-s BYTES  pool bytes freed per second of idle\n"
+      "                        (after 20 ms of each idle spell), 0 = never [0]\n"
       "Parallel units (default: none, one request served at a time):\n"
       "  --units N             N parallel units: a request is on unit\n"
       "                        (offset / interleave) %% N and holds it for its\n"
@@ -300,13 +319,16 @@ void check_slc_options(const Options& o) {
       o.slc.idle_delay_us != emudrive::SlcOptions{}.idle_delay_us)
     usage_error("--slc-write-unit, --slc-write-us, --slc-rmw-us, --slc-recover-bytes-per-s and "
                 "--slc-idle-delay-us need --slc-cache");
+  if (o.gc.capacity == 0 && (o.gc.initial_free || o.gc.recover_bytes_per_s > 0 || o.gc_stall_us != Options{}.gc_stall_us))
+    usage_error("--gc-pool-start, --gc-stall-us and --gc-reclaim-bytes-per-s need --gc-pool");
 }
 
 Options parse_options(int argc, char** argv) {
   enum { SIZE = 256, READ_PAGE, BASE_US, PAGE_US, MAP_UNIT, MAP_US, NOISE, SEED,
          WRITE_UNIT, WRITE_US, RMW_US, ERASE_BLOCK, ERASE_STALL, TRACE, UNITS, INTERLEAVE,
          THREADS, SLC_CACHE, SLC_WRITE_UNIT, SLC_WRITE_US, SLC_RMW_US, SLC_RECOVER,
-         SLC_IDLE_DELAY, STRIPE_UNITS, OPEN_UNITS, FOLD_US };
+         SLC_IDLE_DELAY, STRIPE_UNITS, OPEN_UNITS, FOLD_US, GC_POOL, GC_POOL_START, GC_STALL,
+         GC_RECLAIM };
   static const option longopts[] = {
       {"size", required_argument, nullptr, SIZE},
       {"read-page", required_argument, nullptr, READ_PAGE},
@@ -334,6 +356,10 @@ Options parse_options(int argc, char** argv) {
       {"slc-rmw-us", required_argument, nullptr, SLC_RMW_US},
       {"slc-recover-bytes-per-s", required_argument, nullptr, SLC_RECOVER},
       {"slc-idle-delay-us", required_argument, nullptr, SLC_IDLE_DELAY},
+      {"gc-pool", required_argument, nullptr, GC_POOL},
+      {"gc-pool-start", required_argument, nullptr, GC_POOL_START},
+      {"gc-stall-us", required_argument, nullptr, GC_STALL},
+      {"gc-reclaim-bytes-per-s", required_argument, nullptr, GC_RECLAIM},
       {"foreground", no_argument, nullptr, 'f'},
       {"help", no_argument, nullptr, 'h'},
       {nullptr, 0, nullptr, 0}};
@@ -369,6 +395,12 @@ Options parse_options(int argc, char** argv) {
         o.slc.recover_bytes_per_s = static_cast<double>(parse_bytes(optarg, "--slc-recover-bytes-per-s"));
         break;
       case SLC_IDLE_DELAY: o.slc.idle_delay_us = parse_number(optarg, "--slc-idle-delay-us"); break;
+      case GC_POOL: o.gc.capacity = parse_bytes(optarg, "--gc-pool"); break;
+      case GC_POOL_START: o.gc.initial_free = parse_bytes(optarg, "--gc-pool-start"); break;
+      case GC_STALL: o.gc_stall_us = parse_number(optarg, "--gc-stall-us"); break;
+      case GC_RECLAIM:
+        o.gc.recover_bytes_per_s = static_cast<double>(parse_bytes(optarg, "--gc-reclaim-bytes-per-s"));
+        break;
       case 'f': o.foreground = true; break;
       case 'o': o.fuse_opts.emplace_back(optarg); break;
       case 'h': print_help(argv[0]); std::exit(0);
@@ -424,14 +456,17 @@ class LatencyModel {
     return with_noise(t);
   }
 
-  // A write whose first in_cache bytes go to the SLC cache (0 without one).
-  double write_us(uint64_t off, uint64_t len, uint64_t in_cache = 0) {
+  // A write whose first in_cache bytes go to the SLC cache (0 without one);
+  // `gc_wait`: its native part found too little free space (--gc-pool).
+  double write_us(uint64_t off, uint64_t len, uint64_t in_cache = 0, bool gc_wait = false) {
     double t = o_.base_us + map_cost(off, len);
     if (in_cache > 0) t += cache_program_us(off, in_cache);
     add_native_program_us(t, off + in_cache, len - in_cache, off == last_write_end_);
     t += open_units_.fold_us(off, len);
     last_write_end_ = off + len;
-    return with_noise(t);
+    t = with_noise(t);
+    if (gc_wait) t += o_.gc_stall_us * std::uniform_real_distribution<double>(0.5, 1.5)(rng_);
+    return t;
   }
 
  private:
@@ -612,34 +647,48 @@ struct Service {
 
 struct Drive {
   explicit Drive(const Options& o)
-      : opt(o), model(opt), slc(o.slc, ns_of(now())),
+      : opt(o), model(opt), slc(o.slc, ns_of(now())), gc(o.gc, ns_of(now())),
         units(o.units ? std::make_unique<ParallelUnits>(o.units, o.interleave) : nullptr) {}
 
   Service read_service(const timespec& arrival, uint64_t off, uint64_t len) {
     std::lock_guard<std::mutex> hold(model_mu);
+    if (gc.enabled()) gc.request_started(ns_of(arrival));
     if (!slc.enabled()) return {model.read_us(off, len), {}};
     const SlcEvent event = slc.request_started(ns_of(arrival));
     return {model.read_us(off, len), emudrive::trace_note(event, false)};
   }
   Service write_service(const timespec& arrival, uint64_t off, uint64_t len) {
     std::lock_guard<std::mutex> hold(model_mu);
-    if (!slc.enabled()) return {model.write_us(off, len), {}};
-    SlcEvent event = slc.request_started(ns_of(arrival));
-    event.absorbed = slc.absorb(len);
-    event.free_after = slc.free_bytes();
-    return {model.write_us(off, len, event.absorbed), emudrive::trace_note(event, true)};
+    SlcEvent event;
+    if (slc.enabled()) {
+      event = slc.request_started(ns_of(arrival));
+      event.absorbed = slc.absorb(len);
+      event.free_after = slc.free_bytes();
+    }
+    const bool gc_wait = gc_waits(arrival, len - event.absorbed);
+    const double latency_us = model.write_us(off, len, event.absorbed, gc_wait);
+    return {latency_us, slc.enabled() ? emudrive::trace_note(event, true) : std::string()};
+  }
+  // Whether `native` bytes of a write find too little free space (--gc-pool).
+  bool gc_waits(const timespec& arrival, uint64_t native) {
+    if (!gc.enabled()) return false;
+    gc.request_started(ns_of(arrival));
+    return native > 0 && gc.absorb(native) < native;
   }
   // A request's service is over (its latency realised): the SLC cache may
   // count idle time from now.
   void service_done() {
-    if (!slc.enabled()) return;
+    if (!slc.enabled() && !gc.enabled()) return;
     std::lock_guard<std::mutex> hold(model_mu);
-    slc.request_finished(ns_of(now()));
+    const int64_t done_ns = ns_of(now());
+    if (slc.enabled()) slc.request_finished(done_ns);
+    if (gc.enabled()) gc.request_finished(done_ns);
   }
 
   Options opt;
   LatencyModel model;
   SlcCache slc;
+  SlcCache gc;  // the garbage-collection pool: the same bookkeeping (slc_cache.h)
   std::mutex model_mu;
   SparseStore store;
   std::mutex store_mu;

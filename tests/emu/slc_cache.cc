@@ -8,7 +8,9 @@
 namespace emudrive {
 
 SlcCache::SlcCache(const SlcOptions& options, int64_t now_ns)
-    : options_(options), free_(static_cast<double>(options.capacity)), idle_since_ns_(now_ns) {}
+    : options_(options),
+      free_(static_cast<double>(std::min(options.initial_free.value_or(options.capacity), options.capacity))),
+      idle_since_ns_(now_ns) {}
 
 SlcEvent SlcCache::request_started(int64_t now_ns) {
   SlcEvent event;

@@ -26,11 +26,17 @@
 //    delay such a writer refills the cache while it writes; with it, only
 //    real idling does, minus 20 ms per idle spell.
 //
+// emudrive's garbage-collection pool (--gc-pool) is the same bookkeeping:
+// pre-erased free space that native writes take and idle time gives back,
+// starting at `initial_free` rather than full on a drive written to the
+// end before (what a write costs without free space is emudrive's).
+//
 // Not thread-safe: the caller holds the model's lock (with --units several
 // requests are in service at once, and the drive is idle only when none is).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace emudrive {
@@ -39,6 +45,7 @@ struct SlcOptions {
   uint64_t capacity = 0;            // bytes; 0 = no cache
   double recover_bytes_per_s = 0;   // refill rate while idle; 0 = never refills
   double idle_delay_us = 20000;     // of each idle spell, the part that refills nothing
+  std::optional<uint64_t> initial_free;  // free bytes at start; none: the capacity
 };
 
 // What the cache did for one request, for the trace.

@@ -111,3 +111,35 @@ TEST_CASE("a regular small bump (a read-modify-write every third write) is not a
   const auto v = infer_erase_block(s);
   CHECK_FALSE(v.bytes.has_value());
 }
+
+// A full drive collecting garbage: every write waits 1-3 ms, so the 2 ms
+// erase stall lifts only some of the block's first writes above the slow
+// threshold. A multiple of the block then finds a phase where 5 of its 6
+// writes happen to be slow; that is luck among the block's phases, not a
+// larger erase block (issue 38: measured at 40 MiB on the emulated drive).
+TEST_CASE("stalls that a garbage-collection storm hides in part name no multiple of the block") {
+  int named = 0, recurring = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    Random random(seed);
+    WriteStream s;
+    s.chunk_bytes = 65536;
+    for (size_t k = 0; k < 4096; ++k) {
+      double us = 200.0 * (1.0 + 0.05 * random.normal()) + 1000.0 + 2000.0 * random.uniform();
+      if (k % 128 == 0) us += 2000.0;
+      s.latency_us.push_back(us);
+    }
+    const auto v = infer_erase_block(s);
+    INFO("seed " << seed << ": " << v.evidence);
+    if (!v.bytes) {
+      // Named as the period the stalls recur at, or too few stood out.
+      const bool recurs = v.evidence.find("stalls recur every 8 MiB") != std::string::npos;
+      CHECK((recurs || v.evidence.find("follow no period") != std::string::npos));
+      recurring += recurs ? 1 : 0;
+      continue;
+    }
+    CHECK(*v.bytes == 8ull << 20);
+    ++named;
+  }
+  // Most seeds' evidence says where the stalls recur (27 of 40 when written).
+  CHECK(named + recurring >= 20);
+}
