@@ -234,15 +234,17 @@ void describe_erase_block(EraseBlockVerdict& verdict, const WriteStream& stream,
       format_size(verdict.searched_up_to_bytes));
 }
 
-std::string no_period_reason(int slow_total, const std::optional<Recurrence>& unreliable, uint64_t chunk_bytes) {
-  if (unreliable) {
-    const Recurrence& r = *unreliable;
-    return fmt::format("stalls recur every {} ({} writes of {}), but only {} of the {} writes on that period are "
-                       "slow ({:.0f} %), where an erase block stalls on each: something else the drive or host does "
-                       "(garbage collection, other load) hides the rest, and longer periods with more of them "
-                       "slow are chance subsets of these", format_size(r.period * chunk_bytes), r.period,
-                       format_size(chunk_bytes), r.slow, r.on, 100.0 * r.slow / r.on);
-  }
+// Not "no stall up to": the stalls recur, on too few writes to name a block.
+std::string recurrence_evidence(const WriteStream& stream, const Recurrence& r) {
+  return fmt::format("not determined: stalls recur every {} ({} writes of {}), but only {} of the {} writes on that "
+                     "period are slow ({:.0f} %), where an erase block stalls on each: something else the drive or "
+                     "host does (garbage collection, other load) hides the rest, and longer periods with more of them "
+                     "slow are chance subsets of these: {} sequential writes of {}",
+                     format_size(r.period * stream.chunk_bytes), r.period, format_size(stream.chunk_bytes), r.slow,
+                     r.on, 100.0 * rate_of(r), stream.latency_us.size(), format_size(stream.chunk_bytes));
+}
+
+std::string no_period_reason(int slow_total) {
   if (slow_total == 0) return "no write stands out from the stream";
   return counted(static_cast<uint64_t>(slow_total), "slow write") +
          (slow_total == 1 ? " follows no period" : " follow no period");
@@ -279,12 +281,13 @@ EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods) 
     describe_erase_block(verdict, stream, slow, *found, center);
     return verdict;
   }
-  verdict.evidence =
-      absent(stream, verdict.searched_up_to_bytes, no_period_reason(slow.total, unreliable, stream.chunk_bytes));
   if (unreliable) {
+    verdict.evidence = recurrence_evidence(stream, *unreliable);
     verdict.recurs_every_bytes = unreliable->period * stream.chunk_bytes;
     verdict.recurring_share = rate_of(*unreliable);
+    return verdict;
   }
+  verdict.evidence = absent(stream, verdict.searched_up_to_bytes, no_period_reason(slow.total));
   return verdict;
 }
 
