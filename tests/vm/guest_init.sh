@@ -26,7 +26,8 @@
 # SD cards mmc-LABEL.txt (the card's attributes in sysfs).
 # Short read runs: run-LABEL.json/.rc/.err. Last, namespace 1 is formatted
 # as its info advised: format-nvme-ns1.cmd/.rc/.out, then info of
-# nvme-ns1-formatted. Also guest.log and dmesg.txt.
+# nvme-ns1-formatted. Also guest.log, dmesg.txt and stalls.txt (steps that ran
+# into their limit).
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
@@ -95,7 +96,7 @@ head_sum() { head -c $((64 << 20)) < "$1" | sha256sum | cut -d' ' -f1; }
 probe_write() {
   local label="$1" dev="$2"
   head_sum "$dev" > "$OUT/sha-before-$label"
-  timeout "$PROBE_TIMEOUT" ssdprobe --write --yes --allow-ram-journal --cache-bytes 0 --region "$(param wregion)" \
+  limited ssdprobe --write --yes --allow-ram-journal --cache-bytes 0 --region "$(param wregion)" \
     --budget "$(param wbudget 2)" -q --json "$OUT/write-$label.json" "$dev" < /dev/null \
     > "$OUT/write-$label.out" 2> "$OUT/write-$label.err"
   echo $? > "$OUT/write-$label.rc"
@@ -203,7 +204,7 @@ probe_info() {
     nvme*|ng*|fabrics*) nvme_ids "$1" "$2" ;;
     sata*) ata_ids "$1" "$2" ;;
   esac
-  timeout "$PROBE_TIMEOUT" ssdprobe info --json "$OUT/info-$1.json" "$2" \
+  limited ssdprobe info --json "$OUT/info-$1.json" "$2" \
     > "$OUT/info-$1.out" 2> "$OUT/info-$1.err"
   echo $? > "$OUT/info-$1.rc"
   log "info $1 ($2): exit $(cat "$OUT/info-$1.rc")"
@@ -216,7 +217,7 @@ probe_run() {
   shift 2
   echo "$dev" > "$OUT/dev-run-$label"
   echo "$*" > "$OUT/run-$label.args"
-  timeout "$PROBE_TIMEOUT" ssdprobe "$@" -q --json "$OUT/run-$label.json" "$dev" \
+  limited ssdprobe "$@" -q --json "$OUT/run-$label.json" "$dev" \
     > "$OUT/run-$label.out" 2> "$OUT/run-$label.err"
   echo $? > "$OUT/run-$label.rc"
   log "run $label ($dev $*): exit $(cat "$OUT/run-$label.rc")"
@@ -232,7 +233,7 @@ format_as_advised() {
   cmd=$(sed -n 's/^ *"command": "\(nvme format [^"]*\)",\{0,1\}$/\1/p' "$OUT/info-$label.json")
   [ -n "$cmd" ] || { log "info $label advised no nvme format"; return 0; }
   echo "$cmd" > "$OUT/format-$label.cmd"
-  eval "timeout $PROBE_TIMEOUT $cmd --force" < /dev/null > "$OUT/format-$label.out" 2>&1
+  eval "limited $cmd --force" < /dev/null > "$OUT/format-$label.out" 2>&1
   echo $? > "$OUT/format-$label.rc"
   log "$cmd: exit $(cat "$OUT/format-$label.rc")"
   probe_info "$label-formatted" "$dev"
@@ -264,6 +265,7 @@ probe_all() {
 }
 
 mount_basics
+heartbeat
 log "guest up, kernel $(uname -r)"
 load_modules
 probe_all

@@ -23,8 +23,47 @@ mount_basics() {
   mount -t sysfs sysfs /sys
   mount -t devtmpfs devtmpfs /dev
   mount -t tmpfs tmpfs /tmp
-  # Keep kernel messages off the console: the host reads our lines from it.
-  echo "1 4 1 7" > /proc/sys/kernel/printk
+  # Only the kernel's warnings and worse reach the console (I/O timeouts,
+  # controller resets, hung tasks, RCU stalls): the host shows the console
+  # when a guest stalls, and counts these as its evidence (vm_lib.sh).
+  echo "5 4 1 7" > /proc/sys/kernel/printk
+}
+
+# uptime_s: the guest's uptime in whole seconds.
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
+# limited COMMAND...: COMMAND under `timeout $PROBE_TIMEOUT`, its exit code
+# returned. A command that ran into the limit is recorded in stalls.txt: no
+# step comes near it unless the emulated guest stalled, and the host boots
+# a stalled guest once more (vm_lib.sh: guest_stall_evidence).
+limited() {
+  local t0 rc
+  t0=$(uptime_s)
+  timeout "$PROBE_TIMEOUT" "$@"
+  rc=$?
+  if [ $(($(uptime_s) - t0)) -ge $((PROBE_TIMEOUT - 1)) ]; then
+    echo "[$(uptime_s)] ran into its $PROBE_TIMEOUT s limit (exit $rc): $*" >> "$OUT/stalls.txt"
+  fi
+  return $rc
+}
+
+# blocked_tasks: "; PID NAME in WCHAN" for each process in uninterruptible
+# sleep (waiting on I/O, mostly).
+blocked_tasks() {
+  local stat pid comm state rest
+  for stat in /proc/[0-9]*/stat; do
+    read -r pid comm state rest < "$stat" 2>/dev/null || continue
+    [ "$state" = D ] && printf '; %s %s in %s' "$pid" "$comm" "$(cat "/proc/$pid/wchan" 2>/dev/null)"
+  done
+}
+
+# heartbeat: a console line every 20 s with the load and the blocked tasks,
+# so that the serial log of a guest that stopped making progress shows
+# whether it was still alive and what it waited for.
+heartbeat() {
+  while sleep 20; do
+    echo "vmtest: [$(uptime_s)] alive, load $(cut -d' ' -f1-3 /proc/loadavg)$(blocked_tasks)" > /dev/console
+  done &
 }
 
 load_modules() {

@@ -13,8 +13,8 @@
 # Kernel command line: vmtest.out=SERIAL (output disk) vmtest.budget=SECONDS.
 # Archive: info-LABEL.json/.rc/.err/.out, blkzone-LABEL.txt, write.rc/.out,
 # run-read.json/.rc/.err, mkfs.cmd/.rc/.out, audit-mbr.json/.rc/.out,
-# guest.log, dmesg.txt. The helpers shared with guest_init.sh are in
-# guest_lib.sh.
+# guest.log, dmesg.txt, stalls.txt (steps that ran into their limit). The
+# helpers shared with guest_init.sh are in guest_lib.sh.
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
@@ -25,7 +25,7 @@ PROBE_TIMEOUT=120
 
 # info LABEL DEV: `ssdprobe info` (JSON and text) and blkzone's own report.
 info() {
-  timeout "$PROBE_TIMEOUT" ssdprobe info --json "$OUT/info-$1.json" "$2" > "$OUT/info-$1.out" 2> "$OUT/info-$1.err"
+  limited ssdprobe info --json "$OUT/info-$1.json" "$2" > "$OUT/info-$1.out" 2> "$OUT/info-$1.err"
   echo $? > "$OUT/info-$1.rc"
   command -v blkzone >/dev/null 2>&1 && blkzone report "$2" > "$OUT/blkzone-$1.txt" 2>&1
   log "info $1 ($2): exit $(cat "$OUT/info-$1.rc")"
@@ -34,7 +34,7 @@ info() {
 # The write run must be refused (exit 7) before it writes anything (called
 # with no empty zone left: no_empty_zone_run).
 write_run() {
-  timeout "$PROBE_TIMEOUT" ssdprobe --write --yes --no-preserve --budget 3 -q "$1" < /dev/null > "$OUT/write.out" 2>&1
+  limited ssdprobe --write --yes --no-preserve --budget 3 -q "$1" < /dev/null > "$OUT/write.out" 2>&1
   echo $? > "$OUT/write.rc"
   log "write run ($1): exit $(cat "$OUT/write.rc")"
 }
@@ -44,7 +44,7 @@ write_run() {
 read_run() {
   local name="$1" dev="$2"
   shift 2
-  timeout "$PROBE_TIMEOUT" ssdprobe --budget "$(param budget 3)" -q --json "$OUT/run-$name.json" "$@" "$dev" \
+  limited ssdprobe --budget "$(param budget 3)" -q --json "$OUT/run-$name.json" "$@" "$dev" \
     > "$OUT/run-$name.out" 2> "$OUT/run-$name.err"
   echo $? > "$OUT/run-$name.rc"
   log "read run $name ($dev $*): exit $(cat "$OUT/run-$name.rc")"
@@ -83,7 +83,7 @@ partition_table_audit() {
   } > /tmp/mbr.bin
   dd if=/tmp/mbr.bin of="$dev" bs=4096 count=1 oflag=direct conv=notrunc > "$OUT/mbr-dd.out" 2>&1
   echo $? > "$OUT/mbr-dd.rc"
-  timeout "$PROBE_TIMEOUT" ssdprobe audit --json "$OUT/audit-mbr.json" "$dev" > "$OUT/audit-mbr.out" 2>&1
+  limited ssdprobe audit --json "$OUT/audit-mbr.json" "$dev" > "$OUT/audit-mbr.out" 2>&1
   echo $? > "$OUT/audit-mbr.rc"
   log "partition table on $dev: dd exit $(cat "$OUT/mbr-dd.rc"), audit exit $(cat "$OUT/audit-mbr.rc")"
 }
@@ -132,7 +132,7 @@ zoned_write_run() {
   local dev="$1" t0 t1
   zone_state before "$dev"
   t0=$(cut -d' ' -f1 /proc/uptime)
-  timeout "$PROBE_TIMEOUT" ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 3 -q \
+  limited ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 3 -q \
     --json "$OUT/zw-run.json" "$dev" < /dev/null > "$OUT/zw-run.out" 2> "$OUT/zw-run.err"
   echo $? > "$OUT/zw-run.rc"
   t1=$(cut -d' ' -f1 /proc/uptime)
@@ -145,7 +145,7 @@ zoned_write_run() {
 # --region 128M:160M holds zones 2 and 3 wholly (and half of zone 4): only
 # those two may be written.
 zoned_region_run() {
-  timeout "$PROBE_TIMEOUT" ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 2 -q \
+  limited ssdprobe --write --yes --journal "$ZW_JOURNAL" --allow-ram-journal --budget 2 -q \
     --region 128M:160M --json "$OUT/zw-region.json" "$1" < /dev/null > "$OUT/zw-region.out" 2>&1
   echo $? > "$OUT/zw-region.rc"
   zone_state after-region "$1"
@@ -170,12 +170,12 @@ zoned_kill_run() {
   local journal
   journal=$(head -n 1 "$OUT/zw-kill-journals.txt")
   mkdir -m 0700 /tmp/zw-copy && cp "$journal" /tmp/zw-copy/
-  timeout "$PROBE_TIMEOUT" ssdprobe restore --yes "$journal" < /dev/null > "$OUT/zw-restore.out" 2>&1
+  limited ssdprobe restore --yes "$journal" < /dev/null > "$OUT/zw-restore.out" 2>&1
   echo $? > "$OUT/zw-restore.rc"
   journal_count > "$OUT/zw-restore-journals.txt"
   zone_state after-restore "$dev"
   # The same journal again, its zones now empty: harmless, nothing reset.
-  timeout "$PROBE_TIMEOUT" ssdprobe restore --yes /tmp/zw-copy/*.ssdpj < /dev/null > "$OUT/zw-restore-again.out" 2>&1
+  limited ssdprobe restore --yes /tmp/zw-copy/*.ssdpj < /dev/null > "$OUT/zw-restore-again.out" 2>&1
   echo $? > "$OUT/zw-restore-again.rc"
   zone_state after-restore-again "$dev"
   log "killed --write after $i polls, empty zones $(cat "$OUT/zw-empty-killed.txt"); restore exit $(cat "$OUT/zw-restore.rc")"
@@ -225,6 +225,7 @@ zoned_write_checks() {
 
 
 mount_basics
+heartbeat
 load_modules
 log "guest up, kernel $(uname -r)"
 if wait_for /dev/nvme0n1 30; then
