@@ -52,11 +52,27 @@ PhaseScore best_phase(const std::vector<bool>& slow, size_t period) {
 // microseconds), while smaller regular bumps, e.g. a read-modify-write every
 // few writes when the chunk is not a whole number of program units, are
 // not erase blocks.
-double slow_threshold(const std::vector<double>& y) {
+//
+// That margin is also what a stall must add to a write for three quarters of
+// the block starts to count as slow: the smallest stall the stream can see.
+struct StallFloor {
+  double us = 0.0;      // max(6 sigmas, half a write)
+  bool spread = false;  // the writes' own spread (6 sigmas) set it, not the half-write floor
+};
+
+StallFloor stall_floor(const std::vector<double>& y) {
   const double q05 = quantile(y, 0.05), q25 = quantile(y, 0.25);
-  const double fast_sigma = (q25 - q05) / 0.971;  // normal: q25 - q05 = 0.971 sigma
-  return q25 + std::max(6.0 * fast_sigma, 0.5 * q25);
+  const double six_sigmas = 6.0 * (q25 - q05) / 0.971;  // normal: q25 - q05 = 0.971 sigma
+  return {std::max(six_sigmas, 0.5 * q25), six_sigmas > 0.5 * q25};
 }
+
+double slow_threshold(const std::vector<double>& y) { return quantile(y, 0.25) + stall_floor(y).us; }
+
+// Opening an erase block costs a block erase: about 1-2 ms on SLC NAND, 3-10
+// ms on TLC and QLC. A stream whose writes spread so widely that a stall of
+// this much hides among them (a full drive where every write waits a
+// different while for garbage collection) rules no erase block out.
+constexpr double kSmallestEraseStallUs = 1000.0;
 
 // Phases of `period` that stall as reliably as the best one. When the erase
 // block is not a whole number of stream writes (a 6 MiB block written in
@@ -88,6 +104,23 @@ bool evenly_spaced(const std::vector<size_t>& phases, size_t period) {
 std::string absent(const WriteStream& stream, uint64_t searched, const std::string& why) {
   return fmt::format("no periodic write stall found up to {} ({}): {} sequential writes of {}", format_size(searched),
                      why, stream.latency_us.size(), format_size(stream.chunk_bytes));
+}
+
+// The absent verdict's words with the stall size it rules out.
+std::string absent_of_size(const WriteStream& stream, uint64_t searched, double floor_us, const std::string& why) {
+  return fmt::format("no periodic write stall of +{:.0f} us or more found up to {} ({}): {} sequential writes of {}",
+                     floor_us, format_size(searched), why, stream.latency_us.size(), format_size(stream.chunk_bytes));
+}
+
+// Not "no stall up to": the writes' spread hides stalls the size of an erase.
+std::string hidden_evidence(const WriteStream& stream, uint64_t searched, double floor_us, const std::string& why) {
+  const auto& y = stream.latency_us;
+  return fmt::format("not determined: the stream's writes took {:.0f} to {:.0f} us (5th to 95th percentile, median "
+                     "{:.0f} us), a spread that hides any periodic stall under +{:.0f} us, where opening an erase "
+                     "block costs about a millisecond or more; none larger recurs up to {} ({}): {} sequential writes "
+                     "of {}",
+                     quantile(y, 0.05), quantile(y, 0.95), median(y), floor_us, format_size(searched), why, y.size(),
+                     format_size(stream.chunk_bytes));
 }
 
 // Which writes are slow (above slow_threshold), and how many.
@@ -287,7 +320,15 @@ EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods) 
     verdict.recurring_share = rate_of(*unreliable);
     return verdict;
   }
-  verdict.evidence = absent(stream, verdict.searched_up_to_bytes, no_period_reason(slow.total));
+  const StallFloor floor = stall_floor(y);
+  verdict.stall_floor_us = floor.us;
+  const std::string why = no_period_reason(slow.total);
+  if (floor.spread && floor.us > kSmallestEraseStallUs) {
+    verdict.spread_hides_stalls = true;
+    verdict.evidence = hidden_evidence(stream, verdict.searched_up_to_bytes, floor.us, why);
+  } else {
+    verdict.evidence = absent_of_size(stream, verdict.searched_up_to_bytes, floor.us, why);
+  }
   return verdict;
 }
 

@@ -13,6 +13,9 @@
 // A period that is a chance subset of a shorter one's stalls (a multiple of
 // an erase block whose stalls noise hides in part) is passed over; the
 // evidence then says where the stalls recur (chance_subset_of in the .cc).
+// With no period, the threshold's margin is the smallest stall the stream
+// could see; when the writes' spread sets it above a millisecond (an erase's
+// cost), nothing is ruled out (spread_hides_stalls).
 // Confidence is one minus that corrected p-value. When the block is not a
 // whole number of writes, the stalls fall on h evenly spaced phases of the
 // shortest exact period p, and the block is p / h writes (see
@@ -42,6 +45,11 @@ struct EraseBlockVerdict {
   // writes (recurring_share of them) to name one: noise hides the rest.
   std::optional<uint64_t> recurs_every_bytes;
   double recurring_share = 0.0;
+  // No period found: what a stall must add to a typical write for the stream
+  // to see it, and whether the writes' own spread hides stalls the size of
+  // an erase (over a millisecond), in which case nothing is ruled out.
+  double stall_floor_us = 0.0;
+  bool spread_hides_stalls = false;
 };
 
 EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods = 6);

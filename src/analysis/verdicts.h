@@ -49,6 +49,9 @@ struct DetectedUnit {
   // its writes that stalled (EraseBlockVerdict::recurs_every_bytes).
   std::optional<uint64_t> best_candidate_bytes;
   double best_candidate_support = 0.0;
+  // Erase block with no period found: what a stall must add to a typical
+  // write for the stream to see it (EraseBlockVerdict::stall_floor_us).
+  std::optional<double> stall_floor_us;
 };
 
 enum class Severity {

@@ -89,6 +89,7 @@ json detected_json(const DetectedUnit& unit) {
   if (!unit.to_determine.empty()) out["to_determine"] = unit.to_determine;
   if (!unit.regime.empty()) out["regime"] = unit.regime;
   if (unit.fit_dispersion) out["fit_dispersion"] = std::round(*unit.fit_dispersion * 100.0) / 100.0;
+  if (unit.stall_floor_us) out["stall_floor_us"] = std::round(*unit.stall_floor_us);
   if (unit.best_candidate_bytes) {
     out["best_candidate_bytes"] = *unit.best_candidate_bytes;
     out["best_candidate_support"] = rounded(unit.best_candidate_support);

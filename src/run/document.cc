@@ -92,7 +92,7 @@ void record_read(ResultDocument& doc, GridProbeResult read, const char* grid_nam
                  const std::string& device_state) {
   doc.read_page = {read.verdict.bytes, read.verdict.state, read.verdict.confidence, read.verdict.evidence,
                    read.verdict.levels, device_state, read.verdict.searched_up_to_bytes, read.verdict.fit_dispersion, {}, {},
-                   best_candidate(read.verdict), best_candidate_support(read.verdict)};
+                   best_candidate(read.verdict), best_candidate_support(read.verdict), {}};
   add_notes(doc, read.plan.notes);
   record_read_grid(doc, std::move(read), grid_name, queue_depth);
 }

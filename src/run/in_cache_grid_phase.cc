@@ -42,7 +42,7 @@ DetectedUnit in_cache_unit(const GridProbeResult& grid, std::string device_state
   const UnitVerdict& v = grid.verdict;
   DetectedUnit unit{v.bytes, v.state, v.confidence, v.evidence, v.levels, std::move(device_state),
                     v.searched_up_to_bytes, v.fit_dispersion, {}, "slc_cache",
-                    best_candidate(v), best_candidate_support(v)};
+                    best_candidate(v), best_candidate_support(v), {}};
   if (grid.stop_reason == GridStopReason::settled || unit.state != UnitState::found) return unit;
   unit.state = UnitState::undetermined;
   unit.evidence = fmt::format("not confirmed: the grid stopped ({}) after {} round(s), before a second round agreed; "

@@ -177,6 +177,12 @@ Hint write_hint(const ResultDocument& doc, const DetectedUnit& unit, const char*
                         "but stood out on only {:.0f} % of the block starts, which a larger --budget does not change",
                         format_size(*unit.best_candidate_bytes), 100.0 * unit.best_candidate_support), {kWrite}};
   }
+  if (std::string_view(phase) == "erase_stream" && unit.state == UnitState::undetermined && unit.stall_floor_us) {
+    return {fmt::format("rerun after the drive has idled (its garbage collection catches up), or with --write "
+                        "--region over space it has not written lately: the stream's writes spread so widely that a "
+                        "stall under +{:.0f} us could hide, which a larger --budget does not change",
+                        *unit.stall_floor_us), {kWrite}};
+  }
   Hint hint = phase_hint(doc, phase, facts, true);
   if (!hint.text.empty()) return hint;
   return more_budget(facts, true, " on an idle drive");

@@ -100,7 +100,7 @@ void note_stream_regime(ResultDocument& doc, const EraseStreamResult& stream) {
 // drive state; its tie to the parallelism probe comes once that has run.
 void record_stripe(ResultDocument& doc, const StripeVerdict& s) {
   doc.write_stripe = {s.bytes, s.state, s.confidence, s.evidence, {}, doc.write_unit.device_state,
-                      s.searched_up_to_bytes, {}, {}, doc.write_unit.regime, {}, 0.0};
+                      s.searched_up_to_bytes, {}, {}, doc.write_unit.regime, {}, 0.0, {}};
   doc.write_stripe_detail = {};
   if (s.bytes) doc.write_stripe_detail = {.program_unit_bytes = s.bytes.value() / s.units, .units = s.units,
                                           .parallel_units = {}, .parallel_units_from = {}, .agrees = {}};
@@ -251,7 +251,7 @@ PhaseOutcome run_write_grid(RunContext& run) {
   const UnitVerdict& v = grid.verdict;
   run.doc.write_unit = {v.bytes, v.state, v.confidence, v.evidence, v.levels, "random writes inside the write window",
                         v.searched_up_to_bytes, v.fit_dispersion, {}, write_regime(run.doc),
-                        best_candidate(v), best_candidate_support(v)};
+                        best_candidate(v), best_candidate_support(v), {}};
   mark_regime_shift(run.doc, run.doc.write_unit, grid, "write grid");
   record_stripe(run.doc, v.stripe);
   summary(run).grid_stalls = classify_write_stalls(grid.grid);
@@ -287,6 +287,14 @@ static void not_ruled_out_where_stalls_recur(DetectedUnit& erase_block, const Er
   erase_block.best_candidate_support = e.recurring_share;
 }
 
+// Nor does a stream whose writes spread so widely that an erase's stall
+// would hide among them (every write waiting a different while on the
+// drive's background work).
+static void not_ruled_out_under_spread(DetectedUnit& erase_block) {
+  erase_block.state = UnitState::undetermined;
+  erase_block.searched_up_to_bytes.reset();
+}
+
 PhaseOutcome run_erase_stream(RunContext& run) {
   WriteState& w = run.write;
   EraseStreamResult stream = erase_stream(run, run.budget.erase_stream_s(w.budget_s, w.grid_elapsed_s));
@@ -298,9 +306,11 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   // No stall up to the searched size is an absence within that range only;
   // the evidence and searched_up_to_bytes say how far that is.
   run.doc.erase_block = {e.bytes, e.bytes ? UnitState::found : UnitState::absent, e.confidence, e.evidence, {},
-                         stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc), {}, 0.0};
+                         stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc), {}, 0.0, {}};
+  if (!e.bytes && !e.recurs_every_bytes && e.stall_floor_us > 0) run.doc.erase_block.stall_floor_us = e.stall_floor_us;
   if (!e.bytes) not_ruled_out_among_stalls(run.doc.erase_block, summary(run).grid_stalls);
   if (e.recurs_every_bytes) not_ruled_out_where_stalls_recur(run.doc.erase_block, e);
+  if (e.spread_hides_stalls) not_ruled_out_under_spread(run.doc.erase_block);
   note_stream_regime(run.doc, stream);
   WriteProbeSummary& s = summary(run);
   s.bytes_written += stream.bytes_written;

@@ -130,7 +130,7 @@ TEST_CASE("a unit left open under a caution names it as the likely reason, and t
 
   // A write unit its grid left open under other IO.
   ResultDocument write = open_read_page(std::nullopt);
-  write.read_page = {16384, UnitState::found, 0.998, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
+  write.read_page = {16384, UnitState::found, 0.998, "e", {}, "", {}, {}, {}, {}, {}, 0.0, {}};
   write.phases.push_back(phase("write_grid", PhaseState::done, std::nullopt));
   write.phases.back().other_io = OtherIo{"sdz", {1000, 100 * kMiB, 1000, 100 * kMiB}, {0, 0, 50, 20 * kMiB}};
   write.write_unit.state = UnitState::undetermined;

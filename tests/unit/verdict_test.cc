@@ -19,7 +19,7 @@ ResultDocument timed_doc() {
   ResultDocument doc;
   doc.path = "/dev/sdz";
   doc.phases.push_back({"read_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
-  doc.read_page = {16384, UnitState::found, 0.998, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
+  doc.read_page = {16384, UnitState::found, 0.998, "e", {}, "", {}, {}, {}, {}, {}, 0.0, {}};
   return doc;
 }
 
@@ -198,7 +198,7 @@ TEST_CASE("the SLC cache is never the first thing to do, and a fill with no drop
   ResultDocument doc = timed_doc();
   doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
   doc.phases.push_back({"slc_cache", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
-  doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
+  doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0, {}};
   doc.write_unit.regime = "unknown";
   doc.slc_cache.state = UnitState::absent;
   doc.slc_cache.searched_up_to_bytes = 8ull << 30;
@@ -278,7 +278,7 @@ TEST_CASE("two open answers no advice rests on, with a caution, still fit a shor
   ResultDocument doc = timed_doc();
   doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
   doc.phases.push_back({"slc_cache", PhaseState::budget, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
-  doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
+  doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0, {}};
   doc.erase_block.state = UnitState::undetermined;
   doc.slc_cache.state = UnitState::undetermined;
   doc.write_probe = WriteProbeSummary{};
@@ -297,7 +297,7 @@ TEST_CASE("open units are listed with the units, as streams, and in the JSON as 
   ResultDocument doc = timed_doc();
   doc.phases.push_back({"write_grid", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
   doc.phases.push_back({"open_units", PhaseState::done, "", 1.0, std::nullopt, std::nullopt, std::nullopt});
-  doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0};
+  doc.write_unit = {49152, UnitState::found, 0.99, "e", {}, "", {}, {}, {}, {}, {}, 0.0, {}};
   doc.erase_block.state = UnitState::found;
   doc.erase_block.bytes = 4u << 20;
   const RunFacts write{true, true, 60.0, false, {}};
