@@ -52,21 +52,26 @@ PhaseScore best_phase(const std::vector<bool>& slow, size_t period) {
 // microseconds), while smaller regular bumps, e.g. a read-modify-write every
 // few writes when the chunk is not a whole number of program units, are
 // not erase blocks.
-//
-// That margin is also what a stall must add to a write for three quarters of
-// the block starts to count as slow: the smallest stall the stream can see.
+double slow_threshold(const std::vector<double>& y) {
+  const double q05 = quantile(y, 0.05), q25 = quantile(y, 0.25);
+  const double fast_sigma = (q25 - q05) / 0.971;  // normal: q25 - q05 = 0.971 sigma
+  return q25 + std::max(6.0 * fast_sigma, 0.5 * q25);
+}
+
+// The smallest stall the stream reliably sees: one that lifts the fastest
+// writes it lands on (the 5th percentile) over the threshold, so that about
+// 95 % of the block starts count as slow and the 75 % rule holds with room
+// (at the threshold's margin alone only half of such periods pass).
 struct StallFloor {
-  double us = 0.0;      // max(6 sigmas, half a write)
-  bool spread = false;  // the writes' own spread (6 sigmas) set it, not the half-write floor
+  double us = 0.0;      // threshold - 5th percentile
+  bool spread = false;  // the writes' own spread (6 sigmas) set the margin, not the half-write floor
 };
 
 StallFloor stall_floor(const std::vector<double>& y) {
   const double q05 = quantile(y, 0.05), q25 = quantile(y, 0.25);
-  const double six_sigmas = 6.0 * (q25 - q05) / 0.971;  // normal: q25 - q05 = 0.971 sigma
-  return {std::max(six_sigmas, 0.5 * q25), six_sigmas > 0.5 * q25};
+  const double six_sigmas = 6.0 * (q25 - q05) / 0.971;
+  return {slow_threshold(y) - q05, six_sigmas > 0.5 * q25};
 }
-
-double slow_threshold(const std::vector<double>& y) { return quantile(y, 0.25) + stall_floor(y).us; }
 
 // Opening an erase block costs a block erase: about 1-2 ms on SLC NAND, 3-10
 // ms on TLC and QLC. A stream whose writes spread so widely that a stall of

@@ -13,9 +13,10 @@
 // A period that is a chance subset of a shorter one's stalls (a multiple of
 // an erase block whose stalls noise hides in part) is passed over; the
 // evidence then says where the stalls recur (chance_subset_of in the .cc).
-// With no period, the threshold's margin is the smallest stall the stream
-// could see; when the writes' spread sets it above a millisecond (an erase's
-// cost), nothing is ruled out (spread_hides_stalls).
+// With no period, the smallest stall the stream sees reliably is the
+// threshold over the 5th percentile; when the writes' spread sets the
+// threshold and that is above a millisecond (an erase's cost), nothing is
+// ruled out (spread_hides_stalls).
 // Confidence is one minus that corrected p-value. When the block is not a
 // whole number of writes, the stalls fall on h evenly spaced phases of the
 // shortest exact period p, and the block is p / h writes (see

@@ -307,10 +307,15 @@ PhaseOutcome run_erase_stream(RunContext& run) {
   // the evidence and searched_up_to_bytes say how far that is.
   run.doc.erase_block = {e.bytes, e.bytes ? UnitState::found : UnitState::absent, e.confidence, e.evidence, {},
                          stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc), {}, 0.0, {}};
-  if (!e.bytes && !e.recurs_every_bytes && e.stall_floor_us > 0) run.doc.erase_block.stall_floor_us = e.stall_floor_us;
   if (!e.bytes) not_ruled_out_among_stalls(run.doc.erase_block, summary(run).grid_stalls);
   if (e.recurs_every_bytes) not_ruled_out_where_stalls_recur(run.doc.erase_block, e);
   if (e.spread_hides_stalls) not_ruled_out_under_spread(run.doc.erase_block);
+  // The size ruled out, or the size the spread hides (unit_answers.h asks
+  // for an idle drive then); nothing when another cause left it open.
+  const bool floor_tells = run.doc.erase_block.state == UnitState::absent || e.spread_hides_stalls;
+  if (!e.bytes && !e.recurs_every_bytes && e.stall_floor_us > 0 && floor_tells) {
+    run.doc.erase_block.stall_floor_us = e.stall_floor_us;
+  }
   note_stream_regime(run.doc, stream);
   WriteProbeSummary& s = summary(run);
   s.bytes_written += stream.bytes_written;

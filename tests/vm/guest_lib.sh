@@ -47,6 +47,31 @@ limited() {
   return $rc
 }
 
+# running PID: the process exists and has not exited (a child that exited
+# stays a zombie until it is waited for, and `kill -0` still finds it).
+running() {
+  local state
+  read -r _ _ state _ < "/proc/$1/stat" 2>/dev/null || return 1
+  [ "$state" != Z ]
+}
+
+# wait_limited PID: waits at most $PROBE_TIMEOUT s for the child PID and
+# returns its exit code. One still running then is killed (exit 137) and
+# logged: a process that does not stop when told to is a failure of its
+# own, not a stall, so nothing goes to stalls.txt.
+wait_limited() {
+  local i=0
+  while running "$1" && [ "$i" -lt $((PROBE_TIMEOUT * 10)) ]; do
+    usleep 100000
+    i=$((i + 1))
+  done
+  if running "$1"; then
+    log "process $1 still running $PROBE_TIMEOUT s after it was told to stop: killed"
+    kill -9 "$1" 2>/dev/null
+  fi
+  wait "$1"
+}
+
 # blocked_tasks: "; PID NAME in WCHAN" for each process in uninterruptible
 # sleep (waiting on I/O, mostly).
 blocked_tasks() {

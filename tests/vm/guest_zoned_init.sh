@@ -65,7 +65,7 @@ make_filesystem() {
   jq -r '[.recommendations.steps[]? | .command? // empty | select(startswith("mkfs.btrfs"))][0] // empty' \
     "$OUT/info-zns.json" > "$OUT/mkfs.cmd" 2>/dev/null
   [ -s "$OUT/mkfs.cmd" ] || echo "mkfs.btrfs -O zoned -d single -m single $1" > "$OUT/mkfs.cmd"
-  sh "$OUT/mkfs.cmd" > "$OUT/mkfs.out" 2>&1
+  limited sh "$OUT/mkfs.cmd" > "$OUT/mkfs.out" 2>&1
   echo $? > "$OUT/mkfs.rc"
   log "$(cat "$OUT/mkfs.cmd"): exit $(cat "$OUT/mkfs.rc")"
 }
@@ -195,7 +195,7 @@ zoned_term_run() {
   done
   empty_zones "$dev" > "$OUT/zw-empty-at-term.txt"
   kill -TERM "$pid" 2>/dev/null
-  wait "$pid"
+  wait_limited "$pid"
   echo $? > "$OUT/zw-term.rc"
   journal_count > "$OUT/zw-term-journals.txt"
   zone_state after-term "$dev"

@@ -537,6 +537,7 @@ attempt() {
 
   print_table
   print_guest_tools
+  return 0
 }
 
 main() {

@@ -67,22 +67,24 @@ elapsed() { echo "$(date +%s.%N) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
 # What the guest kernel says when the emulated machine, not a probe, stopped
 # making progress: I/O timeouts and the resets after them, hung tasks, RCU
 # stalls, soft lockups.
-STALL_PATTERN='blocked for more than|rcu.*stall|soft lockup|nvme.*timeout|resetting controller|hard resetting link|timing out command'
+STALL_PATTERN='blocked for more than|rcu.*stall|soft lockup|nvme.*timeout|resetting controller|hard resetting link|timing out command|mmc[0-9]+: .*[Tt]imeout|uas_eh_abort|scsi.*abort'
 
 # guest_stall_evidence RESULTS SERIAL_LOG: the lines that show the guest
 # stalled (a step that ran into its limit, from the guest's stalls.txt, and
-# the kernel's complaints from its dmesg or, when it never powered off, the
-# console); nothing when it ran normally.
+# the kernel's complaints from its dmesg and console, the guest's own lines
+# left out); nothing when it ran normally.
 guest_stall_evidence() {
   {
     cat "$1/stalls.txt" 2>/dev/null
-    grep -hE "$STALL_PATTERN" "$1/dmesg.txt" "$2" 2>/dev/null
+    grep -hE "$STALL_PATTERN" "$1/dmesg.txt" 2>/dev/null
+    grep -vE '^vmtest:' "$2" 2>/dev/null | grep -E "$STALL_PATTERN"
   } | sort -u | head -n 12
 }
 
 # guest_never_finished: a guest that did not power off within its limit
-# stalled (every step in it runs under a limit far below the guest's), and
-# its stalls.txt says so.
+# stalled (every step in it runs under a limit far below the guest's, and a
+# process that ignores SIGTERM is killed and logged as a failure of its
+# own: guest_lib.sh wait_limited), and its stalls.txt says so.
 guest_never_finished() {
   echo "the guest did not power off within $VM_TIMEOUT s" >> "$SCRATCH/results/stalls.txt"
 }

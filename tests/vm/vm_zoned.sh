@@ -104,8 +104,8 @@ boot_guest() {
   QEMU_PID=""
   if [ "$rc" != 0 ]; then
     tail -n 40 "$SCRATCH/serial.log" >&2
-    echo "FAIL: QEMU exited with $rc (124: the guest did not power off within $VM_TIMEOUT s)" >&2
-    [ "$rc" = 124 ] && guest_never_finished
+    echo "FAIL: QEMU exited with $rc (124, 137: the guest did not power off within $VM_TIMEOUT s)" >&2
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then guest_never_finished; fi
     return 1
   fi
   tar -xf "$SCRATCH/out.img" -C "$R" 2>/dev/null
@@ -304,6 +304,7 @@ attempt() {
   check_read_run
   check_advice_and_mkfs
   check_partition_table_audit
+  return 0
 }
 
 main() {
