@@ -52,25 +52,23 @@ PhaseScore best_phase(const std::vector<bool>& slow, size_t period) {
 // microseconds), while smaller regular bumps, e.g. a read-modify-write every
 // few writes when the chunk is not a whole number of program units, are
 // not erase blocks.
-double slow_threshold(const std::vector<double>& y) {
-  const double q05 = quantile(y, 0.05), q25 = quantile(y, 0.25);
-  const double fast_sigma = (q25 - q05) / 0.971;  // normal: q25 - q05 = 0.971 sigma
-  return q25 + std::max(6.0 * fast_sigma, 0.5 * q25);
-}
-
-// The smallest stall the stream reliably sees: one that lifts the fastest
-// writes it lands on (the 5th percentile) over the threshold, so that about
-// 95 % of the block starts count as slow and the 75 % rule holds with room
-// (at the threshold's margin alone only half of such periods pass).
-struct StallFloor {
-  double us = 0.0;      // threshold - 5th percentile
-  bool spread = false;  // the writes' own spread (6 sigmas) set the margin, not the half-write floor
+//
+// The same numbers give the smallest stall the stream sees reliably: one
+// that lifts the fastest writes it lands on (the 5th percentile) over the
+// threshold, so that about 95 % of the block starts count as slow and the
+// 75 % rule holds with room (at the margin over q25 alone only half of
+// such periods pass).
+struct SlowThreshold {
+  double us = 0.0;        // a write above it is slow
+  double floor_us = 0.0;  // the smallest stall seen reliably: us - 5th percentile
+  bool spread = false;    // the writes' own spread (6 sigmas) set the margin, not the half-write floor
 };
 
-StallFloor stall_floor(const std::vector<double>& y) {
+SlowThreshold slow_threshold(const std::vector<double>& y) {
   const double q05 = quantile(y, 0.05), q25 = quantile(y, 0.25);
-  const double six_sigmas = 6.0 * (q25 - q05) / 0.971;
-  return {slow_threshold(y) - q05, six_sigmas > 0.5 * q25};
+  const double six_sigmas = 6.0 * (q25 - q05) / 0.971;  // normal: q25 - q05 = 0.971 sigma
+  const double threshold = q25 + std::max(six_sigmas, 0.5 * q25);
+  return {threshold, threshold - q05, six_sigmas > 0.5 * q25};
 }
 
 // Opening an erase block costs a block erase: about 1-2 ms on SLC NAND, 3-10
@@ -106,15 +104,13 @@ bool evenly_spaced(const std::vector<size_t>& phases, size_t period) {
   return longest - shortest <= 1;
 }
 
-std::string absent(const WriteStream& stream, uint64_t searched, const std::string& why) {
-  return fmt::format("no periodic write stall found up to {} ({}): {} sequential writes of {}", format_size(searched),
-                     why, stream.latency_us.size(), format_size(stream.chunk_bytes));
-}
-
-// The absent verdict's words with the stall size it rules out.
-std::string absent_of_size(const WriteStream& stream, uint64_t searched, double floor_us, const std::string& why) {
-  return fmt::format("no periodic write stall of +{:.0f} us or more found up to {} ({}): {} sequential writes of {}",
-                     floor_us, format_size(searched), why, stream.latency_us.size(), format_size(stream.chunk_bytes));
+// The absent verdict's words, with the stall size it rules out when the
+// stream was long enough to search.
+std::string absent(const WriteStream& stream, uint64_t searched, const std::string& why,
+                   std::optional<double> floor_us = std::nullopt) {
+  const std::string size = floor_us ? fmt::format(" of +{:.0f} us or more", *floor_us) : "";
+  return fmt::format("no periodic write stall{} found up to {} ({}): {} sequential writes of {}", size,
+                     format_size(searched), why, stream.latency_us.size(), format_size(stream.chunk_bytes));
 }
 
 // Not "no stall up to": the writes' spread hides stalls the size of an erase.
@@ -128,16 +124,16 @@ std::string hidden_evidence(const WriteStream& stream, uint64_t searched, double
                      format_size(stream.chunk_bytes));
 }
 
-// Which writes are slow (above slow_threshold), and how many.
+// Which writes are slow (above the threshold), and how many.
 struct SlowWrites {
   std::vector<bool> slow;
   int total = 0;
+  SlowThreshold threshold;
 };
 
 SlowWrites find_slow_writes(const std::vector<double>& y) {
-  const double threshold = slow_threshold(y);
-  SlowWrites s{std::vector<bool>(y.size()), 0};
-  for (size_t k = 0; k < y.size(); ++k) s.total += (s.slow[k] = y[k] > threshold) ? 1 : 0;
+  SlowWrites s{std::vector<bool>(y.size()), 0, slow_threshold(y)};
+  for (size_t k = 0; k < y.size(); ++k) s.total += (s.slow[k] = y[k] > s.threshold.us) ? 1 : 0;
   return s;
 }
 
@@ -325,15 +321,12 @@ EraseBlockVerdict infer_erase_block(const WriteStream& stream, int min_periods) 
     verdict.recurring_share = rate_of(*unreliable);
     return verdict;
   }
-  const StallFloor floor = stall_floor(y);
-  verdict.stall_floor_us = floor.us;
+  const SlowThreshold& t = slow.threshold;
+  verdict.stall_floor_us = t.floor_us;
+  verdict.spread_hides_stalls = t.spread && t.floor_us > kSmallestEraseStallUs;
   const std::string why = no_period_reason(slow.total);
-  if (floor.spread && floor.us > kSmallestEraseStallUs) {
-    verdict.spread_hides_stalls = true;
-    verdict.evidence = hidden_evidence(stream, verdict.searched_up_to_bytes, floor.us, why);
-  } else {
-    verdict.evidence = absent_of_size(stream, verdict.searched_up_to_bytes, floor.us, why);
-  }
+  verdict.evidence = verdict.spread_hides_stalls ? hidden_evidence(stream, verdict.searched_up_to_bytes, t.floor_us, why)
+                                                 : absent(stream, verdict.searched_up_to_bytes, why, t.floor_us);
   return verdict;
 }
 

@@ -264,14 +264,20 @@ PhaseOutcome run_write_grid(RunContext& run) {
   return PhaseOutcome::of_grid(grid);
 }
 
+// An erase block that the stream's finding no period does not rule out:
+// not determined, and no reach to speak of.
+static void leave_open(DetectedUnit& erase_block) {
+  erase_block.state = UnitState::undetermined;
+  erase_block.searched_up_to_bytes.reset();
+}
+
 // A drive whose writes stall at random on garbage collection (the write
 // grid's heavy stalls, analysis/write_stalls.h) hides an erase block's
 // periodic stalls among them: the stream finding no period rules nothing
 // out there.
 static void not_ruled_out_among_stalls(DetectedUnit& erase_block, const std::optional<WriteStalls>& stalls) {
   if (!stalls || !stalls->heavy()) return;
-  erase_block.state = UnitState::undetermined;
-  erase_block.searched_up_to_bytes.reset();
+  leave_open(erase_block);
   erase_block.evidence += fmt::format("; not ruled out: {} of the write grid's {} writes stalled at random (garbage "
                                       "collection), and stalls that many can hide an erase block's",
                                       stalls->stalled, stalls->writes);
@@ -281,18 +287,9 @@ static void not_ruled_out_among_stalls(DetectedUnit& erase_block, const std::opt
 // no erase block out either: the period is the candidate a quieter drive
 // would confirm.
 static void not_ruled_out_where_stalls_recur(DetectedUnit& erase_block, const EraseBlockVerdict& e) {
-  erase_block.state = UnitState::undetermined;
-  erase_block.searched_up_to_bytes.reset();
+  leave_open(erase_block);
   erase_block.best_candidate_bytes = e.recurs_every_bytes;
   erase_block.best_candidate_support = e.recurring_share;
-}
-
-// Nor does a stream whose writes spread so widely that an erase's stall
-// would hide among them (every write waiting a different while on the
-// drive's background work).
-static void not_ruled_out_under_spread(DetectedUnit& erase_block) {
-  erase_block.state = UnitState::undetermined;
-  erase_block.searched_up_to_bytes.reset();
 }
 
 PhaseOutcome run_erase_stream(RunContext& run) {
@@ -309,11 +306,14 @@ PhaseOutcome run_erase_stream(RunContext& run) {
                          stream.device_state, e.searched_up_to_bytes, {}, {}, write_regime(run.doc), {}, 0.0, {}};
   if (!e.bytes) not_ruled_out_among_stalls(run.doc.erase_block, summary(run).grid_stalls);
   if (e.recurs_every_bytes) not_ruled_out_where_stalls_recur(run.doc.erase_block, e);
-  if (e.spread_hides_stalls) not_ruled_out_under_spread(run.doc.erase_block);
+  // Nor does a stream whose writes spread so widely that an erase's stall
+  // would hide among them (every write waiting a different while on the
+  // drive's background work).
+  if (e.spread_hides_stalls) leave_open(run.doc.erase_block);
   // The size ruled out, or the size the spread hides (unit_answers.h asks
-  // for an idle drive then); nothing when another cause left it open.
-  const bool floor_tells = run.doc.erase_block.state == UnitState::absent || e.spread_hides_stalls;
-  if (!e.bytes && !e.recurs_every_bytes && e.stall_floor_us > 0 && floor_tells) {
+  // for an idle drive then); nothing when another cause left it open. The
+  // verdict has a floor only when it found no period and no recurrence.
+  if (e.stall_floor_us > 0 && (run.doc.erase_block.state == UnitState::absent || e.spread_hides_stalls)) {
     run.doc.erase_block.stall_floor_us = e.stall_floor_us;
   }
   note_stream_regime(run.doc, stream);
